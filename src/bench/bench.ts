@@ -1,0 +1,93 @@
+/**
+ * Benchmarks: raw engine moves and search throughput on the 50 mid-game
+ * positions of configs/bench/positions50.txt (copied from ../shared/bench, where
+ * the C++ reference figures of nneonneo/2048-ai on the same positions live).
+ * Single core, in-process; each figure is the median of several passes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Board, parseBoard } from '../engine/board';
+import * as moves from '../engine/moves';
+import { buildHeuristicTables } from '../heuristic/tables';
+import { CONFIGS_DIR, Weights } from '../heuristic/weights';
+import { createSearcher } from '../search/expectimax';
+import { median } from '../util/stats';
+
+export const BENCH_POSITIONS_FILE = join(CONFIGS_DIR, 'bench', 'positions50.txt');
+
+export function loadBenchPositions(path = BENCH_POSITIONS_FILE): Board[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .map(parseBoard);
+}
+
+export interface EngineBench {
+  nsPerMove: number;
+  passes: number[];
+}
+
+/** ns per move: every position × 4 directions, repeated, through the hot-path move. */
+export function benchEngine(boards: readonly Board[], passes = 7, movesPerPass = 4_000_000): EngineBench {
+  const lo = Int32Array.from(boards, (b) => b.lo);
+  const hi = Int32Array.from(boards, (b) => b.hi);
+  const n = boards.length;
+  const moveInto = moves.moveInto; // a local alias: transpilers may make imports getters
+  const moved = moves.moved;
+  let sink = 0;
+  const results: number[] = [];
+  for (let p = 0; p < passes; p++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < movesPerPass; i++) {
+      const k = i % n;
+      moveInto(lo[k], hi[k], i & 3);
+      sink ^= moved[0] ^ moved[1];
+    }
+    results.push(Number(process.hrtime.bigint() - t0) / movesPerPass);
+  }
+  if (sink === 0x12345678) console.error('');
+  return { nsPerMove: median(results.slice(1)), passes: results };
+}
+
+export interface SearchBench {
+  depth: number;
+  msPerMove: number;
+  leavesPerSecond: number;
+  movesExecutedPerSecond: number;
+  nodesPerMove: number;
+  leavesPerMove: number;
+  cacheHitsPerMove: number;
+}
+
+/** Best move for every position at a fixed depth; median ms per decision over passes. */
+export function benchSearch(weights: Weights, boards: readonly Board[], depth: number, passes = 5, cprob = 1e-4): SearchBench {
+  const searcher = createSearcher(buildHeuristicTables(weights), { depth, cprob });
+  const perPass: { ms: number; leaves: number; moves: number; nodes: number; hits: number }[] = [];
+  const minMs = depth <= 1 ? 200 : 400; // repeat short passes so timer resolution does not matter
+  for (let p = 0; p < passes + 1; p++) {
+    searcher.resetStats();
+    let decisions = 0;
+    const t0 = performance.now();
+    let elapsed = 0;
+    do {
+      for (const b of boards) searcher.chooseMove(b);
+      decisions += boards.length;
+      elapsed = performance.now() - t0;
+    } while (elapsed < minMs);
+    const s = searcher.stats();
+    if (p > 0) perPass.push({ ms: elapsed / decisions, leaves: s.leaves / decisions, moves: s.movesExecuted / decisions, nodes: s.nodes / decisions, hits: s.cacheHits / decisions });
+  }
+  const msPerMove = median(perPass.map((r) => r.ms));
+  const leavesPerMove = median(perPass.map((r) => r.leaves));
+  const movesPerMove = median(perPass.map((r) => r.moves));
+  return {
+    depth,
+    msPerMove,
+    leavesPerSecond: (leavesPerMove / msPerMove) * 1000,
+    movesExecutedPerSecond: (movesPerMove / msPerMove) * 1000,
+    nodesPerMove: median(perPass.map((r) => r.nodes)),
+    leavesPerMove,
+    cacheHitsPerMove: median(perPass.map((r) => r.hits)),
+  };
+}
