@@ -5,6 +5,7 @@
  * 4k..4k+3 of the 64-bit value: `lo` holds rows 0-1, `hi` rows 2-3, and each
  * 16-bit row has its column 0 in the lowest nibble.
  */
+import { InputError } from '../util/errors';
 import { MAX_RANK } from './tables';
 
 export interface Board {
@@ -38,12 +39,12 @@ export function rowOf(board: Board, i: number): number {
 }
 
 export function boardFromRanks(ranks: readonly number[]): Board {
-  if (ranks.length !== 16) throw new Error(`a board needs 16 cells, got ${ranks.length}`);
+  if (ranks.length !== 16) throw new InputError(`a board needs 16 cells, got ${ranks.length}`);
   let lo = 0;
   let hi = 0;
   for (let k = 0; k < 16; k++) {
     const r = ranks[k];
-    if (!Number.isInteger(r) || r < 0 || r > MAX_RANK) throw new Error(`cell ${k}: rank ${r} is out of range 0..${MAX_RANK}`);
+    if (!Number.isInteger(r) || r < 0 || r > MAX_RANK) throw new InputError(`cell ${k}: rank ${r} is out of range 0..${MAX_RANK}`);
     if (k < 8) lo |= r << (4 * k);
     else hi |= r << (4 * (k - 8));
   }
@@ -60,7 +61,7 @@ export function valueToRank(value: number): number {
   if (value === 0) return 0;
   const r = Math.log2(value);
   if (!Number.isInteger(r) || r < 1 || r > MAX_RANK) {
-    throw new Error(`tile value ${value} is not 0 or a power of two from 2 to 32768`);
+    throw new InputError(`tile value ${value} is not 0 or a power of two from 2 to 32768`);
   }
   return r;
 }
@@ -71,7 +72,7 @@ export function rankToValue(rank: number): number {
 
 /** A 4x4 grid of tile values (rows top to bottom). */
 export function boardFromGrid(grid: readonly (readonly number[])[]): Board {
-  if (grid.length !== 4 || grid.some((row) => row.length !== 4)) throw new Error('a grid must be 4 rows of 4 tile values');
+  if (grid.length !== 4 || grid.some((row) => row.length !== 4)) throw new InputError('a grid must be 4 rows of 4 tile values');
   return boardFromRanks(grid.flat().map(valueToRank));
 }
 
@@ -86,9 +87,9 @@ export function boardToGrid(board: Board): number[][] {
  */
 export function parseBoard(text: string): Board {
   const tokens = text.trim().split(/[\s,/]+/).filter((t) => t.length > 0);
-  if (tokens.length !== 16) throw new Error(`a board needs 16 tile values, got ${tokens.length} in "${text.trim()}"`);
+  if (tokens.length !== 16) throw new InputError(`a board needs 16 tile values, got ${tokens.length} in "${text.trim()}"`);
   const values = tokens.map((t) => {
-    if (!/^\d+$/.test(t)) throw new Error(`"${t}" is not a tile value`);
+    if (!/^\d+$/.test(t)) throw new InputError(`"${t}" is not a tile value`);
     return Number(t);
   });
   return boardFromRanks(values.map(valueToRank));

@@ -15,6 +15,7 @@
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { InputError } from '../util/errors';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
 export const WEIGHTS_VERSION = 1;
@@ -75,7 +76,7 @@ export function describeZodError(error: z.ZodError): string {
 
 export function parseWeights(data: unknown, origin = 'weights'): Weights {
   const result = weightsSchema.safeParse(data);
-  if (!result.success) throw new Error(`${origin}: ${describeZodError(result.error)}`);
+  if (!result.success) throw new InputError(`${origin}: ${describeZodError(result.error)}`);
   return result.data;
 }
 
@@ -85,12 +86,12 @@ export function readJsonFile(path: string, what: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new Error(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`${what} "${path}" is not valid JSON: ${(e as Error).message}`);
+    throw new InputError(`${what} "${path}" is not valid JSON: ${(e as Error).message}`);
   }
 }
 
@@ -114,7 +115,7 @@ export function loadWeights(spec: string): Weights {
   }
   const presetPath = join(PRESETS_DIR, `${spec}.json`);
   if (!existsSync(presetPath)) {
-    throw new Error(`unknown weights preset or file "${spec}" (presets: ${listPresets().join(', ')})`);
+    throw new InputError(`unknown weights preset or file "${spec}" (presets: ${listPresets().join(', ')})`);
   }
   return parseWeights(readJsonFile(presetPath, 'weights preset'), `weights preset "${spec}"`);
 }

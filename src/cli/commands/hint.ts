@@ -1,0 +1,79 @@
+import { Command } from 'commander';
+import { createInterface } from 'node:readline';
+import { Board, formatBoard, parseBoard } from '../../engine/board';
+import { DIRECTION_NAMES } from '../../engine/moves';
+import { loadWeights } from '../../heuristic/weights';
+import type { Searcher } from '../../search/expectimax';
+import { createSolver } from '../../solver/solver';
+import { EXIT_BAD_INPUT, InputError } from '../errors';
+import { table } from '../format';
+import { parseCprob, parseDepthOption } from '../options';
+
+interface HintOptions {
+  weights: string;
+  depth: number | 'auto';
+  cprob: number;
+  json?: boolean;
+}
+
+export function hint(solver: Searcher, board: Board) {
+  const evaluations = solver.evaluateMoves(board);
+  let best: (typeof evaluations)[number] | null = null;
+  for (const e of evaluations) if (e.legal && (best === null || (e.value as number) > (best.value as number))) best = e;
+  return {
+    board: formatBoard(board),
+    best: best ? DIRECTION_NAMES[best.move] : null,
+    depth: solver.depthFor(board),
+    moves: evaluations.map((e) => ({
+      move: DIRECTION_NAMES[e.move],
+      legal: e.legal,
+      board: formatBoard(e.board),
+      score: e.score,
+      value: e.value,
+    })),
+  };
+}
+
+function render(h: ReturnType<typeof hint>, json: boolean): string {
+  if (json) return JSON.stringify(h);
+  const rows = [['move', 'legal', 'score', 'value', 'board after the move']];
+  for (const m of h.moves) rows.push([m.move, m.legal ? 'yes' : 'no', String(m.score), m.value === null ? '-' : m.value.toFixed(1), m.board]);
+  return `best: ${h.best ?? 'none (game over)'}  (depth ${h.depth})\n${table(rows)}`;
+}
+
+export function hintCommand(): Command {
+  return new Command('hint')
+    .description('the best move for a board, with every move\'s result and expectimax value')
+    .argument('[board]', '16 tile values row by row, e.g. "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2"; without it, one board per line from stdin')
+    .option('-w, --weights <file|preset>', 'weights file or preset name', 'nneonneo')
+    .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 2 as number | 'auto')
+    .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
+    .option('--json', 'one JSON object per board')
+    .action(async (boardText: string | undefined, opts: HintOptions) => {
+      const solver = createSolver(loadWeights(opts.weights), { depth: opts.depth, cprob: opts.cprob });
+      if (boardText !== undefined) {
+        let board: Board;
+        try {
+          board = parseBoard(boardText);
+        } catch (e) {
+          throw new InputError(`bad board: ${(e as Error).message}`);
+        }
+        console.log(render(hint(solver, board), !!opts.json));
+        return;
+      }
+      // Stream: answer each line as it comes; a bad line is reported and skipped, exit code 2 at the end.
+      let lineNo = 0;
+      let bad = 0;
+      for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+        lineNo++;
+        if (line.trim() === '') continue;
+        try {
+          process.stdout.write(render(hint(solver, parseBoard(line)), !!opts.json) + '\n');
+        } catch (e) {
+          bad++;
+          console.error(`tune2048: line ${lineNo}: bad board: ${(e as Error).message}`);
+        }
+      }
+      if (bad > 0) process.exitCode = EXIT_BAD_INPUT;
+    });
+}

@@ -1,0 +1,10 @@
+/** Exit codes the CLI promises (documented in README). */
+export const EXIT_OK = 0;
+/** A run failed (worker crash, I/O). */
+export const EXIT_FAILURE = 1;
+/** Bad input: arguments, config, weights, board, database. */
+export const EXIT_BAD_INPUT = 2;
+/** Interrupted by Ctrl-C / SIGTERM after saving what was finished. */
+export const EXIT_INTERRUPTED = 130;
+
+export { InputError } from '../util/errors';

@@ -1,0 +1,41 @@
+/** Parsers for command-line values; each throws an InputError naming the option. */
+import { InputError } from '../util/errors';
+import { MAX_DEPTH, type DepthSetting } from '../search/expectimax';
+
+export function parseDepthOption(value: string): DepthSetting {
+  if (value === 'auto') return 'auto';
+  if (!/^\d+$/.test(value) || Number(value) > MAX_DEPTH) {
+    throw new InputError(`--depth must be "auto" or an integer from 0 to ${MAX_DEPTH}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+export function parseIntegerOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InputError(`${name} must be an integer, got "${value}"`);
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`${name} must be from ${min} to ${max}, got ${value}`);
+    return n;
+  };
+}
+
+export function parseNumberOption(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InputError(`${name} must be a number from ${min} to ${max}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+export function parseListOption<T>(name: string, parse: (v: string) => T) {
+  return (value: string): T[] => {
+    const parts = value.split(',').map((p) => p.trim());
+    if (parts.some((p) => p === '')) throw new InputError(`${name} must be a comma-separated list, got "${value}"`);
+    return parts.map(parse);
+  };
+}
+
+export const parseSeed = parseIntegerOption('--seed', 0, 2 ** 53 - 1);
+export const parseCprob = parseNumberOption('--cprob', 0, 0.999999);

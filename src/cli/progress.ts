@@ -1,0 +1,31 @@
+/**
+ * Progress on stderr with an ETA (cli-progress). On a terminal it redraws one
+ * line; otherwise (logs, CI) it prints a line every few seconds.
+ */
+import cliProgress from 'cli-progress';
+
+export interface Progress {
+  update(done: number, extra?: Record<string, string | number>): void;
+  stop(): void;
+}
+
+export function createProgress(label: string, total: number, format?: string, enabled = true): Progress {
+  if (!enabled) return { update: () => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: format ?? `${label} [{bar}] {value}/{total} | {percentage}% | elapsed {duration_formatted} | ETA {eta_formatted}`,
+      hideCursor: process.stderr.isTTY ? true : false,
+      noTTYOutput: true,
+      notTTYSchedule: 5000,
+      etaBuffer: 50,
+      fps: 5,
+    },
+    cliProgress.Presets.legacy,
+  );
+  bar.start(total, 0);
+  return {
+    update: (done, extra) => bar.update(done, extra),
+    stop: () => bar.stop(),
+  };
+}

@@ -1,0 +1,37 @@
+/** Summaries of sets of games: the numbers every report of tune2048 prints. */
+import type { GameResult } from '../engine/game';
+import { mean, median, stdev } from '../util/stats';
+
+export const REACH_TILES = [2048, 4096, 8192, 16384, 32768] as const;
+
+export interface GameSummary {
+  games: number;
+  meanScore: number;
+  medianScore: number;
+  stdevScore: number;
+  maxScore: number;
+  /** Share of games whose largest tile reached each value, keyed by tile. */
+  reach: Record<string, number>;
+  movesPerGame: number;
+  msPerMove: number;
+}
+
+export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms'>;
+
+export function summarizeGames(games: readonly GameRecord[]): GameSummary {
+  const scores = games.map((g) => g.score);
+  const totalMoves = games.reduce((s, g) => s + g.moves, 0);
+  const totalMs = games.reduce((s, g) => s + g.ms, 0);
+  const reach: Record<string, number> = {};
+  for (const tile of REACH_TILES) reach[tile] = games.length ? games.filter((g) => g.maxTile >= tile).length / games.length : 0;
+  return {
+    games: games.length,
+    meanScore: mean(scores),
+    medianScore: median(scores),
+    stdevScore: stdev(scores),
+    maxScore: games.length ? Math.max(...scores) : NaN,
+    reach,
+    movesPerGame: games.length ? totalMoves / games.length : NaN,
+    msPerMove: totalMoves ? totalMs / totalMoves : NaN,
+  };
+}
