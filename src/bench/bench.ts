@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Board, parseBoard } from '../engine/board';
 import * as moves from '../engine/moves';
+import { playGame } from '../engine/game';
 import { buildHeuristicTables } from '../heuristic/tables';
 import { CONFIGS_DIR, Weights } from '../heuristic/weights';
 import { createSearcher } from '../search/expectimax';
@@ -89,5 +90,29 @@ export function benchSearch(weights: Weights, boards: readonly Board[], depth: n
     nodesPerMove: median(perPass.map((r) => r.nodes)),
     leavesPerMove,
     cacheHitsPerMove: median(perPass.map((r) => r.hits)),
+  };
+}
+
+export interface GameBench {
+  depth: number;
+  games: number;
+  /** Median over games of ms per game. */
+  msPerGame: number;
+  movesPerGame: number;
+  /** Median over games of µs per move. */
+  usPerMove: number;
+}
+
+/** Whole seeded games, warm (a few warm-up games first). */
+export function benchGames(weights: Weights, depth: number, games = 30, seed = 1): GameBench {
+  const searcher = createSearcher(buildHeuristicTables(weights), { depth });
+  for (let i = 0; i < 3; i++) playGame(searcher, 1_000_000 + i);
+  const results = Array.from({ length: games }, (_, i) => playGame(searcher, seed + i));
+  return {
+    depth,
+    games,
+    msPerGame: median(results.map((r) => r.ms)),
+    movesPerGame: median(results.map((r) => r.moves)),
+    usPerMove: median(results.map((r) => (1000 * r.ms) / r.moves)),
   };
 }

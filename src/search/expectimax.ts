@@ -166,7 +166,64 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
     return value;
   }
 
+  // With no matrix the heuristic is symmetric under transposition (rows and
+  // columns use the same table), so up/down leaves can be scored in transposed form.
+  const symmetric = R0 === L && R1 === L && R2 === L && R3 === L;
+
+  /** A max node whose children are all leaves: the best heuristic value over legal moves. */
+  function maxLeaf(lo: number, hi: number): number {
+    nodes++;
+    movesExecuted += 4;
+    let best = -Infinity;
+    let v = 0;
+    const r0 = lo & 0xffff;
+    const r1 = lo >>> 16;
+    const r2 = hi & 0xffff;
+    const r3 = hi >>> 16;
+    let nlo = ROW_LEFT[r0] | (ROW_LEFT[r1] << 16);
+    let nhi = ROW_LEFT[r2] | (ROW_LEFT[r3] << 16);
+    if (nlo !== lo || nhi !== hi) {
+      leaves++;
+      v = evaluate(nlo, nhi);
+      if (v > best) best = v;
+    }
+    nlo = ROW_RIGHT[r0] | (ROW_RIGHT[r1] << 16);
+    nhi = ROW_RIGHT[r2] | (ROW_RIGHT[r3] << 16);
+    if (nlo !== lo || nhi !== hi) {
+      leaves++;
+      v = evaluate(nlo, nhi);
+      if (v > best) best = v;
+    }
+    let alo = (lo & 0xf0f00f0f) | ((lo & 0x0000f0f0) << 12) | ((lo & 0x0f0f0000) >>> 12);
+    let ahi = (hi & 0xf0f00f0f) | ((hi & 0x0000f0f0) << 12) | ((hi & 0x0f0f0000) >>> 12);
+    const tlo = (alo & 0x00ff00ff) | ((ahi & 0x00ff00ff) << 8);
+    const thi = (ahi & 0xff00ff00) | ((alo & 0xff00ff00) >>> 8);
+    const c0 = tlo & 0xffff;
+    const c1 = tlo >>> 16;
+    const c2 = thi & 0xffff;
+    const c3 = thi >>> 16;
+    for (let k = 0; k < 2; k++) {
+      const table = k === 0 ? ROW_LEFT : ROW_RIGHT;
+      nlo = table[c0] | (table[c1] << 16);
+      nhi = table[c2] | (table[c3] << 16);
+      if (nlo !== tlo || nhi !== thi) {
+        leaves++;
+        if (symmetric) {
+          v = evaluate(nlo, nhi);
+        } else {
+          alo = (nlo & 0xf0f00f0f) | ((nlo & 0x0000f0f0) << 12) | ((nlo & 0x0f0f0000) >>> 12);
+          ahi = (nhi & 0xf0f00f0f) | ((nhi & 0x0000f0f0) << 12) | ((nhi & 0x0f0f0000) >>> 12);
+          v = evaluate((alo & 0x00ff00ff) | ((ahi & 0x00ff00ff) << 8), (ahi & 0xff00ff00) | ((alo & 0xff00ff00) >>> 8));
+        }
+        if (v > best) best = v;
+      }
+    }
+    return best === -Infinity ? 0 : best;
+  }
+
   function maxNode(lo: number, hi: number, cprob: number, curdepth: number): number {
+    // Children are chance nodes at (cprob, curdepth): if those are leaves, score them directly.
+    if (curdepth >= depthLimit || cprob < cprobMin) return maxLeaf(lo, hi);
     nodes++;
     movesExecuted += 4;
     let best = -Infinity;

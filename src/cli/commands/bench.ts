@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { benchEngine, benchSearch, loadBenchPositions } from '../../bench/bench';
+import { benchEngine, benchGames, benchSearch, loadBenchPositions } from '../../bench/bench';
 import { loadWeights } from '../../heuristic/weights';
 import { table } from '../format';
 import { parseIntegerOption, parseListOption } from '../options';
@@ -12,9 +12,10 @@ export function benchCommand(): Command {
     .description('engine ns per move and search speed on the 50 bench positions (single core)')
     .option('--depths <list>', 'search depths to measure', parseListOption('--depths', parseIntegerOption('--depths', 0, 6)), [1, 2, 3])
     .option('--passes <n>', 'passes per figure (the median is reported)', parseIntegerOption('--passes', 1, 100), 5)
+    .option('--games <n>', 'whole games at depth 1 to time', parseIntegerOption('--games', 1, 10000), 30)
     .option('-w, --weights <file|preset>', 'weights to search with', 'nneonneo')
     .option('--json', 'one JSON object on stdout')
-    .action((opts: { depths: number[]; passes: number; weights: string; json?: boolean }) => {
+    .action((opts: { depths: number[]; passes: number; games: number; weights: string; json?: boolean }) => {
       const boards = loadBenchPositions();
       const weights = loadWeights(opts.weights);
       console.error(`bench: engine moves on ${boards.length} positions x 4 directions...`);
@@ -23,8 +24,10 @@ export function benchCommand(): Command {
         console.error(`bench: search at depth ${d}...`);
         return benchSearch(weights, boards, d, opts.passes);
       });
+      console.error(`bench: ${opts.games} whole games at depth 1...`);
+      const game = benchGames(weights, 1, opts.games);
       if (opts.json) {
-        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: { nsPerMove: engine.nsPerMove }, search, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
+        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: { nsPerMove: engine.nsPerMove }, search, game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
         return;
       }
       console.log(`engine: ${engine.nsPerMove.toFixed(1)} ns per move (median of ${engine.passes.length - 1} passes)`);
@@ -43,5 +46,6 @@ export function benchCommand(): Command {
         ]);
       }
       console.log(table(rows));
+      console.log(`game (depth 1, ${game.games} seeded games): ${game.msPerGame.toFixed(2)} ms per game, ${game.movesPerGame.toFixed(0)} moves, ${game.usPerMove.toFixed(2)} µs per move (medians)`);
     });
 }
