@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { benchCommand } from './commands/bench';
 import { hintCommand } from './commands/hint';
 import { playCommand } from './commands/play';
+import { exportCommand, resumeCommand, runsCommand, showCommand, tuneCommand } from './commands/tuning';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError } from './errors';
 
 export function buildProgram(): Command {
@@ -12,7 +13,7 @@ export function buildProgram(): Command {
     .version(require('../../package.json').version)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const cmd of [playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
+  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
   program.commands.forEach((c) => c.exitOverride());
   program.exitOverride();
   return program;

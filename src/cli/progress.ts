@@ -9,8 +9,7 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(label: string, total: number, format?: string, enabled = true): Progress {
-  if (!enabled) return { update: () => {}, stop: () => {} };
+export function createProgress(label: string, total: number, format?: string, payload: Record<string, string | number> = {}): Progress {
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
@@ -23,7 +22,7 @@ export function createProgress(label: string, total: number, format?: string, en
     },
     cliProgress.Presets.legacy,
   );
-  bar.start(total, 0);
+  bar.start(total, 0, payload);
   return {
     update: (done, extra) => bar.update(done, extra),
     stop: () => bar.stop(),

@@ -1,0 +1,71 @@
+/**
+ * The SQLite schema, as migrations applied in order. PRAGMA user_version is
+ * the number of migrations applied; PRAGMA application_id marks the file as
+ * tune2048's, so a foreign database is refused instead of written into.
+ */
+
+/** "T248" — identifies a tune2048 database. */
+export const APPLICATION_ID = 0x54323438;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: runs, generations, candidates, games
+  `
+  CREATE TABLE runs (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,
+    config        TEXT NOT NULL,            -- the validated config, JSON
+    config_hash   TEXT NOT NULL,
+    seed          INTEGER NOT NULL,
+    status        TEXT NOT NULL CHECK (status IN ('running', 'stopped', 'failed', 'finished')),
+    owner_pid     INTEGER,
+    owner_host    TEXT,
+    heartbeat_at  INTEGER,                  -- ms since epoch, while running
+    created_at    INTEGER NOT NULL,
+    finished_at   INTEGER,
+    best_candidate INTEGER
+  );
+  CREATE TABLE generations (
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    idx           INTEGER NOT NULL,
+    state         TEXT NOT NULL,            -- optimizer state that produced this generation, JSON
+    status        TEXT NOT NULL CHECK (status IN ('open', 'done')),
+    best_fitness  REAL,
+    mean_fitness  REAL,
+    stdev_fitness REAL,
+    games         INTEGER NOT NULL DEFAULT 0,
+    started_at    INTEGER NOT NULL,
+    finished_at   INTEGER,
+    PRIMARY KEY (run_id, idx)
+  );
+  CREATE TABLE candidates (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    generation    INTEGER NOT NULL,
+    idx           INTEGER NOT NULL,
+    genome        TEXT NOT NULL,            -- normalised parameter vector, JSON
+    params        TEXT NOT NULL,            -- tuned weights by name, JSON
+    origin        TEXT NOT NULL,            -- init | elite | offspring | ...
+    parents       TEXT NOT NULL,            -- candidate ids, JSON
+    fitness       REAL,
+    validation    REAL,                     -- objective on the validation games (finalists only)
+    UNIQUE (run_id, generation, idx)
+  );
+  CREATE TABLE games (
+    candidate_id  INTEGER NOT NULL REFERENCES candidates(id),
+    purpose       TEXT NOT NULL CHECK (purpose IN ('fitness', 'validation')),
+    seed          INTEGER NOT NULL,
+    score         INTEGER NOT NULL,
+    max_tile      INTEGER NOT NULL,
+    moves         INTEGER NOT NULL,
+    ms            REAL NOT NULL,
+    PRIMARY KEY (candidate_id, purpose, seed)
+  ) WITHOUT ROWID;
+  `,
+  // 2: why a run failed or stopped, and a lookup of a run's candidates by generation
+  `
+  ALTER TABLE runs ADD COLUMN error TEXT;
+  CREATE INDEX candidates_by_run ON candidates (run_id, generation);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,128 @@
+/**
+ * Run configs: the parameter space, the optimizer, the fitness, validation.
+ * Everything but the space has a default; unknown keys, wrong types and
+ * out-of-range values each get one error naming the key.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { describeZodError, readJsonFile } from '../heuristic/weights';
+import { MAX_DEPTH } from '../search/expectimax';
+import { InputError } from '../util/errors';
+
+export const CONFIG_FORMAT = 'tune2048/config';
+
+const paramSpec = z
+  .object({
+    min: z.number(),
+    max: z.number(),
+    /** log: the optimizer works on ln(value), so min must be > 0. */
+    scale: z.enum(['linear', 'log']).default('linear'),
+  })
+  .strict()
+  .refine((p) => p.max > p.min, { message: 'max must be greater than min' })
+  .refine((p) => p.scale === 'linear' || p.min > 0, { message: 'a log scale needs min > 0' });
+
+const gaSchema = z
+  .object({
+    kind: z.literal('ga').default('ga'),
+    population: z.number().int().min(2).max(1000).default(16),
+    generations: z.number().int().min(1).max(100000).default(20),
+    elitism: z.number().int().min(0).default(2),
+    tournament: z.number().int().min(1).max(64).default(3),
+    crossover: z.enum(['uniform', 'blend']).default('blend'),
+    crossoverRate: z.number().min(0).max(1).default(0.7),
+    /** BLX-α: children are drawn from the parents' interval widened by α on each side. */
+    blendAlpha: z.number().min(0).max(2).default(0.3),
+    /** Gaussian mutation σ in the normalised [0, 1] space. */
+    mutationScale: z.number().gt(0).max(1).default(0.1),
+    /** Probability that each gene mutates. */
+    mutationRate: z.number().min(0).max(1).default(0.3),
+    /** one-fifth: σ grows ×1.22 when more than 1/5 of offspring beat the elites' mean fitness, else shrinks ×0.82. */
+    adaptation: z.enum(['none', 'one-fifth']).default('one-fifth'),
+    minMutationScale: z.number().gt(0).max(1).default(0.01),
+    maxMutationScale: z.number().gt(0).max(1).default(0.5),
+    /** The first generation: the start point plus Gaussian perturbations of this σ, or uniform in the bounds. */
+    init: z.enum(['around-start', 'uniform']).default('around-start'),
+    initScale: z.number().gt(0).max(1).default(0.2),
+  })
+  .strict()
+  .refine((g) => g.elitism < g.population, { message: 'elitism must be smaller than population', path: ['elitism'] })
+  .refine((g) => g.tournament <= g.population, { message: 'tournament must not exceed population', path: ['tournament'] })
+  .refine((g) => g.minMutationScale <= g.maxMutationScale, { message: 'minMutationScale must not exceed maxMutationScale', path: ['minMutationScale'] });
+
+const fitnessSchema = z
+  .object({
+    /** Games per candidate per generation; all candidates of a generation play the same seeds. */
+    games: z.number().int().min(1).max(100000).default(16),
+    depth: z.union([z.number().int().min(0).max(MAX_DEPTH), z.literal('auto')]).default(1),
+    cprob: z.number().min(0).lt(1).default(1e-4),
+    objective: z.enum(['mean-score', 'mean-log2-max-tile', 'reach-rate']).default('mean-score'),
+    /** The tile of the reach-rate objective. */
+    reachTile: z.number().int().min(4).max(32768).refine((t) => (t & (t - 1)) === 0, 'must be a power of two').default(2048),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    format: z.literal(CONFIG_FORMAT).default(CONFIG_FORMAT),
+    name: z.string().min(1).optional(),
+    description: z.string().optional(),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
+    /** Worker processes; --workers overrides; default: CPU count. */
+    workers: z.number().int().min(1).max(256).optional(),
+    space: z
+      .object({
+        /** Weights (preset name or file) for everything not tuned, and the search's start point. */
+        start: z.string().min(1),
+        params: z.record(z.string(), paramSpec).refine((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
+      })
+      .strict(),
+    optimizer: gaSchema.default(gaSchema.parse({})),
+    fitness: fitnessSchema.default(fitnessSchema.parse({})),
+    validation: z
+      .object({
+        /** The best few of the last generation by fitness, validated on held-out seeds. */
+        finalists: z.number().int().min(1).max(100).default(3),
+        games: z.number().int().min(1).max(1_000_000).default(100),
+      })
+      .strict()
+      .default({ finalists: 3, games: 100 }),
+    pool: z
+      .object({
+        /** Games per worker call (one candidate each). */
+        batchGames: z.number().int().min(1).max(10000).default(8),
+        /** A call running longer is killed and re-queued. */
+        batchTimeoutSec: z.number().gt(0).max(86400).default(600),
+        /** Re-tries of a batch whose worker died or hung, before the run stops with an error. */
+        retries: z.number().int().min(0).max(20).default(2),
+      })
+      .strict()
+      .default({ batchGames: 8, batchTimeoutSec: 600, retries: 2 }),
+    /** false keeps elites' old fitness instead of re-scoring them on the new seeds (an ablation; not advised). */
+    reevaluateElites: z.boolean().default(true),
+  })
+  .strict();
+
+export type RunConfig = z.infer<typeof configSchema>;
+export type GaConfig = RunConfig['optimizer'];
+
+export function parseConfig(data: unknown, origin = 'config'): RunConfig {
+  const result = configSchema.safeParse(data);
+  if (!result.success) throw new InputError(`${origin}: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+export function loadConfig(path: string): RunConfig {
+  return parseConfig(readJsonFile(path, 'config file'), `config "${path}"`);
+}
+
+/** Canonical JSON (sorted keys) so equal configs hash alike. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+export function configHash(config: RunConfig): string {
+  return createHash('sha256').update(canonicalJson(config)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,306 @@
+/**
+ * The tuning loop, written to be idempotent (Optuna's study/storage split):
+ * every step reads what the store already holds and does only what is
+ * missing, so "resume" is just running the loop again.
+ *
+ *   for each generation g:
+ *     insert g's candidates if absent (proposed by the optimizer from g − 1)
+ *     play the games of g not yet stored (candidates × g's seeds), one
+ *       transaction per finished batch
+ *     compute fitness, close the generation
+ *   validate the best few of the last generation on held-out seeds; the
+ *   winner is the run's best.
+ *
+ * Determinism: candidates come from seeded streams and stored fitness; a game
+ * depends only on (weights, search settings, seed); fitness is computed from
+ * stored games in seed order. So the worker count and interruptions change
+ * nothing but timing.
+ */
+import { InputError } from '../util/errors';
+import { mean, stdev } from '../util/stats';
+import type { Weights } from '../heuristic/weights';
+import { parseWeights, loadWeights } from '../heuristic/weights';
+import { createPool, PoolTerminatedError, WorkerPool } from '../pool/pool';
+import type { BatchResult, BatchTask } from '../pool/protocol';
+import { CandidateRow, GamePurpose, Store } from '../store/store';
+import { configHash, parseConfig, RunConfig } from './config';
+import { objectiveValue } from './fitness';
+import { createGa } from './ga';
+import type { Evaluated, Optimizer } from './optimizer';
+import { generationSeeds, stream, validationSeeds } from './seeds';
+import { ParameterSpace } from './space';
+
+/** What a run stores as its config: the validated config and the resolved start weights. */
+export interface StoredConfig {
+  config: RunConfig;
+  startWeights: Weights;
+}
+
+export function createRun(store: Store, config: RunConfig, name?: string): number {
+  const startWeights = loadWeights(config.space.start);
+  new ParameterSpace(startWeights, config.space.params); // validates the space against the start point
+  const stored: StoredConfig = { config, startWeights };
+  return store.createRun({ name: name ?? config.name ?? 'run', config: JSON.stringify(stored), configHash: configHash(config), seed: config.seed });
+}
+
+export function readStoredConfig(json: string): StoredConfig {
+  const raw = JSON.parse(json) as StoredConfig;
+  return { config: parseConfig(raw.config, 'stored config'), startWeights: parseWeights(raw.startWeights, 'stored start weights') };
+}
+
+export type TuneEvent =
+  | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
+  | {
+      event: 'generation-finished';
+      run: number;
+      generation: number;
+      best: number;
+      mean: number;
+      stdev: number;
+      mutationScale: number | null;
+      games: number;
+      seconds: number;
+    }
+  | { event: 'validation-finished'; run: number; finalists: { candidate: number; fitness: number; validation: number }[] }
+  | { event: 'run-finished'; run: number; status: 'finished' | 'stopped' | 'failed'; best: number | null; validation: number | null; error?: string };
+
+export interface TuneProgress {
+  phase: 'fitness' | 'validation';
+  generation: number;
+  done: number;
+  total: number;
+  bestSoFar: number | null;
+}
+
+export interface TuneOptions {
+  workers: number;
+  onEvent?: (e: TuneEvent) => void;
+  onProgress?: (p: TuneProgress) => void;
+  /** Overrides for tests: a fixture worker, a short timeout. */
+  pool?: { workerPath?: string; callTimeoutMs?: number };
+  /** Called once the pool exists (tests kill workers through it). */
+  onPool?: (pool: WorkerPool<BatchTask, BatchResult>) => void;
+}
+
+export interface TuneOutcome {
+  status: 'finished' | 'stopped' | 'failed';
+  bestCandidate: number | null;
+  error?: string;
+}
+
+/** A running tune; `stop()` (Ctrl-C) ends it after committing what finished. */
+export class Tuner {
+  private stopping = false;
+  private pool: WorkerPool<BatchTask, BatchResult> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly runId: number,
+    private readonly options: TuneOptions,
+  ) {}
+
+  stop(): void {
+    this.stopping = true;
+    this.pool?.terminate();
+  }
+
+  async run(resumed: boolean): Promise<TuneOutcome> {
+    const { store, runId } = this;
+    const run = store.requireRun(runId);
+    const { config, startWeights } = readStoredConfig(run.config);
+    store.acquireRun(runId);
+    const heartbeat = setInterval(() => store.heartbeat(runId), 5000);
+    heartbeat.unref();
+    const emit = (e: TuneEvent) => this.options.onEvent?.(e);
+    emit({ event: 'run-started', run: runId, name: run.name, resumed, workers: this.options.workers, generations: config.optimizer.generations });
+    try {
+      const best = await this.loop(config, startWeights);
+      store.releaseRun(runId, 'finished');
+      const row = store.getCandidate(best);
+      emit({ event: 'run-finished', run: runId, status: 'finished', best, validation: row?.validation ?? null });
+      return { status: 'finished', bestCandidate: best };
+    } catch (e) {
+      if (this.stopping && (e instanceof PoolTerminatedError || e instanceof StopRequested)) {
+        store.releaseRun(runId, 'stopped', 'interrupted');
+        emit({ event: 'run-finished', run: runId, status: 'stopped', best: null, validation: null });
+        return { status: 'stopped', bestCandidate: null };
+      }
+      const message = e instanceof Error ? e.message : String(e);
+      store.releaseRun(runId, 'failed', message);
+      emit({ event: 'run-finished', run: runId, status: 'failed', best: null, validation: null, error: message });
+      return { status: 'failed', bestCandidate: null, error: message };
+    } finally {
+      clearInterval(heartbeat);
+      const pool = this.pool;
+      this.pool = null;
+      if (pool) {
+        if (this.stopping) pool.terminate();
+        else await pool.end();
+      }
+    }
+  }
+
+  private getPool(config: RunConfig): WorkerPool<BatchTask, BatchResult> {
+    if (!this.pool) {
+      this.pool = createPool<BatchTask, BatchResult>({
+        workers: this.options.workers,
+        callTimeoutMs: this.options.pool?.callTimeoutMs ?? config.pool.batchTimeoutSec * 1000,
+        retries: config.pool.retries,
+        workerPath: this.options.pool?.workerPath,
+      });
+      this.options.onPool?.(this.pool);
+    }
+    return this.pool;
+  }
+
+  private async loop(config: RunConfig, startWeights: Weights): Promise<number> {
+    const { store, runId } = this;
+    const space = new ParameterSpace(startWeights, config.space.params);
+    const optimizer: Optimizer = createGa(config.optimizer);
+    let bestSoFar: number | null = null;
+    for (let g = 0; g < config.optimizer.generations; g++) {
+      this.checkStop();
+      if (!store.getGeneration(runId, g)) {
+        const rng = stream(config.seed, 'optimizer', g);
+        const proposal =
+          g === 0 ? optimizer.initial(space.startGenome(), rng) : optimizer.next(this.evaluated(g - 1), JSON.parse(store.getGeneration(runId, g - 1)!.state), rng);
+        store.insertGeneration(
+          runId,
+          g,
+          proposal.state,
+          proposal.candidates.map((c) => ({ ...c, params: space.params(c.genome) })),
+        );
+      }
+      const gen = store.getGeneration(runId, g)!;
+      const candidates = store.getCandidates(runId, g);
+      if (gen.status === 'done') {
+        bestSoFar = Math.max(bestSoFar ?? -Infinity, gen.best_fitness ?? -Infinity);
+        continue;
+      }
+      const inherited = new Map<number, number>(); // elites that keep their parent's fitness
+      if (!config.reevaluateElites) {
+        for (const c of candidates) {
+          const parent = c.origin === 'elite' ? store.getCandidate(JSON.parse(c.parents)[0]) : undefined;
+          if (parent?.fitness != null) inherited.set(c.id, parent.fitness);
+        }
+      }
+      const seeds = generationSeeds(config.seed, g, config.fitness.games);
+      const toPlay = candidates.filter((c) => !inherited.has(c.id));
+      await this.playMissing(config, space, toPlay, 'fitness', seeds, { phase: 'fitness', generation: g, bestSoFar });
+      const fitness = candidates.map((c) => ({
+        id: c.id,
+        fitness: inherited.get(c.id) ?? objectiveValue(config.fitness, store.getGames(c.id, 'fitness').map(toScored)),
+      }));
+      const values = fitness.map((f) => f.fitness);
+      const stats = { best: Math.max(...values), mean: mean(values), stdev: stdev(values), games: toPlay.length * seeds.length };
+      store.finishGeneration(runId, g, fitness, stats);
+      bestSoFar = Math.max(bestSoFar ?? -Infinity, stats.best);
+      const done = store.getGeneration(runId, g)!;
+      const state = JSON.parse(done.state) as { mutationScale?: number };
+      this.options.onEvent?.({
+        event: 'generation-finished',
+        run: runId,
+        generation: g,
+        ...stats,
+        mutationScale: state.mutationScale ?? null,
+        seconds: ((done.finished_at ?? 0) - done.started_at) / 1000,
+      });
+    }
+    return this.validate(config, space, bestSoFar);
+  }
+
+  /** The best few of the last generation, re-played on held-out seeds; the winner is the run's best. */
+  private async validate(config: RunConfig, space: ParameterSpace, bestSoFar: number | null): Promise<number> {
+    const { store, runId } = this;
+    const last = store.getCandidates(runId, config.optimizer.generations - 1);
+    const finalists = [...last].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity)).slice(0, config.validation.finalists);
+    const seeds = validationSeeds(config.seed, config.validation.games);
+    await this.playMissing(config, space, finalists, 'validation', seeds, { phase: 'validation', generation: config.optimizer.generations, bestSoFar });
+    const scored = finalists.map((c) => {
+      const validation = objectiveValue(config.fitness, store.getGames(c.id, 'validation').map(toScored));
+      store.setValidation(c.id, validation);
+      return { candidate: c.id, fitness: c.fitness ?? NaN, validation };
+    });
+    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored });
+    const winner = scored.reduce((a, b) => (b.validation > a.validation ? b : a));
+    store.setBestCandidate(runId, winner.candidate);
+    return winner.candidate;
+  }
+
+  private evaluated(generation: number): Evaluated[] {
+    return this.store.getCandidates(this.runId, generation).map((c) => ({
+      id: c.id,
+      genome: JSON.parse(c.genome) as number[],
+      origin: c.origin,
+      fitness: c.fitness ?? NaN,
+    }));
+  }
+
+  /** Plays every (candidate, seed) game not yet stored; each finished batch is one transaction. */
+  private async playMissing(
+    config: RunConfig,
+    space: ParameterSpace,
+    candidates: readonly CandidateRow[],
+    purpose: GamePurpose,
+    seeds: readonly number[],
+    progress: Omit<TuneProgress, 'done' | 'total'>,
+  ): Promise<void> {
+    const tasks: { candidate: number; task: BatchTask }[] = [];
+    let done = 0;
+    for (const c of candidates) {
+      const stored = new Set(this.store.getGames(c.id, purpose).map((g) => g.seed));
+      done += stored.size;
+      const missing = seeds.filter((s) => !stored.has(s));
+      const weights = space.toWeights(JSON.parse(c.genome));
+      for (let i = 0; i < missing.length; i += config.pool.batchGames) {
+        tasks.push({
+          candidate: c.id,
+          task: { weights, search: { depth: config.fitness.depth, cprob: config.fitness.cprob }, seeds: missing.slice(i, i + config.pool.batchGames) },
+        });
+      }
+    }
+    const total = candidates.length * seeds.length;
+    this.options.onProgress?.({ ...progress, done, total });
+    if (tasks.length === 0) return;
+    const pool = this.getPool(config);
+    this.checkStop();
+    const results = tasks.map(({ candidate, task }) =>
+      pool.run(task).then((result) => {
+        if (this.stopping) return; // a late result after Ctrl-C: the run is being stopped; nothing more is written
+        this.store.insertGames(
+          result.games.map((g) => ({ candidate_id: candidate, purpose, seed: g.seed, score: g.score, max_tile: g.maxTile, moves: g.moves, ms: g.ms })),
+        );
+        done += result.games.length;
+        this.options.onProgress?.({ ...progress, done, total });
+      }),
+    );
+    // Wait for all; on the first failure stop the pool so the others settle quickly.
+    const settled = await Promise.allSettled(
+      results.map((p) =>
+        p.catch((e) => {
+          if (!this.stopping) this.pool?.terminate();
+          throw e;
+        }),
+      ),
+    );
+    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as Error);
+    if (failures.length > 0) {
+      throw failures.find((f) => !(f instanceof PoolTerminatedError)) ?? failures[0];
+    }
+  }
+
+  private checkStop(): void {
+    if (this.stopping) throw new StopRequested();
+  }
+}
+
+class StopRequested extends Error {
+  constructor() {
+    super('stop requested');
+  }
+}
+
+function toScored(g: { score: number; max_tile: number }) {
+  return { score: g.score, maxTile: g.max_tile };
+}
+

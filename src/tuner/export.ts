@@ -1,0 +1,45 @@
+/** The best weights of a run, in the solver's weights schema, with their provenance. */
+import { parseWeights, Weights, WEIGHTS_FORMAT, WEIGHTS_VERSION } from '../heuristic/weights';
+import { Store } from '../store/store';
+import { InputError } from '../util/errors';
+import { readStoredConfig } from './controller';
+import { ParameterSpace } from './space';
+
+export function exportBestWeights(store: Store, runId: number): Weights {
+  const run = store.requireRun(runId);
+  if (run.best_candidate === null) {
+    throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); resume it to finish: tune2048 resume ${runId}`);
+  }
+  const { config, startWeights } = readStoredConfig(run.config);
+  const best = store.getCandidate(run.best_candidate)!;
+  const space = new ParameterSpace(startWeights, config.space.params);
+  const weights = space.toWeights(JSON.parse(best.genome));
+  const validationGames = store.getGames(best.id, 'validation');
+  return parseWeights(
+    {
+      ...weights,
+      format: WEIGHTS_FORMAT,
+      version: WEIGHTS_VERSION,
+      name: `${run.name}-run${run.id}`,
+      description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${config.fitness.depth}.`,
+      source: `tune2048 run ${run.id}`,
+      provenance: {
+        run: run.id,
+        runName: run.name,
+        generation: best.generation,
+        candidate: best.id,
+        origin: best.origin,
+        objective: config.fitness.objective,
+        fitness: best.fitness,
+        validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
+        search: { depth: config.fitness.depth, cprob: config.fitness.cprob },
+        tuned: JSON.parse(best.params),
+        start: config.space.start,
+        seed: run.seed,
+        configHash: run.config_hash,
+        exportedAt: new Date().toISOString(),
+      },
+    },
+    'exported weights',
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * What the controller drives: an optimizer proposes whole generations and
+ * learns from their fitness. It never touches storage; its state is plain
+ * JSON stored with each generation, so a resumed run continues exactly.
+ */
+export interface Proposal {
+  genome: number[];
+  origin: string;
+  /** Candidate ids this one was made from. */
+  parents: number[];
+}
+
+export interface Evaluated {
+  id: number;
+  genome: number[];
+  origin: string;
+  fitness: number;
+}
+
+export interface Generation {
+  candidates: Proposal[];
+  /** The optimizer state that produced these candidates (JSON-serialisable). */
+  state: unknown;
+}
+
+export interface Optimizer {
+  /** Generation 0 around (or regardless of) the start genome. */
+  initial(start: readonly number[], rng: () => number): Generation;
+  /** Generation g from generation g − 1's evaluated candidates and the state that produced them. */
+  next(previous: readonly Evaluated[], previousState: unknown, rng: () => number): Generation;
+}
