@@ -54,6 +54,8 @@ export class ParameterSpace {
   denormalize(i: number, x: number): number {
     const { min, max, scale } = this.specs[i];
     const t = Math.min(1, Math.max(0, x));
+    if (t === 0) return min; // exact at the bounds despite exp/log round-off
+    if (t === 1) return max;
     const v = scale === 'log' ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min);
     return Math.min(max, Math.max(min, v));
   }

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { loadWeights } from '../src/heuristic/weights';
+import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
+import { ParameterSpace } from '../src/tuner/space';
+import { createRun } from '../src/tuner/controller';
+import { Store } from '../src/store/store';
+
+const minimal = { space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } } } };
+
+describe('run configs', () => {
+  it('fill in defaults for everything but the space', () => {
+    const c = parseConfig(minimal);
+    expect(c.optimizer.population).toBe(16);
+    expect(c.fitness).toMatchObject({ games: 16, depth: 1, objective: 'mean-score' });
+    expect(c.validation).toEqual({ finalists: 3, games: 100 });
+  });
+
+  it('the shipped configs are valid', () => {
+    for (const name of ['smoke', 'quick', 'default']) expect(() => loadConfig(join(__dirname, '..', 'configs', `${name}.json`))).not.toThrow();
+  });
+
+  it('equal configs hash alike whatever the key order', () => {
+    const a = parseConfig({ seed: 3, ...minimal });
+    const b = parseConfig({ ...minimal, seed: 3 });
+    expect(configHash(a)).toBe(configHash(b));
+    expect(configHash(parseConfig({ ...minimal, seed: 4 }))).not.toBe(configHash(a));
+  });
+
+  const bad: [string, unknown, RegExp][] = [
+    ['an unknown top-level key', { ...minimal, sed: 3 }, /unknown key\(s\) "sed"/],
+    ['an unknown nested key', { ...minimal, optimizer: { populaton: 8 } }, /field "optimizer": unknown key\(s\) "populaton"/],
+    ['a wrong type', { ...minimal, seed: 'one' }, /field "seed": .*expected number/],
+    ['an out-of-range value', { ...minimal, fitness: { games: 0 } }, /field "fitness.games"/],
+    ['a missing space', { seed: 1 }, /field "space"/],
+    ['no parameter to tune', { space: { start: 'nneonneo', params: {} } }, /field "space.params": name at least one parameter/],
+    ['inverted bounds', { space: { start: 'nneonneo', params: { empty: { min: 5, max: 1 } } } }, /space.params.empty.*max must be greater than min/],
+    ['a log scale through zero', { space: { start: 'nneonneo', params: { empty: { min: 0, max: 9, scale: 'log' } } } }, /a log scale needs min > 0/],
+    ['elitism as large as the population', { ...minimal, optimizer: { population: 4, elitism: 4 } }, /field "optimizer.elitism": elitism must be smaller/],
+    ['an unknown crossover', { ...minimal, optimizer: { crossover: 'spiral' } }, /field "optimizer.crossover"/],
+    ['a bad depth', { ...minimal, fitness: { depth: 99 } }, /field "fitness.depth"/],
+    ['an unknown objective', { ...minimal, fitness: { objective: 'vibes' } }, /field "fitness.objective"/],
+  ];
+  it.each(bad)('reject %s with one line naming the key', (_what, data, message) => {
+    expect(() => parseConfig(data, 'config "x.json"')).toThrow(message);
+    try {
+      parseConfig(data, 'config "x.json"');
+    } catch (e) {
+      expect((e as Error).message).not.toContain('\n');
+      expect((e as Error).message.startsWith('config "x.json": ')).toBe(true);
+    }
+  });
+
+  it('reject files that are missing or not JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-c-'));
+    writeFileSync(join(dir, 'broken.json'), '{"space": ');
+    expect(() => loadConfig(join(dir, 'broken.json'))).toThrow(/is not valid JSON/);
+    expect(() => loadConfig(join(dir, 'absent.json'))).toThrow(/cannot read config file .*ENOENT/);
+  });
+
+  it('reject an unknown parameter or a start value outside its bounds when the run is created', () => {
+    const store = Store.open(join(mkdtempSync(join(tmpdir(), 'tune2048-c-')), 'x.sqlite'));
+    expect(() => createRun(store, parseConfig({ space: { start: 'nneonneo', params: { emptiness: { min: 0, max: 1 } } } }))).toThrow(/unknown parameter "emptiness"/);
+    expect(() => createRun(store, parseConfig({ space: { start: 'nneonneo', params: { empty: { min: 300, max: 1000 } } } }))).toThrow(/start value 270 is outside \[300, 1000\]/);
+    expect(() => createRun(store, parseConfig({ space: { start: 'no-such', params: { empty: { min: 0, max: 1 } } } }))).toThrow(/unknown weights preset/);
+    store.close();
+  });
+});
+
+describe('parameter space', () => {
+  const space = new ParameterSpace(loadWeights('nneonneo'), {
+    empty: { min: 0, max: 1000, scale: 'linear' },
+    monotonicity: { min: 1, max: 1000, scale: 'log' },
+    'matrix[3][0]': { min: -10, max: 10, scale: 'linear' },
+  });
+
+  it('round-trips values through the genome on linear and log scales', () => {
+    const rng = seedrandom.alea('space');
+    for (let i = 0; i < 1000; i++) {
+      const g = [rng(), rng(), rng()];
+      const back = space.names.map((_, k) => space.normalize(k, space.denormalize(k, g[k])));
+      back.forEach((x, k) => expect(x).toBeCloseTo(g[k], 9));
+    }
+    expect(space.denormalize(1, 0.5)).toBeCloseTo(Math.sqrt(1000), 9); // log midpoint = geometric mean
+  });
+
+  it('the start genome maps back to the start weights', () => {
+    const w = space.toWeights(space.startGenome());
+    expect(w.empty).toBeCloseTo(270, 9);
+    expect(w.monotonicity).toBeCloseTo(47, 9);
+    expect(w.matrix?.[3][0]).toBeCloseTo(0, 9);
+    expect(w.sum).toBe(11); // not tuned: kept
+  });
+
+  it('always respects the bounds, even for genomes outside [0, 1]', () => {
+    const w = space.toWeights([-3, 7, 0.5]);
+    expect(w.empty).toBe(0);
+    expect(w.monotonicity).toBe(1000);
+    expect(w.matrix?.[3][0]).toBeCloseTo(0, 9);
+  });
+});

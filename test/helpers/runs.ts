@@ -1,0 +1,61 @@
+/** Helpers for tuning tests: temporary databases, configs, and a run's rows minus timing. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig, RunConfig } from '../../src/tuner/config';
+import { createRun, Tuner, TuneOptions } from '../../src/tuner/controller';
+import { Store } from '../../src/store/store';
+
+export function tempDb(): string {
+  return join(mkdtempSync(join(tmpdir(), 'tune2048-db-')), 'test.sqlite');
+}
+
+/** Depth-0 (greedy) games: a whole run takes well under a second of play. */
+export const SMOKE = {
+  seed: 11,
+  space: {
+    start: 'nneonneo',
+    params: {
+      empty: { min: 0, max: 2000 },
+      merges: { min: 0, max: 3000 },
+      monotonicity: { min: 1, max: 500, scale: 'log' },
+    },
+  },
+  optimizer: { population: 6, generations: 3, elitism: 1, tournament: 2 },
+  fitness: { games: 6, depth: 0 },
+  validation: { finalists: 2, games: 8 },
+  pool: { batchGames: 2 },
+};
+
+export function smokeConfig(overrides: Record<string, unknown> = {}): RunConfig {
+  return parseConfig({ ...SMOKE, ...overrides });
+}
+
+export async function tuneToEnd(dbPath: string, config: RunConfig, options: Partial<TuneOptions> = {}, runId?: number) {
+  const store = Store.open(dbPath);
+  try {
+    const id = runId ?? createRun(store, config, 'test');
+    const outcome = await new Tuner(store, id, { workers: 2, ...options }).run(runId !== undefined);
+    return { id, outcome };
+  } finally {
+    store.close();
+  }
+}
+
+/** Everything a run stored, minus wall-clock fields: two equal dumps mean the same run. */
+export function dumpRun(dbPath: string, runId: number) {
+  const store = Store.open(dbPath, { create: false });
+  try {
+    const db = store.raw;
+    return {
+      run: db.prepare('SELECT name, config, config_hash, seed, status, best_candidate FROM runs WHERE id = ?').get(runId),
+      generations: db.prepare('SELECT idx, state, status, best_fitness, mean_fitness, stdev_fitness, games FROM generations WHERE run_id = ? ORDER BY idx').all(runId),
+      candidates: db.prepare('SELECT id, generation, idx, genome, params, origin, parents, fitness, validation FROM candidates WHERE run_id = ? ORDER BY id').all(runId),
+      games: db
+        .prepare('SELECT g.candidate_id, g.purpose, g.seed, g.score, g.max_tile, g.moves FROM games g JOIN candidates c ON c.id = g.candidate_id WHERE c.run_id = ? ORDER BY 1, 2, 3')
+        .all(runId),
+    };
+  } finally {
+    store.close();
+  }
+}
