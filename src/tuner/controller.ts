@@ -99,9 +99,15 @@ export class Tuner {
     private readonly options: TuneOptions,
   ) {}
 
+  /** Ctrl-C: cancel queued batches; batches already running finish and are stored. */
   stop(): void {
     this.stopping = true;
-    this.pool?.terminate();
+    this.pool?.drain();
+  }
+
+  /** Batches still running (what a stop is waiting for). */
+  inFlight(): number {
+    return this.pool?.inFlight() ?? 0;
   }
 
   async run(resumed: boolean): Promise<TuneOutcome> {
@@ -133,10 +139,7 @@ export class Tuner {
       clearInterval(heartbeat);
       const pool = this.pool;
       this.pool = null;
-      if (pool) {
-        if (this.stopping) pool.terminate();
-        else await pool.end();
-      }
+      await pool?.end();
     }
   }
 
@@ -266,7 +269,6 @@ export class Tuner {
     this.checkStop();
     const results = tasks.map(({ candidate, task }) =>
       pool.run(task).then((result) => {
-        if (this.stopping) return; // a late result after Ctrl-C: the run is being stopped; nothing more is written
         this.store.insertGames(
           result.games.map((g) => ({ candidate_id: candidate, purpose, seed: g.seed, score: g.score, max_tile: g.maxTile, moves: g.moves, ms: g.ms })),
         );
@@ -274,11 +276,11 @@ export class Tuner {
         this.options.onProgress?.({ ...progress, done, total });
       }),
     );
-    // Wait for all; on the first failure stop the pool so the others settle quickly.
+    // Wait for all; on the first failure cancel what has not started (what runs finishes and is stored).
     const settled = await Promise.allSettled(
       results.map((p) =>
         p.catch((e) => {
-          if (!this.stopping) this.pool?.terminate();
+          this.pool?.drain();
           throw e;
         }),
       ),

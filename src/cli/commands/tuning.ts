@@ -62,8 +62,8 @@ async function driveRun(store: Store, runId: number, resumed: boolean, workers: 
   const onSignal = () => {
     interrupts++;
     if (interrupts > 1) process.exit(EXIT_INTERRUPTED); // a second Ctrl-C: leave now (SQLite keeps what was committed)
-    console.error('\ntune2048: stopping after committing finished batches (Ctrl-C again to quit at once)');
     tuner.stop();
+    console.error(`\ntune2048: stopping: waiting for ${tuner.inFlight()} running batch(es) to finish and be stored (Ctrl-C again to quit at once)`);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

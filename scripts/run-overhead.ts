@@ -1,0 +1,51 @@
+/**
+ * Runs a tuning config into a fresh temporary database and reports how much of
+ * the wall time was NOT game play: overhead = 1 − Σ(game ms) / (workers × wall).
+ * That share holds planning, IPC, SQLite writes, the optimizer, table building
+ * and workers idling at generation barriers.
+ *
+ *   npx tsx scripts/run-overhead.ts [--config configs/default.json] [--workers 2]
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Store } from '../src/store/store';
+import { loadConfig } from '../src/tuner/config';
+import { createRun, Tuner } from '../src/tuner/controller';
+
+const { values } = parseArgs({ options: { config: { type: 'string', default: 'configs/default.json' }, workers: { type: 'string', default: '2' } } });
+const workers = Number(values.workers);
+
+(async () => {
+  const db = join(mkdtempSync(join(tmpdir(), 'tune2048-overhead-')), 'run.sqlite');
+  const store = Store.open(db);
+  const runId = createRun(store, loadConfig(values.config as string));
+  const t0 = performance.now();
+  const outcome = await new Tuner(store, runId, {
+    workers,
+    onEvent: (e) => {
+      if (e.event === 'generation-finished') console.error(`generation ${e.generation}: best ${e.best.toFixed(0)} mean ${e.mean.toFixed(0)} (${e.seconds.toFixed(1)} s)`);
+    },
+  }).run(false);
+  const wallMs = performance.now() - t0;
+  const row = store.raw.prepare('SELECT count(*) AS games, sum(ms) AS ms, sum(moves) AS moves FROM games').get() as { games: number; ms: number; moves: number };
+  const best = store.getCandidate(store.requireRun(runId).best_candidate ?? -1);
+  const start = store.raw.prepare("SELECT fitness FROM candidates WHERE origin = 'start'").get() as { fitness: number };
+  store.close();
+  console.log(
+    JSON.stringify({
+      config: values.config,
+      status: outcome.status,
+      workers,
+      wallSeconds: wallMs / 1000,
+      games: row.games,
+      gameSeconds: row.ms / 1000,
+      overhead: 1 - row.ms / (workers * wallMs),
+      startFitness: start.fitness,
+      bestFitness: best?.fitness,
+      bestValidation: best?.validation,
+      db,
+    }),
+  );
+})();

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../src/tuner/config';
+import { runCli, startCli, waitFor } from './helpers/cli';
+import { dumpRun, SMOKE, tempDb, tuneToEnd } from './helpers/runs';
+
+/** Slow enough (depth-1 games) to be caught mid-run by a signal. */
+const SLOW = { ...SMOKE, optimizer: { population: 6, generations: 8, elitism: 1, tournament: 2 }, fitness: { games: 12, depth: 1 }, pool: { batchGames: 2 } };
+
+function writeConfig(data: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'tune2048-cfg-')), 'config.json');
+  writeFileSync(path, JSON.stringify(data));
+  return path;
+}
+
+function peek<T>(db: string, sql: string): T | undefined {
+  if (!existsSync(db)) return undefined;
+  const conn = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return conn.prepare(sql).get() as T;
+  } catch {
+    return undefined; // schema not created yet
+  } finally {
+    conn.close();
+  }
+}
+const gamesIn = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games')?.n ?? 0;
+
+describe('tune, runs, show, export from the command line', () => {
+  it('tune prints the run id first; the exported weights play unchanged', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--workers', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('run 1');
+    expect(r.stdout).toMatch(/generation 2: best/);
+    const runs = JSON.parse(runCli(['runs', '--db', db, '--json']).stdout);
+    expect(runs).toEqual([expect.objectContaining({ id: 1, status: 'finished', generation: 3, generations: 3, gamesPlayed: 18 * 6 + 2 * 8 })]);
+    const show = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout);
+    expect(show.generations).toHaveLength(3);
+    expect(show.generations[0]).toEqual(expect.objectContaining({ generation: 0, status: 'done', games: 36, mutationScale: 0.1 }));
+    const out = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'best.json');
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    const weights = JSON.parse(readFileSync(out, 'utf8'));
+    expect(weights.provenance).toEqual(expect.objectContaining({ run: 1, search: { depth: 0, cprob: 0.0001 } }));
+    const play = runCli(['play', '-w', out, '-n', '2', '-d', '0', '--json']);
+    expect(play.code).toBe(0);
+    expect(JSON.parse(play.stdout).summary.games).toBe(2);
+  });
+
+  it('--json prints one event per line', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--json']);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l).event);
+    expect(events).toEqual(['run-started', 'generation-finished', 'generation-finished', 'generation-finished', 'validation-finished', 'run-finished']);
+  });
+
+  it('kill -9 mid-run, then resume: equals the uninterrupted run', async () => {
+    const config = writeConfig(SLOW);
+    const reference = tempDb();
+    const straight = await tuneToEnd(reference, parseConfig(SLOW), { workers: 1 });
+    const db = tempDb();
+    const run = startCli(['tune', '-c', config, '--db', db, '--workers', '2', '--name', 'test']);
+    await waitFor(() => gamesIn(db) >= 30);
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('running'); // it really died mid-run
+    const resumed = runCli(['resume', '1', '--db', db]);
+    expect(resumed.code).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(reference, straight.id));
+  });
+
+  it('a second tuner on a live run is refused, Ctrl-C stops with 130, resume finishes it', async () => {
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(SLOW), '--db', db, '--workers', '2']);
+    await waitFor(() => gamesIn(db) >= 10);
+    const second = runCli(['resume', '1', '--db', db]);
+    expect(second.code).toBe(3);
+    expect(second.stderr).toMatch(new RegExp(`run 1 is held by pid ${run.child.pid}`));
+    run.child.kill('SIGINT');
+    const stopped = await run.done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(/run 1 stopped; resume it with: tune2048 resume 1/);
+    expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('stopped');
+    const before = gamesIn(db);
+    expect(before).toBeGreaterThanOrEqual(10);
+    const early = runCli(['export', '1', '--db', db]);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/run 1 has no validated best yet \(status stopped\); resume it to finish/);
+    expect(runCli(['resume', '1', '--db', db]).code).toBe(0);
+    expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('finished');
+  });
+
+  it.each([
+    [['tune', '-c', 'configs/no-such.json'], /cannot read config file/],
+    [['tune', '-c', 'package.json'], /config "package.json": /],
+    [['resume', '9', '--db', 'db/none-here.sqlite'], /no database at/],
+    [['show', 'x'], /<run> must be an integer/],
+    [['export', '1', '--db', 'package.json'], /is not a SQLite database|not a tune2048 database/],
+  ])('bad input %j exits 2 with one line', (args, message) => {
+    const r = runCli(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
+  });
+
+  it('a missing run is named', () => {
+    const db = tempDb();
+    runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]);
+    const missing = runCli(['show', '7', '--db', db]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no run 7 in/);
+  });
+
+  it('every tuning command has --help', () => {
+    for (const cmd of ['tune', 'resume', 'runs', 'show', 'export']) {
+      const r = runCli([cmd, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/--db/);
+    }
+  });
+});
