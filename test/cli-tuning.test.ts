@@ -40,7 +40,7 @@ describe('tune, runs, show, export from the command line', () => {
     expect(runs).toEqual([expect.objectContaining({ id: 1, status: 'finished', generation: 3, generations: 3, gamesPlayed: 18 * 6 + 2 * 8 })]);
     const show = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout);
     expect(show.generations).toHaveLength(3);
-    expect(show.generations[0]).toEqual(expect.objectContaining({ generation: 0, status: 'done', games: 36, mutationScale: 0.1 }));
+    expect(show.generations[0]).toEqual(expect.objectContaining({ generation: 0, status: 'done', games: 36, stepSize: 0.1 }));
     const out = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'best.json');
     expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
     const weights = JSON.parse(readFileSync(out, 'utf8'));

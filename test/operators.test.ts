@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import { adaptScale, createGa } from '../src/tuner/ga';
-import { parseConfig } from '../src/tuner/config';
+import { GaConfig, parseConfig } from '../src/tuner/config';
 import { blendCrossover, gaussian, gaussianMutation, reflect, tournamentSelect, uniformCrossover, uniformGenome } from '../src/tuner/operators';
 
 const rngOf = (s: string) => seedrandom.alea(s);
@@ -74,7 +74,7 @@ describe('genetic operators', () => {
 });
 
 describe('genetic algorithm', () => {
-  const cfg = parseConfig({ space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } } }, optimizer: { population: 8, elitism: 2, generations: 3 } }).optimizer;
+  const cfg = parseConfig({ space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } } }, optimizer: { population: 8, elitism: 2, generations: 3 } }).optimizer as GaConfig;
 
   it('generation 0 holds the start point and population-1 others, all in bounds', () => {
     const g0 = createGa(cfg).initial([0.5, 0.25], rngOf('g0'));
@@ -84,7 +84,7 @@ describe('genetic algorithm', () => {
   });
 
   it('keeps the elites unchanged and fills the rest with offspring of tournament winners', () => {
-    const prev = Array.from({ length: 8 }, (_, i) => ({ id: 100 + i, genome: [i / 10, 1 - i / 10], origin: 'offspring', fitness: i === 5 ? 50 : i === 2 ? 40 : i }));
+    const prev = Array.from({ length: 8 }, (_, i) => ({ id: 100 + i, genome: [i / 10, 1 - i / 10], origin: 'offspring', fitness: i === 5 ? 50 : i === 2 ? 40 : i, scores: [] }));
     const next = createGa(cfg).next(prev, { mutationScale: 0.1, successRate: null }, rngOf('next'));
     expect(next.candidates.slice(0, 2)).toEqual([
       { genome: [0.5, 0.5], origin: 'elite', parents: [105] },
@@ -94,7 +94,7 @@ describe('genetic algorithm', () => {
   });
 
   it('one-fifth rule: σ grows when offspring beat the elites, shrinks otherwise, within its bounds', () => {
-    const mk = (fit: number[]) => fit.map((f, i) => ({ id: i, genome: [0], origin: i < 2 ? 'elite' : 'offspring', fitness: f }));
+    const mk = (fit: number[]) => fit.map((f, i) => ({ id: i, genome: [0], origin: i < 2 ? 'elite' : 'offspring', fitness: f, scores: [] }));
     expect(adaptScale(cfg, 0.1, mk([10, 10, 20, 20, 1, 1])).scale).toBeCloseTo(0.122);
     expect(adaptScale(cfg, 0.1, mk([10, 10, 1, 1, 1, 1])).scale).toBeCloseTo(0.082);
     expect(adaptScale(cfg, 0.011, mk([10, 10, 1, 1, 1, 1])).scale).toBe(cfg.minMutationScale);

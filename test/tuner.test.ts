@@ -166,3 +166,43 @@ describe('a tuning run', () => {
     expect(elite.fitness).toBe(cands.find((c) => c.id === JSON.parse(elite.parents)[0]).fitness);
   });
 });
+
+describe.each([
+  ['cmaes', { kind: 'cmaes', generations: 4, sigma0: 0.2 }],
+  ['random', { kind: 'random', population: 6, generations: 3, elitism: 1 }],
+])('a %s run', (_kind, optimizer) => {
+  const config = () => smokeConfig({ optimizer });
+
+  it('stopped at several points and resumed equals the straight run, with 1 or 2 workers', async () => {
+    const straightDb = tempDb();
+    const straight = await tuneToEnd(straightDb, config(), { workers: 1 });
+    expect(straight.outcome.status).toBe('finished');
+    const db = tempDb();
+    const store = Store.open(db);
+    const id = createRun(store, config(), 'test');
+    store.close();
+    for (const stopAt of [7, 40, 80]) {
+      const s = Store.open(db);
+      const tuner: Tuner = new Tuner(s, id, {
+        workers: 2,
+        onProgress: () => {
+          if ((s.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
+        },
+      });
+      await tuner.run(true);
+      s.close();
+    }
+    await tuneToEnd(db, config(), {}, id);
+    expect(dumpRun(db, id)).toEqual(dumpRun(straightDb, straight.id));
+  });
+
+  if (_kind === 'cmaes') {
+    it('validates the distribution mean of the last generation among the finalists', async () => {
+      const db = tempDb();
+      const { id } = await tuneToEnd(db, config());
+      const cands = dumpRun(db, id).candidates as any[];
+      const lastMean = cands.find((c) => c.generation === 3 && c.origin === 'mean');
+      expect(lastMean.validation).not.toBeNull();
+    });
+  }
+});

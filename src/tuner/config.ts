@@ -24,7 +24,7 @@ const paramSpec = z
 
 const gaSchema = z
   .object({
-    kind: z.literal('ga').default('ga'),
+    kind: z.literal('ga'),
     population: z.number().int().min(2).max(1000).default(16),
     generations: z.number().int().min(1).max(100000).default(20),
     elitism: z.number().int().min(0).default(2),
@@ -49,6 +49,43 @@ const gaSchema = z
   .refine((g) => g.elitism < g.population, { message: 'elitism must be smaller than population', path: ['elitism'] })
   .refine((g) => g.tournament <= g.population, { message: 'tournament must not exceed population', path: ['tournament'] })
   .refine((g) => g.minMutationScale <= g.maxMutationScale, { message: 'minMutationScale must not exceed maxMutationScale', path: ['minMutationScale'] });
+
+const cmaesSchema = z
+  .object({
+    kind: z.literal('cmaes'),
+    /** λ, samples per generation; default 4 + ⌊3 ln n⌋. One more candidate, the distribution mean, is added. */
+    population: z.number().int().min(2).max(1000).optional(),
+    generations: z.number().int().min(1).max(100000).default(30),
+    /** Initial step size in the normalised [0, 1] space. */
+    sigma0: z.number().gt(0).max(1).default(0.2),
+    /** IPOP: restart with twice the population when σ·max(D) falls below tolX or C's condition exceeds 1e12. */
+    restarts: z.number().int().min(0).max(10).default(2),
+    tolX: z.number().gt(0).max(1).default(1e-3),
+    /**
+     * Noise rule: the split-half reliability of a generation (Spearman correlation between the samples' fitness
+     * on odd and on even games) below this raises the next generation's games ×1.5, up to maxGames.
+     */
+    minReliability: z.number().min(-1).max(1).default(0.5),
+    maxGames: z.number().int().min(1).max(100000).default(1000),
+  })
+  .strict();
+
+const randomSchema = z
+  .object({
+    kind: z.literal('random'),
+    population: z.number().int().min(2).max(1000).default(16),
+    generations: z.number().int().min(1).max(100000).default(20),
+    /** The best so far, carried over and re-scored on each generation's seeds (so finalists are not lucky draws). */
+    elitism: z.number().int().min(0).default(2),
+  })
+  .strict()
+  .refine((g) => g.elitism < g.population, { message: 'elitism must be smaller than population', path: ['elitism'] });
+
+/** `kind` may be left out for the genetic algorithm. */
+const optimizerSchema = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('kind' in v) ? { ...v, kind: 'ga' } : v),
+  z.discriminatedUnion('kind', [gaSchema, cmaesSchema, randomSchema]),
+);
 
 const fitnessSchema = z
   .object({
@@ -77,7 +114,7 @@ export const configSchema = z
         params: z.record(z.string(), paramSpec).refine((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
       })
       .strict(),
-    optimizer: gaSchema.default(gaSchema.parse({})),
+    optimizer: optimizerSchema.default({ kind: 'ga' } as never),
     fitness: fitnessSchema.default(fitnessSchema.parse({})),
     validation: z
       .object({
@@ -104,7 +141,10 @@ export const configSchema = z
   .strict();
 
 export type RunConfig = z.infer<typeof configSchema>;
-export type GaConfig = RunConfig['optimizer'];
+export type OptimizerConfig = RunConfig['optimizer'];
+export type GaConfig = Extract<OptimizerConfig, { kind: 'ga' }>;
+export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
+export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const result = configSchema.safeParse(data);

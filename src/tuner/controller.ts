@@ -24,8 +24,8 @@ import { createPool, PoolTerminatedError, WorkerPool } from '../pool/pool';
 import type { BatchResult, BatchTask } from '../pool/protocol';
 import { CandidateRow, GamePurpose, Store } from '../store/store';
 import { configHash, parseConfig, RunConfig } from './config';
-import { objectiveValue } from './fitness';
-import { createGa } from './ga';
+import { gameObjective, objectiveValue } from './fitness';
+import { createOptimizer } from './optimizers';
 import type { Evaluated, Optimizer } from './optimizer';
 import { generationSeeds, stream, validationSeeds } from './seeds';
 import { ParameterSpace } from './space';
@@ -57,7 +57,8 @@ export type TuneEvent =
       best: number;
       mean: number;
       stdev: number;
-      mutationScale: number | null;
+      /** The optimizer's step size (GA mutation σ, CMA-ES σ), in the normalised space. */
+      stepSize: number | null;
       games: number;
       seconds: number;
     }
@@ -159,14 +160,14 @@ export class Tuner {
   private async loop(config: RunConfig, startWeights: Weights): Promise<number> {
     const { store, runId } = this;
     const space = new ParameterSpace(startWeights, config.space.params);
-    const optimizer: Optimizer = createGa(config.optimizer);
+    const optimizer: Optimizer = createOptimizer(config);
     let bestSoFar: number | null = null;
     for (let g = 0; g < config.optimizer.generations; g++) {
       this.checkStop();
       if (!store.getGeneration(runId, g)) {
         const rng = stream(config.seed, 'optimizer', g);
         const proposal =
-          g === 0 ? optimizer.initial(space.startGenome(), rng) : optimizer.next(this.evaluated(g - 1), JSON.parse(store.getGeneration(runId, g - 1)!.state), rng);
+          g === 0 ? optimizer.initial(space.startGenome(), rng) : optimizer.next(this.evaluated(config, g - 1), JSON.parse(store.getGeneration(runId, g - 1)!.state), rng);
         store.insertGeneration(
           runId,
           g,
@@ -187,7 +188,8 @@ export class Tuner {
           if (parent?.fitness != null) inherited.set(c.id, parent.fitness);
         }
       }
-      const seeds = generationSeeds(config.seed, g, config.fitness.games);
+      const summary = optimizer.summary(JSON.parse(gen.state));
+      const seeds = generationSeeds(config.seed, g, summary.games ?? config.fitness.games);
       const toPlay = candidates.filter((c) => !inherited.has(c.id));
       await this.playMissing(config, space, toPlay, 'fitness', seeds, { phase: 'fitness', generation: g, bestSoFar });
       const fitness = candidates.map((c) => ({
@@ -199,24 +201,27 @@ export class Tuner {
       store.finishGeneration(runId, g, fitness, stats);
       bestSoFar = Math.max(bestSoFar ?? -Infinity, stats.best);
       const done = store.getGeneration(runId, g)!;
-      const state = JSON.parse(done.state) as { mutationScale?: number };
       this.options.onEvent?.({
         event: 'generation-finished',
         run: runId,
         generation: g,
         ...stats,
-        mutationScale: state.mutationScale ?? null,
+        stepSize: summary.stepSize,
         seconds: ((done.finished_at ?? 0) - done.started_at) / 1000,
       });
     }
     return this.validate(config, space, bestSoFar);
   }
 
-  /** The best few of the last generation, re-played on held-out seeds; the winner is the run's best. */
+  /**
+   * The best few of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
+   * re-played on held-out seeds; the winner is the run's best.
+   */
   private async validate(config: RunConfig, space: ParameterSpace, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const last = store.getCandidates(runId, config.optimizer.generations - 1);
-    const finalists = [...last].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity)).slice(0, config.validation.finalists);
+    const ranked = [...last].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
+    const finalists = ranked.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
     const seeds = validationSeeds(config.seed, config.validation.games);
     await this.playMissing(config, space, finalists, 'validation', seeds, { phase: 'validation', generation: config.optimizer.generations, bestSoFar });
     const scored = finalists.map((c) => {
@@ -230,12 +235,13 @@ export class Tuner {
     return winner.candidate;
   }
 
-  private evaluated(generation: number): Evaluated[] {
+  private evaluated(config: RunConfig, generation: number): Evaluated[] {
     return this.store.getCandidates(this.runId, generation).map((c) => ({
       id: c.id,
       genome: JSON.parse(c.genome) as number[],
       origin: c.origin,
       fitness: c.fitness ?? NaN,
+      scores: this.store.getGames(c.id, 'fitness').map((g) => gameObjective(config.fitness, toScored(g))),
     }));
   }
 

@@ -6,13 +6,17 @@ export interface ScoredGame {
   maxTile: number;
 }
 
+/** One game's contribution to the objective. */
+export function gameObjective(fitness: RunConfig['fitness'], g: ScoredGame): number {
+  if (fitness.objective === 'mean-score') return g.score;
+  if (fitness.objective === 'mean-log2-max-tile') return Math.log2(g.maxTile);
+  return g.maxTile >= fitness.reachTile ? 1 : 0;
+}
+
+/** The objective over a set of games: the mean of their contributions. */
 export function objectiveValue(fitness: RunConfig['fitness'], games: readonly ScoredGame[]): number {
   if (games.length === 0) return NaN;
   let total = 0;
-  for (const g of games) {
-    if (fitness.objective === 'mean-score') total += g.score;
-    else if (fitness.objective === 'mean-log2-max-tile') total += Math.log2(g.maxTile);
-    else total += g.maxTile >= fitness.reachTile ? 1 : 0;
-  }
+  for (const g of games) total += gameObjective(fitness, g);
   return total / games.length;
 }

@@ -62,5 +62,7 @@ export function createGa(cfg: GaConfig): Optimizer {
       const state: GaState = { mutationScale: scale, successRate };
       return { candidates, state };
     },
+
+    summary: (state) => ({ stepSize: (state as GaState).mutationScale, games: null }),
   };
 }

@@ -15,6 +15,8 @@ export interface Evaluated {
   genome: number[];
   origin: string;
   fitness: number;
+  /** Each game's objective value, in seed order (fitness is their mean). */
+  scores: number[];
 }
 
 export interface Generation {
@@ -23,9 +25,18 @@ export interface Generation {
   state: unknown;
 }
 
+export interface StateSummary {
+  /** Mutation σ (GA) or step size σ (CMA-ES), in the normalised space; null when there is none. */
+  stepSize: number | null;
+  /** Games per candidate this generation asks for (null: the config's fitness.games). */
+  games: number | null;
+}
+
 export interface Optimizer {
   /** Generation 0 around (or regardless of) the start genome. */
   initial(start: readonly number[], rng: () => number): Generation;
   /** Generation g from generation g − 1's evaluated candidates and the state that produced them. */
   next(previous: readonly Evaluated[], previousState: unknown, rng: () => number): Generation;
+  /** What a stored state says, for progress lines and reports. */
+  summary(state: unknown): StateSummary;
 }

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../../tuner/config';
 import { createRun, readStoredConfig, Tuner, TuneEvent } from '../../tuner/controller';
 import { exportBestWeights } from '../../tuner/export';
+import { createOptimizer } from '../../tuner/optimizers';
 import { defaultWorkers } from '../../pool/pool';
 import { DEFAULT_DB, RunBusyError, Store } from '../../store/store';
 import { EXIT_FAILURE, EXIT_INTERRUPTED } from '../errors';
@@ -36,7 +37,7 @@ async function driveRun(store: Store, runId: number, resumed: boolean, workers: 
       progress = null;
       progressKey = '';
       console.log(
-        `generation ${e.generation}: best ${fmt(e.best)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.mutationScale, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s`,
+        `generation ${e.generation}: best ${fmt(e.best)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s`,
       );
     } else if (e.event === 'validation-finished') {
       progress?.stop();
@@ -173,13 +174,14 @@ export function showCommand(): Command {
     .action(async (runId: number, opts: { db: string; json?: boolean }) => {
       await withStore(opts.db, false, (store) => {
         const run = store.requireRun(runId);
+        const optimizer = createOptimizer(readStoredConfig(run.config).config);
         const generations = store.listGenerations(runId).map((g) => ({
           generation: g.idx,
           status: g.status,
           best: g.best_fitness,
           mean: g.mean_fitness,
           stdev: g.stdev_fitness,
-          mutationScale: (JSON.parse(g.state) as { mutationScale?: number }).mutationScale ?? null,
+          stepSize: optimizer.summary(JSON.parse(g.state)).stepSize,
           games: g.games,
           seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
         }));
@@ -190,7 +192,7 @@ export function showCommand(): Command {
         }
         console.log(`run ${run.id} "${run.name}": ${run.status}${run.error ? ` (${run.error})` : ''}`);
         const rows = [['gen', 'best', 'mean', 'stdev', 'sigma', 'games', 'seconds']];
-        for (const g of generations) rows.push([String(g.generation), fmt(g.best), fmt(g.mean), fmt(g.stdev), fmt(g.mutationScale, 3), String(g.games), fmt(g.seconds)]);
+        for (const g of generations) rows.push([String(g.generation), fmt(g.best), fmt(g.mean), fmt(g.stdev), fmt(g.stepSize, 3), String(g.games), fmt(g.seconds)]);
         console.log(table(rows));
         if (best) console.log(`best: candidate ${best.id} (generation ${best.generation}), fitness ${fmt(best.fitness)}, validation ${fmt(best.validation)}\n${JSON.stringify(JSON.parse(best.params))}`);
       });

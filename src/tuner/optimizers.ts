@@ -1,0 +1,18 @@
+/** Optimizers by name, as the config's `optimizer.kind` chooses them. */
+import type { RunConfig } from './config';
+import { createCmaes } from './cmaes-optimizer';
+import { createGa } from './ga';
+import type { Optimizer } from './optimizer';
+import { createRandomSearch } from './random-search';
+
+export function createOptimizer(config: RunConfig): Optimizer {
+  const o = config.optimizer;
+  switch (o.kind) {
+    case 'ga':
+      return createGa(o);
+    case 'cmaes':
+      return createCmaes(o, config.fitness.games);
+    case 'random':
+      return createRandomSearch(o);
+  }
+}

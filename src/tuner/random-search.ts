@@ -1,0 +1,27 @@
+/**
+ * Uniform random search: the baseline every optimizer must beat. Generation 0
+ * holds the start point; every generation draws new points uniformly in the
+ * space and carries the best `elitism` so far over, re-scored on the new seeds
+ * like the GA's elites, so the last generation holds fairly measured finalists.
+ */
+import type { RandomConfig } from './config';
+import { uniformGenome } from './operators';
+import type { Generation, Optimizer, Proposal } from './optimizer';
+
+export function createRandomSearch(cfg: RandomConfig): Optimizer {
+  return {
+    initial(start, rng): Generation {
+      const candidates: Proposal[] = [{ genome: [...start], origin: 'start', parents: [] }];
+      while (candidates.length < cfg.population) candidates.push({ genome: uniformGenome(start.length, rng), origin: 'random', parents: [] });
+      return { candidates, state: {} };
+    },
+    next(previous, _state, rng): Generation {
+      const ranked = [...previous].sort((a, b) => b.fitness - a.fitness);
+      const candidates: Proposal[] = ranked.slice(0, cfg.elitism).map((c) => ({ genome: [...c.genome], origin: 'elite', parents: [c.id] }));
+      const n = previous[0].genome.length;
+      while (candidates.length < cfg.population) candidates.push({ genome: uniformGenome(n, rng), origin: 'random', parents: [] });
+      return { candidates, state: {} };
+    },
+    summary: () => ({ stepSize: null, games: null }),
+  };
+}
