@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { benchCommand } from './commands/bench';
 import { hintCommand } from './commands/hint';
 import { playCommand } from './commands/play';
+import { raceCommand } from './commands/race';
 import { exportCommand, resumeCommand, runsCommand, showCommand, tuneCommand } from './commands/tuning';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError } from './errors';
 
@@ -13,7 +14,7 @@ export function buildProgram(): Command {
     .version(require('../../package.json').version)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
+  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), raceCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
   program.commands.forEach((c) => c.exitOverride());
   program.exitOverride();
   return program;

@@ -94,6 +94,11 @@ const fitnessSchema = z
     depth: z.union([z.number().int().min(0).max(MAX_DEPTH), z.literal('auto')]).default(1),
     cprob: z.number().min(0).lt(1).default(1e-4),
     objective: z.enum(['mean-score', 'mean-log2-max-tile', 'reach-rate']).default('mean-score'),
+    /**
+     * A budget of fitness games: once a run has played this many, it proposes no further generation and goes
+     * on to validation (so optimizers can be compared at equal cost). Absent: run all generations.
+     */
+    budget: z.number().int().min(1).optional(),
     /** The tile of the reach-rate objective. */
     reachTile: z.number().int().min(4).max(32768).refine((t) => (t & (t - 1)) === 0, 'must be a power of two').default(2048),
   })

@@ -162,8 +162,12 @@ export class Tuner {
     const space = new ParameterSpace(startWeights, config.space.params);
     const optimizer: Optimizer = createOptimizer(config);
     let bestSoFar: number | null = null;
+    let last = -1;
     for (let g = 0; g < config.optimizer.generations; g++) {
       this.checkStop();
+      const budget = config.fitness.budget;
+      if (budget !== undefined && g > 0 && store.listGenerations(runId).reduce((s, x) => s + x.games, 0) >= budget) break;
+      last = g;
       if (!store.getGeneration(runId, g)) {
         const rng = stream(config.seed, 'optimizer', g);
         const proposal =
@@ -210,20 +214,20 @@ export class Tuner {
         seconds: ((done.finished_at ?? 0) - done.started_at) / 1000,
       });
     }
-    return this.validate(config, space, bestSoFar);
+    return this.validate(config, space, last, bestSoFar);
   }
 
   /**
    * The best few of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
    * re-played on held-out seeds; the winner is the run's best.
    */
-  private async validate(config: RunConfig, space: ParameterSpace, bestSoFar: number | null): Promise<number> {
+  private async validate(config: RunConfig, space: ParameterSpace, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
-    const last = store.getCandidates(runId, config.optimizer.generations - 1);
+    const last = store.getCandidates(runId, lastGeneration);
     const ranked = [...last].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
     const finalists = ranked.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
     const seeds = validationSeeds(config.seed, config.validation.games);
-    await this.playMissing(config, space, finalists, 'validation', seeds, { phase: 'validation', generation: config.optimizer.generations, bestSoFar });
+    await this.playMissing(config, space, finalists, 'validation', seeds, { phase: 'validation', generation: lastGeneration + 1, bestSoFar });
     const scored = finalists.map((c) => {
       const validation = objectiveValue(config.fitness, store.getGames(c.id, 'validation').map(toScored));
       store.setValidation(c.id, validation);

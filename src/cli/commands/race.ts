@@ -1,0 +1,73 @@
+import { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { defaultWorkers } from '../../pool/pool';
+import { lineChart } from '../../report/svg';
+import { Store } from '../../store/store';
+import { loadConfig } from '../../tuner/config';
+import { OptimizerKind, race, summarizeRace } from '../../tuner/race';
+import { InputError } from '../errors';
+import { parseIntegerOption, parseListOption } from '../options';
+
+const KINDS: OptimizerKind[] = ['ga', 'cmaes', 'random'];
+
+export function raceCommand(): Command {
+  return new Command('race')
+    .description('GA vs CMA-ES vs random search on one problem at equal budgets of games; validated fitness against games played')
+    .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness); its optimizer section is used for its own kind')
+    .option('--optimizers <list>', 'contenders', parseListOption('--optimizers', (k) => {
+      if (!KINDS.includes(k as OptimizerKind)) throw new InputError(`--optimizers: unknown optimizer "${k}" (known: ${KINDS.join(', ')})`);
+      return k as OptimizerKind;
+    }), KINDS)
+    .option('--seeds <list>', 'run seeds per contender', parseListOption('--seeds', parseIntegerOption('--seeds', 0, 2 ** 32 - 1)), [1, 2, 3])
+    .option('--budget <games>', 'fitness games per run', parseIntegerOption('--budget', 1), 12000)
+    .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
+    .option('--holdout <games>', 'held-out games per checkpoint (the same seeds for everyone)', parseIntegerOption('--holdout', 1), 300)
+    .option('--db <file>', 'SQLite database for the race runs', 'db/race.sqlite')
+    .option('--workers <n>', 'worker processes', parseIntegerOption('--workers', 1, 256))
+    .option('--svg <file>', 'write the figure (SVG) here')
+    .option('--json', 'one JSON object on stdout')
+    .action(async (opts: { config: string; optimizers: OptimizerKind[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; svg?: string; json?: boolean }) => {
+      const problem = loadConfig(opts.config);
+      const store = Store.open(opts.db);
+      try {
+        const runs = await race(store, {
+          problem,
+          kinds: opts.optimizers,
+          seeds: opts.seeds,
+          budget: opts.budget,
+          checkpoints: opts.checkpoints,
+          holdoutGames: opts.holdout,
+          workers: opts.workers ?? problem.workers ?? defaultWorkers(),
+          onLog: (l) => console.error(l),
+        });
+        const summary = summarizeRace(runs);
+        if (opts.svg) {
+          const svg = lineChart(
+            summary.map((s) => ({ name: s.kind, points: s.curve.map((c) => [c.games, c.mean] as const), band: s.curve.map((c) => [c.games, c.min, c.max] as const) })),
+            { title: `Held-out ${problem.fitness.objective} of the recommendation (mean, min–max of ${opts.seeds.length} seeds)`, xLabel: 'fitness games played', yLabel: problem.fitness.objective },
+          );
+          writeFileSync(opts.svg, svg);
+          console.error(`wrote ${opts.svg}`);
+        }
+        if (opts.json) {
+          console.log(JSON.stringify({ budget: opts.budget, holdout: opts.holdout, seeds: opts.seeds, summary, runs }));
+          return;
+        }
+        console.log(`| optimizer | runs | held-out at end: mean (min–max) | validated best (run's own validation) | seconds per run |`);
+        console.log(`|---|---|---|---|---|`);
+        for (const s of summary) {
+          console.log(`| ${s.kind} | ${s.runs} | ${s.finalMean.toFixed(0)} (${s.finalMin.toFixed(0)}–${s.finalMax.toFixed(0)}) | ${s.validatedMean.toFixed(0)} | ${s.seconds.toFixed(0)} |`);
+        }
+        console.log('');
+        console.log(`| games played | ${summary.map((s) => s.kind).join(' | ')} |`);
+        console.log(`|---|${summary.map(() => '---').join('|')}|`);
+        const rows = Math.max(...summary.map((s) => s.curve.length));
+        for (let i = 0; i < rows; i++) {
+          const g = summary.find((s) => s.curve[i])?.curve[i].games ?? 0;
+          console.log(`| ~${g.toFixed(0)} | ${summary.map((s) => (s.curve[i] ? `${s.curve[i].mean.toFixed(0)} (${s.curve[i].min.toFixed(0)}–${s.curve[i].max.toFixed(0)})` : '-')).join(' | ')} |`);
+        }
+      } finally {
+        store.close();
+      }
+    });
+}
