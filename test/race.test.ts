@@ -67,6 +67,6 @@ describe('svg line chart', () => {
     expect(svg).toContain('data-name="cmaes"');
     expect(svg.startsWith('<svg')).toBe(true);
     expect(niceTicks(0, 100)).toEqual([0, 20, 40, 60, 80, 100]);
-    expect(niceTicks(3, 47, 4)).toEqual([10, 20, 30, 40]);
+    expect(niceTicks(3, 47, 4)).toEqual([0, 10, 20, 30, 40, 50]);
   });
 });

@@ -20,7 +20,7 @@ export interface ChartOptions {
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#7f7f7f'];
 
-/** About `count` round tick values covering [lo, hi]. */
+/** About `count` round tick values, from a multiple of the step at or below lo to one at or above hi. */
 export function niceTicks(lo: number, hi: number, count = 5): number[] {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / count;
@@ -29,7 +29,8 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   const steps = [1, 2, 2.5, 5, 10].map((m) => m * mag);
   const step = steps.reduce((best, s) => (Math.abs((hi - lo) / s - count) < Math.abs((hi - lo) / best - count) ? s : best));
   const ticks: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  const last = Math.ceil(hi / step - 1e-9) * step;
+  for (let t = Math.floor(lo / step + 1e-9) * step; t <= last + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
   return ticks;
 }
 
