@@ -57,16 +57,20 @@ describe('tune, runs, show, export from the command line', () => {
     expect(events).toEqual(['run-started', 'generation-finished', 'generation-finished', 'generation-finished', 'validation-finished', 'run-finished']);
   });
 
-  it('kill -9 mid-run, then resume: equals the uninterrupted run', async () => {
+  it('kill -9 at several points, each time resumed: equals the uninterrupted run', async () => {
     const config = writeConfig(SLOW);
     const reference = tempDb();
     const straight = await tuneToEnd(reference, parseConfig(SLOW), { workers: 1 });
     const db = tempDb();
-    const run = startCli(['tune', '-c', config, '--db', db, '--workers', '2', '--name', 'test']);
-    await waitFor(() => gamesIn(db) >= 30);
-    run.child.kill('SIGKILL');
-    await run.done;
-    expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('running'); // it really died mid-run
+    let args = ['tune', '-c', config, '--db', db, '--workers', '2', '--name', 'test'];
+    for (const killAt of [30, 200, 420]) {
+      const run = startCli(args);
+      await waitFor(() => gamesIn(db) >= killAt);
+      run.child.kill('SIGKILL');
+      await run.done;
+      expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('running'); // it really died mid-run
+      args = ['resume', '1', '--db', db, '--workers', '2'];
+    }
     const resumed = runCli(['resume', '1', '--db', db]);
     expect(resumed.code).toBe(0);
     expect(dumpRun(db, 1)).toEqual(dumpRun(reference, straight.id));
