@@ -119,7 +119,7 @@ export const configSchema = z
         params: z.record(z.string(), paramSpec).refine((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
       })
       .strict(),
-    optimizer: optimizerSchema.default({ kind: 'ga' } as never),
+    optimizer: optimizerSchema.prefault({ kind: 'ga' }),
     fitness: fitnessSchema.default(fitnessSchema.parse({})),
     validation: z
       .object({
