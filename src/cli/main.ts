@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { benchCommand } from './commands/bench';
 import { hintCommand } from './commands/hint';
+import { compareCommand, sweepCommand } from './commands/compare';
 import { playCommand } from './commands/play';
 import { raceCommand } from './commands/race';
 import { exportCommand, resumeCommand, runsCommand, showCommand, tuneCommand } from './commands/tuning';
@@ -14,7 +15,7 @@ export function buildProgram(): Command {
     .version(require('../../package.json').version)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), raceCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
+  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), raceCommand(), compareCommand(), sweepCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
   program.commands.forEach((c) => c.exitOverride());
   program.exitOverride();
   return program;

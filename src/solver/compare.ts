@@ -1,0 +1,100 @@
+/**
+ * Paired comparison of weight sets: every contender plays the same game seeds
+ * (over the worker pool), so each seed gives a pair of scores per two
+ * contenders and the test is on their differences.
+ */
+import seedrandom from 'seedrandom';
+import type { Weights } from '../heuristic/weights';
+import { createPool } from '../pool/pool';
+import type { BatchGame, BatchResult, BatchTask } from '../pool/protocol';
+import type { DepthSetting } from '../search/expectimax';
+import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
+import { gameSeed } from './solver';
+import { GameSummary, summarizeGames } from './summary';
+
+export interface Contender {
+  label: string;
+  weights: Weights;
+}
+
+export interface CompareOptions {
+  games: number;
+  seed: number;
+  depth: DepthSetting;
+  cprob: number;
+  workers: number;
+  batchGames?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ContenderResult {
+  label: string;
+  summary: GameSummary;
+  meanCI95: { low: number; high: number };
+  /** Per game, in seed order. */
+  games: BatchGame[];
+}
+
+export interface PairResult {
+  a: string;
+  b: string;
+  /** Mean of (a − b) over the paired games, with a bootstrap 95% interval. */
+  meanDiff: number;
+  ci95: { low: number; high: number };
+  /** a's mean over b's, minus one. */
+  relative: number;
+  wilcoxon: WilcoxonResult;
+}
+
+export interface Comparison {
+  settings: { games: number; seed: number; depth: DepthSetting; cprob: number };
+  contenders: ContenderResult[];
+  pairs: PairResult[];
+}
+
+export async function compareWeights(contenders: readonly Contender[], o: CompareOptions): Promise<Comparison> {
+  const seeds = Array.from({ length: o.games }, (_, i) => gameSeed(o.seed, i));
+  const batch = o.batchGames ?? 10;
+  const pool = createPool<BatchTask, BatchResult>({ workers: o.workers });
+  const total = contenders.length * seeds.length;
+  let done = 0;
+  try {
+    const played = await Promise.all(
+      contenders.map(async (c) => {
+        const parts: Promise<BatchResult>[] = [];
+        for (let i = 0; i < seeds.length; i += batch) {
+          parts.push(
+            pool.run({ weights: c.weights, search: { depth: o.depth, cprob: o.cprob }, seeds: seeds.slice(i, i + batch) }).then((r) => {
+              done += r.games.length;
+              o.onProgress?.(done, total);
+              return r;
+            }),
+          );
+        }
+        return (await Promise.all(parts)).flatMap((r) => r.games);
+      }),
+    );
+    const results: ContenderResult[] = contenders.map((c, k) => {
+      const ci = meanWithCI95(played[k].map((g) => g.score));
+      return { label: c.label, summary: summarizeGames(played[k]), meanCI95: { low: ci.low, high: ci.high }, games: played[k] };
+    });
+    const pairs: PairResult[] = [];
+    for (let i = 0; i < results.length; i++) {
+      for (let j = i + 1; j < results.length; j++) {
+        const diffs = results[i].games.map((g, k) => g.score - results[j].games[k].score);
+        const meanDiff = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+        pairs.push({
+          a: results[i].label,
+          b: results[j].label,
+          meanDiff,
+          ci95: bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${o.seed}:${i}:${j}`)),
+          relative: results[i].summary.meanScore / results[j].summary.meanScore - 1,
+          wilcoxon: wilcoxonSignedRank(diffs),
+        });
+      }
+    }
+    return { settings: { games: o.games, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs };
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import seedrandom from 'seedrandom';
+import { bootstrapMeanCI95, erfc, meanWithCI95, normalTwoSidedP, wilcoxonSignedRank } from '../src/util/stats';
+import { runCli } from './helpers/cli';
+
+describe('statistics', () => {
+  it('erfc matches known values, tails included', () => {
+    expect(erfc(0)).toBeCloseTo(1, 7);
+    expect(erfc(1)).toBeCloseTo(0.157299207, 7);
+    expect(erfc(-1)).toBeCloseTo(1.842700793, 7);
+    expect(erfc(5) / 1.5374597944e-12).toBeCloseTo(1, 5);
+    expect(normalTwoSidedP(1.959964)).toBeCloseTo(0.05, 6);
+  });
+
+  it('Wilcoxon signed-rank: a worked example by hand', () => {
+    // |d| ranks 1..15; the negatives -48 and -67 hold ranks 10 and 14, so W+ = 120 - 24 = 96.
+    const d = [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75];
+    const r = wilcoxonSignedRank(d);
+    expect(r.n).toBe(15);
+    expect(r.wPlus).toBe(96);
+    const z = (96 - 60) / Math.sqrt((15 * 16 * 31) / 24);
+    expect(r.z).toBeCloseTo(z, 10);
+    expect(r.p).toBeCloseTo(0.0409, 3);
+  });
+
+  it('Wilcoxon drops zero differences and averages tied ranks', () => {
+    const r = wilcoxonSignedRank([0, 3, -3, 3, 0]);
+    // |d| = 3,3,3 tie at rank 2; W+ = 4; ties correct the variance: 3*4*7/24 - (27-3)/48 = 3
+    expect(r).toMatchObject({ n: 3, wPlus: 4 });
+    expect(r.z).toBeCloseTo((4 - 3) / Math.sqrt(3), 10);
+    expect(wilcoxonSignedRank([0, 0]).p).toBe(1);
+  });
+
+  it('normal and bootstrap intervals cover the mean and shrink with n', () => {
+    const rng = seedrandom.alea('ci');
+    const xs = Array.from({ length: 400 }, () => rng() * 100);
+    const ci = meanWithCI95(xs);
+    const boot = bootstrapMeanCI95(xs, seedrandom.alea('b'));
+    expect(ci.low).toBeLessThan(ci.mean);
+    expect(ci.high).toBeGreaterThan(ci.mean);
+    expect(Math.abs(boot.low - ci.low)).toBeLessThan(1);
+    expect(Math.abs(boot.high - ci.high)).toBeLessThan(1);
+    expect(bootstrapMeanCI95(xs, seedrandom.alea('b'))).toEqual(boot); // seeded
+  });
+});
+
+describe('tune2048 compare', () => {
+  it('plays the same seeds for every contender and tests each pair', () => {
+    const r = runCli(['compare', 'nneonneo', 'snake3', 'java-l', '-n', '12', '-d', '0', '--seed', '500', '--workers', '2', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.contenders.map((c: any) => c.label)).toEqual(['nneonneo', 'snake3', 'java-l']);
+    for (const c of out.contenders) expect(c.games.map((g: any) => g.seed)).toEqual(Array.from({ length: 12 }, (_, i) => 500 + i));
+    expect(out.pairs.map((p: any) => `${p.a}-${p.b}`)).toEqual(['nneonneo-snake3', 'nneonneo-java-l', 'snake3-java-l']);
+    const [a, b] = out.contenders;
+    const diff = a.games.reduce((s: number, g: any, i: number) => s + g.score - b.games[i].score, 0) / 12;
+    expect(out.pairs[0].meanDiff).toBeCloseTo(diff, 9);
+    expect(out.pairs[0].wilcoxon.p).toBeGreaterThan(0);
+  });
+
+  it('sweep plays the same seeds at each depth', () => {
+    const r = runCli(['sweep', 'snake3', '--depths', '0,1', '-n', '4', '--seed', '77', '--workers', '2', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.depths.map((d: any) => d.depth)).toEqual([0, 1]);
+    expect(out.depths.every((d: any) => d.summary.games === 4)).toBe(true);
+  });
+
+  it('needs two weight sets that exist', () => {
+    expect(runCli(['compare', 'nneonneo']).stderr).toMatch(/compare needs two or more weight sets/);
+    const r = runCli(['compare', 'nneonneo', 'nope-weights', '-n', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown weights preset or file "nope-weights"/);
+  });
+});
