@@ -16,7 +16,6 @@
  * stored games in seed order. So the worker count and interruptions change
  * nothing but timing.
  */
-import { InputError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
 import type { Weights } from '../heuristic/weights';
 import { parseWeights, loadWeights } from '../heuristic/weights';
