@@ -53,10 +53,9 @@ export function contenderOptimizer(problem: RunConfig, kind: OptimizerKind): Opt
   const base = problem.optimizer;
   const many = 100_000; // the budget ends the run, not the generation count
   if (base.kind === kind) return { ...base, generations: many } as OptimizerConfig;
-  const population = base.kind === 'cmaes' ? undefined : base.population;
-  if (kind === 'ga') return parseConfig({ space: problem.space, optimizer: { kind, generations: many, ...(population ? { population } : {}) } }).optimizer;
-  if (kind === 'random') return parseConfig({ space: problem.space, optimizer: { kind, generations: many, ...(population ? { population } : {}) } }).optimizer;
-  return parseConfig({ space: problem.space, optimizer: { kind, generations: many } }).optimizer;
+  // GA and random search take the problem's population so they spend games alike; CMA-ES keeps its own λ.
+  const population = base.kind !== 'cmaes' && kind !== 'cmaes' ? { population: base.population } : {};
+  return parseConfig({ space: problem.space, optimizer: { kind, generations: many, ...population } }).optimizer;
 }
 
 export function holdoutSeeds(games: number): number[] {
