@@ -6,7 +6,7 @@ import { hintCommand } from './commands/hint';
 import { compareCommand, sweepCommand } from './commands/compare';
 import { playCommand } from './commands/play';
 import { raceCommand } from './commands/race';
-import { exportCommand, resumeCommand, runsCommand, showCommand, tuneCommand } from './commands/tuning';
+import { exportCommand, reportCommand, resumeCommand, runsCommand, showCommand, tuneCommand } from './commands/tuning';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError } from './errors';
 
 export function buildProgram(): Command {
@@ -15,7 +15,7 @@ export function buildProgram(): Command {
     .version(require('../../package.json').version)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), raceCommand(), compareCommand(), sweepCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
+  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), reportCommand(), raceCommand(), compareCommand(), sweepCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
   program.commands.forEach((c) => c.exitOverride());
   program.exitOverride();
   return program;

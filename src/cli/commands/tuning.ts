@@ -1,6 +1,8 @@
 /** tune, resume, runs, show, export: thin wrappers over the tuner and the store. */
 import { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { buildRunReport } from '../../report/report';
 import { loadConfig } from '../../tuner/config';
 import { createRun, readStoredConfig, Tuner, TuneEvent } from '../../tuner/controller';
 import { exportBestWeights } from '../../tuner/export';
@@ -218,3 +220,20 @@ export function exportCommand(): Command {
     });
 }
 
+
+export function reportCommand(): Command {
+  return new Command('report')
+    .description('write a self-contained offline HTML report of a run (charts as inline SVG) and print its path')
+    .argument('<run>', 'run id', parseRunId)
+    .option('--db <file>', 'SQLite database', DEFAULT_DB)
+    .option('-o, --out <file>', 'output file (default: reports/run-<id>.html)')
+    .action(async (runId: number, opts: { db: string; out?: string }) => {
+      await withStore(opts.db, false, (store) => {
+        const html = buildRunReport(store, runId);
+        const out = opts.out ?? join('reports', `run-${runId}.html`);
+        mkdirSync(dirname(out), { recursive: true });
+        writeFileSync(out, html);
+        console.log(out);
+      });
+    });
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { Store } from '../src/store/store';
+import { buildRunReport } from '../src/report/report';
+import { runCli } from './helpers/cli';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
+
+describe('run report', () => {
+  it('is one offline HTML page whose charts carry the run\'s numbers', async () => {
+    const db = tempDb();
+    const { id } = await tuneToEnd(db, smokeConfig());
+    const store = Store.open(db, { create: false });
+    const html = buildRunReport(store, id);
+    const gens = store.listGenerations(id);
+    store.close();
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/); // nothing to fetch, nothing to run
+    for (const id of ['fitness', 'step', 'params']) expect(html).toContain(`<figure id="${id}">`);
+    const bestLine = /<polyline class="series" data-name="best" points="([^"]+)"/.exec(html);
+    expect(bestLine![1].trim().split(' ')).toHaveLength(gens.length);
+    for (const g of gens) expect(html).toContain(`<td>${g.best_fitness!.toFixed(1)}</td>`);
+    expect(html).toContain('Validation of the finalists');
+  });
+
+  it('report <run> writes the file and prints its path', async () => {
+    const db = tempDb();
+    await tuneToEnd(db, smokeConfig());
+    const out = join(mkdtempSync(join(tmpdir(), 'tune2048-r-')), 'r.html');
+    const r = runCli(['report', '1', '--db', db, '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(out);
+    expect(readFileSync(out, 'utf8')).toContain('tune2048 run 1');
+  });
+});
