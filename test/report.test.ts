@@ -35,3 +35,30 @@ describe('run report', () => {
     expect(readFileSync(out, 'utf8')).toContain('tune2048 run 1');
   });
 });
+
+describe('stored comparisons', () => {
+  it('compare --db --run stores the comparison and the run report shows its score distributions', async () => {
+    const db = tempDb();
+    await tuneToEnd(db, smokeConfig());
+    const weights = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'best.json');
+    expect(runCli(['export', '1', '--db', db, '--out', weights]).code).toBe(0);
+    const r = runCli(['compare', weights, 'nneonneo', '-n', '8', '-d', '0', '--db', db, '--run', '1', '--workers', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/stored as comparison 1 in .* \(run 1\)/);
+    const store = Store.open(db, { create: false });
+    const stored = store.listComparisons(1);
+    const html = buildRunReport(store, 1);
+    store.close();
+    expect(stored).toHaveLength(1);
+    expect(html).toContain('<figure id="comparison-1">');
+    expect(html).toContain('data-name="nneonneo"');
+    const line = /data-name="nneonneo" points="([^"]+)"/.exec(html);
+    expect(line![1].trim().split(' ')).toHaveLength(8); // one ECDF step per game
+  });
+
+  it('--run without --db is refused', () => {
+    const r = runCli(['compare', 'nneonneo', 'snake3', '--run', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--run needs --db/);
+  });
+});

@@ -5,6 +5,7 @@
 import { Store } from '../store/store';
 import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
+import type { Comparison } from '../solver/compare';
 import { lineChart, Series } from './svg';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -62,6 +63,38 @@ export function buildRunReport(store: Store, runId: number): string {
   const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
   const bestParams = best ? (JSON.parse(best.params) as Record<string, number>) : {};
 
+  const comparisons = store.listComparisons(runId).map((c) => ({ id: c.id, ...(c.result as Comparison) }));
+  const comparisonHtml = comparisons
+    .map((c) => {
+      // Score distributions as empirical CDFs: one line per contender over the same seeds.
+      const ecdf = lineChart(
+        c.contenders.map((k) => {
+          const scores = k.games.map((g) => g.score).sort((a, b) => a - b);
+          return { name: k.label, points: scores.map((x, i) => [x, (i + 1) / scores.length] as const) };
+        }),
+        { title: `Score distributions (comparison ${c.id}: ${c.settings.games} paired games, depth ${c.settings.depth})`, xLabel: 'score', yLabel: 'share of games with at most this score' },
+      );
+      const summary = htmlTable(
+        ['weights', 'mean', '95% CI', 'median', 'stdev', '2048', '4096', '8192', '16384', 'moves/game', 'ms/move'],
+        c.contenders.map((k) => [
+          k.label,
+          num(k.summary.meanScore, 0),
+          `${num(k.meanCI95.low, 0)}–${num(k.meanCI95.high, 0)}`,
+          num(k.summary.medianScore, 0),
+          num(k.summary.stdevScore, 0),
+          ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * k.summary.reach[t]).toFixed(1)}%`),
+          num(k.summary.movesPerGame, 0),
+          num(k.summary.msPerMove, 4),
+        ]),
+      );
+      const pairs = htmlTable(
+        ['pair', 'mean difference', 'bootstrap 95% CI', 'relative', 'Wilcoxon z', 'p'],
+        c.pairs.map((p) => [`${p.a} − ${p.b}`, num(p.meanDiff, 0), `${num(p.ci95.low, 0)}–${num(p.ci95.high, 0)}`, `${(100 * p.relative).toFixed(1)}%`, num(p.wilcoxon.z, 2), p.wilcoxon.p < 1e-6 ? '< 1e-6' : p.wilcoxon.p.toPrecision(2)]),
+      );
+      return `<figure id="comparison-${c.id}">${ecdf}</figure>\n${summary}\n${pairs}`;
+    })
+    .join('\n');
+
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>tune2048 run ${run.id}: ${esc(run.name)}</title>
@@ -86,6 +119,7 @@ ${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], names.map(
 <h2>Validation of the finalists</h2>
 <p>${config.validation.games} held-out games each; the winner is the run's best${best ? ` (candidate ${best.id})` : ''}.</p>
 ${htmlTable(['candidate', 'generation', 'origin', 'fitness', 'validation'], finalists.map((f) => [f.id, f.generation, f.origin, num(f.fitness), num(f.validation)]))}
+${comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>tune2048 compare … --db … --run ${run.id}</code>; every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 </body></html>
 `;
 }

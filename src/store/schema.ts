@@ -66,6 +66,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN error TEXT;
   CREATE INDEX candidates_by_run ON candidates (run_id, generation);
   `,
+  // 3: paired comparisons (tune2048 compare --db), optionally tied to a run, for its report
+  `
+  CREATE TABLE comparisons (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER REFERENCES runs(id),
+    created_at    INTEGER NOT NULL,
+    result        TEXT NOT NULL             -- the whole comparison (settings, contenders with per-game results, pairs), JSON
+  );
+  CREATE INDEX comparisons_by_run ON comparisons (run_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

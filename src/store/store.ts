@@ -305,6 +305,21 @@ export class Store {
     this.db.prepare('UPDATE candidates SET validation = ? WHERE id = ?').run(value, candidateId);
   }
 
+  // ---- comparisons ----
+
+  insertComparison(runId: number | null, result: unknown): number {
+    if (runId !== null) this.requireRun(runId);
+    const info = this.db.prepare('INSERT INTO comparisons (run_id, created_at, result) VALUES (?, ?, ?)').run(runId, Date.now(), JSON.stringify(result));
+    return Number(info.lastInsertRowid);
+  }
+
+  /** A run's stored comparisons, oldest first, as parsed JSON. */
+  listComparisons(runId: number): { id: number; created_at: number; result: unknown }[] {
+    return (this.db.prepare('SELECT id, created_at, result FROM comparisons WHERE run_id = ? ORDER BY id').all(runId) as { id: number; created_at: number; result: string }[]).map(
+      (r) => ({ ...r, result: JSON.parse(r.result) }),
+    );
+  }
+
   // ---- games ----
 
   /** Stores one finished batch in one immediate transaction; a game already stored is left as it is. */

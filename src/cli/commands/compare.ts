@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
 import { defaultWorkers } from '../../pool/pool';
 import { compareWeights } from '../../solver/compare';
+import { Store } from '../../store/store';
 import type { GameSummary } from '../../solver/summary';
 import { InputError } from '../errors';
 import { percent, table } from '../format';
@@ -21,8 +22,11 @@ export function compareCommand(): Command {
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i (use seeds not used in tuning)', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseIntegerOption('--workers', 1, 256))
+    .option('--db <file>', 'also store the comparison in this database (see --run)')
+    .option('--run <id>', "tie the stored comparison to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout (per-game scores included)')
-    .action(async (specs: string[], opts: { games: number; depth: number | 'auto'; cprob: number; seed: number; workers?: number; json?: boolean }) => {
+    .action(async (specs: string[], opts: { games: number; depth: number | 'auto'; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
+      if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
       if (specs.length < 2) throw new InputError('compare needs two or more weight sets (files or presets)');
       const contenders = specs.map((spec) => {
         const weights = loadWeights(spec);
@@ -38,6 +42,15 @@ export function compareCommand(): Command {
         onProgress: (done) => progress.update(done),
       });
       progress.stop();
+      if (opts.db) {
+        const store = Store.open(opts.db);
+        try {
+          const id = store.insertComparison(opts.run ?? null, result);
+          console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
+        } finally {
+          store.close();
+        }
+      }
       if (opts.json) {
         console.log(JSON.stringify(result));
         return;
