@@ -56,6 +56,18 @@ describe('stored comparisons', () => {
     expect(line![1].trim().split(' ')).toHaveLength(8); // one ECDF step per game
   });
 
+  it('sweep --db --run stores the depth table and the report shows it', async () => {
+    const db = tempDb();
+    await tuneToEnd(db, smokeConfig());
+    const r = runCli(['sweep', 'snake3', '--depths', '0,1', '-n', '3', '--db', db, '--run', '1', '--workers', '2']);
+    expect(r.code).toBe(0);
+    const store = Store.open(db, { create: false });
+    const html = buildRunReport(store, 1);
+    store.close();
+    expect(html).toContain('Depth sweep of snake3 (3 games per depth)');
+    expect(html).not.toContain('<h2>Comparisons</h2>');
+  });
+
   it('--run without --db is refused', () => {
     const r = runCli(['compare', 'nneonneo', 'snake3', '--run', '1']);
     expect(r.code).toBe(2);

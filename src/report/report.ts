@@ -5,7 +5,7 @@
 import { Store } from '../store/store';
 import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
-import type { Comparison } from '../solver/compare';
+import type { Comparison, Sweep } from '../solver/compare';
 import { lineChart, Series } from './svg';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -63,7 +63,27 @@ export function buildRunReport(store: Store, runId: number): string {
   const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
   const bestParams = best ? (JSON.parse(best.params) as Record<string, number>) : {};
 
-  const comparisons = store.listComparisons(runId).map((c) => ({ id: c.id, ...(c.result as Comparison) }));
+  const stored = store.listComparisons(runId);
+  const sweeps = stored.filter((c) => (c.result as { kind?: string }).kind === 'sweep').map((c) => ({ id: c.id, ...(c.result as Sweep) }));
+  const comparisons = stored.filter((c) => (c.result as { kind?: string }).kind !== 'sweep').map((c) => ({ id: c.id, ...(c.result as Comparison) }));
+  const sweepHtml = sweeps
+    .map(
+      (w) =>
+        `<h3 id="sweep-${w.id}">Depth sweep of ${esc(w.weights)} (${w.games} games per depth)</h3>\n` +
+        htmlTable(
+          ['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move'],
+          w.depths.map(({ depth, summary: s }) => [
+            String(depth),
+            num(s.meanScore, 0),
+            num(s.medianScore, 0),
+            num(s.maxScore, 0),
+            ...['2048', '4096', '8192', '16384', '32768'].map((t) => `${(100 * s.reach[t]).toFixed(1)}%`),
+            num(s.movesPerGame, 0),
+            num(s.msPerMove, 4),
+          ]),
+        ),
+    )
+    .join('\n');
   const comparisonHtml = comparisons
     .map((c) => {
       // Score distributions as empirical CDFs: one line per contender over the same seeds.
@@ -119,6 +139,7 @@ ${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], names.map(
 <h2>Validation of the finalists</h2>
 <p>${config.validation.games} held-out games each; the winner is the run's best${best ? ` (candidate ${best.id})` : ''}.</p>
 ${htmlTable(['candidate', 'generation', 'origin', 'fitness', 'validation'], finalists.map((f) => [f.id, f.generation, f.origin, num(f.fitness), num(f.validation)]))}
+${sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
 ${comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>tune2048 compare … --db … --run ${run.id}</code>; every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 </body></html>
 `;

@@ -46,6 +46,16 @@ export interface PairResult {
   wilcoxon: WilcoxonResult;
 }
 
+/** One weight set at several depths, the same seeds at each (tune2048 sweep). */
+export interface Sweep {
+  kind: 'sweep';
+  weights: string;
+  games: number;
+  seed: number;
+  cprob: number;
+  depths: { depth: DepthSetting; summary: GameSummary }[];
+}
+
 export interface Comparison {
   settings: { games: number; seed: number; depth: DepthSetting; cprob: number };
   contenders: ContenderResult[];

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
 import { defaultWorkers } from '../../pool/pool';
-import { compareWeights } from '../../solver/compare';
+import { compareWeights, Sweep } from '../../solver/compare';
 import { Store } from '../../store/store';
 import type { GameSummary } from '../../solver/summary';
 import { InputError } from '../errors';
@@ -94,8 +94,11 @@ export function sweepCommand(): Command {
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseIntegerOption('--workers', 1, 256))
+    .option('--db <file>', 'also store the sweep in this database (see --run)')
+    .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout')
-    .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; json?: boolean }) => {
+    .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
+      if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
       const weights = loadWeights(spec);
       const label = weights.name ?? spec;
       const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
@@ -112,8 +115,18 @@ export function sweepCommand(): Command {
         progress.stop();
         rows.push({ depth, summary: r.contenders[0].summary });
       }
+      const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
+      if (opts.db) {
+        const store = Store.open(opts.db);
+        try {
+          const id = store.insertComparison(opts.run ?? null, sweep);
+          console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
+        } finally {
+          store.close();
+        }
+      }
       if (opts.json) {
-        console.log(JSON.stringify({ weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows }));
+        console.log(JSON.stringify(sweep));
         return;
       }
       const out = [['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
