@@ -9,6 +9,27 @@ import { percent, table } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseListOption, parseSeed } from '../options';
 import { createProgress } from '../progress';
 
+interface StoreOptions {
+  db?: string;
+  run?: number;
+}
+
+function checkStoreOptions(opts: StoreOptions): void {
+  if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
+}
+
+/** With --db, keeps a comparison or sweep (tied to --run, if given) for the run's report. */
+function storeResult(opts: StoreOptions, result: unknown): void {
+  if (!opts.db) return;
+  const store = Store.open(opts.db);
+  try {
+    const id = store.insertComparison(opts.run ?? null, result);
+    console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
+  } finally {
+    store.close();
+  }
+}
+
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
 }
@@ -26,7 +47,7 @@ export function compareCommand(): Command {
     .option('--run <id>', "tie the stored comparison to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout (per-game scores included)')
     .action(async (specs: string[], opts: { games: number; depth: number | 'auto'; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
-      if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
+      checkStoreOptions(opts);
       if (specs.length < 2) throw new InputError('compare needs two or more weight sets (files or presets)');
       const contenders = specs.map((spec) => {
         const weights = loadWeights(spec);
@@ -42,15 +63,7 @@ export function compareCommand(): Command {
         onProgress: (done) => progress.update(done),
       });
       progress.stop();
-      if (opts.db) {
-        const store = Store.open(opts.db);
-        try {
-          const id = store.insertComparison(opts.run ?? null, result);
-          console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
-        } finally {
-          store.close();
-        }
-      }
+      storeResult(opts, result);
       if (opts.json) {
         console.log(JSON.stringify(result));
         return;
@@ -98,7 +111,7 @@ export function sweepCommand(): Command {
     .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout')
     .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
-      if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
+      checkStoreOptions(opts);
       const weights = loadWeights(spec);
       const label = weights.name ?? spec;
       const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
@@ -116,15 +129,7 @@ export function sweepCommand(): Command {
         rows.push({ depth, summary: r.contenders[0].summary });
       }
       const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
-      if (opts.db) {
-        const store = Store.open(opts.db);
-        try {
-          const id = store.insertComparison(opts.run ?? null, sweep);
-          console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
-        } finally {
-          store.close();
-        }
-      }
+      storeResult(opts, sweep);
       if (opts.json) {
         console.log(JSON.stringify(sweep));
         return;
