@@ -4,6 +4,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** Bad input: arguments, config, weights, board, database. */
 export const EXIT_BAD_INPUT = 2;
+/** The run is held by another live process. */
+export const EXIT_BUSY = 3;
 /** Interrupted by Ctrl-C / SIGTERM after saving what was finished. */
 export const EXIT_INTERRUPTED = 130;
 

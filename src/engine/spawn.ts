@@ -6,7 +6,7 @@
  * then a 2 if the next number is < 0.9, else a 4.
  */
 import seedrandom from 'seedrandom';
-import { Board, makeBoard, rankAt } from './board';
+import { Board, countEmpty, makeBoard, rankAt } from './board';
 
 export type Rng = () => number;
 
@@ -18,8 +18,7 @@ export const SPAWN_TWO_PROBABILITY = 0.9;
 
 /** Places one tile on a uniformly chosen empty cell. Returns the board unchanged if it is full. */
 export function spawnTile(board: Board, rng: Rng): Board {
-  let empties = 0;
-  for (let k = 0; k < 16; k++) if (rankAt(board, k) === 0) empties++;
+  const empties = countEmpty(board);
   if (empties === 0) return board;
   let pick = Math.floor(rng() * empties);
   const rank = rng() < SPAWN_TWO_PROBABILITY ? 1 : 2;

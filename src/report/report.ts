@@ -6,9 +6,9 @@ import { Store } from '../store/store';
 import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
 import type { Comparison, Sweep } from '../solver/compare';
-import { lineChart, Series } from './svg';
+import { escapeHtml, lineChart, Series } from './svg';
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 const num = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));
 
 function htmlTable(head: string[], rows: (string | number)[][]): string {

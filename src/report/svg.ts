@@ -34,7 +34,9 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   return ticks;
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Escapes text for HTML/SVG content and double-quoted attributes. */
+export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 const fmt = (v: number) => (Math.abs(v) >= 10000 ? `${Number((v / 1000).toPrecision(4))}k` : String(Number(v.toPrecision(4))));
 
 export function lineChart(series: readonly Series[], o: ChartOptions): string {

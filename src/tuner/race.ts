@@ -11,7 +11,7 @@ import type { OptimizerConfig, RunConfig } from './config';
 import { parseConfig } from './config';
 import { createRun, readStoredConfig, Tuner } from './controller';
 import { objectiveValue } from './fitness';
-import { stream } from './seeds';
+import { holdoutSeeds } from './seeds';
 import { ParameterSpace } from './space';
 import { createPool } from '../pool/pool';
 import type { BatchResult, BatchTask } from '../pool/protocol';
@@ -58,11 +58,8 @@ export function contenderOptimizer(problem: RunConfig, kind: OptimizerKind): Opt
   return parseConfig({ space: problem.space, optimizer: { kind, generations: many, ...population } }).optimizer;
 }
 
-export function holdoutSeeds(games: number): number[] {
-  // Odd seeds from their own stream: never a tuning seed (even), and the same for every contender.
-  const rng = stream(0, 'race-holdout');
-  return Array.from({ length: games }, () => ((Math.floor(rng() * 2 ** 31) << 1) >>> 0) + 1);
-}
+// Odd seeds from their own stream: never a tuning seed (even), and the same for every contender.
+export { holdoutSeeds };
 
 export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
   const log = o.onLog ?? (() => {});

@@ -30,6 +30,11 @@ export function generationSeeds(runSeed: number, generation: number, games: numb
   return seedsFrom(stream(runSeed, 'games', generation), games, 0);
 }
 
+/** Held-out seeds for the optimizer race's checkpoints: fixed (not tied to any run) and odd. */
+export function holdoutSeeds(games: number): number[] {
+  return seedsFrom(stream(0, 'race-holdout'), games, 1);
+}
+
 /** Held-out seeds for validating the finalists. */
 export function validationSeeds(runSeed: number, games: number): number[] {
   return seedsFrom(stream(runSeed, 'validation'), games, 1);

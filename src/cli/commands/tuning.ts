@@ -9,12 +9,10 @@ import { exportBestWeights } from '../../tuner/export';
 import { createOptimizer } from '../../tuner/optimizers';
 import { defaultWorkers } from '../../pool/pool';
 import { DEFAULT_DB, RunBusyError, Store } from '../../store/store';
-import { EXIT_FAILURE, EXIT_INTERRUPTED } from '../errors';
+import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from '../errors';
 import { table } from '../format';
 import { parseIntegerOption } from '../options';
 import { createProgress, Progress } from '../progress';
-
-export const EXIT_BUSY = 3;
 
 const parseWorkers = parseIntegerOption('--workers', 1, 256);
 const parseRunId = parseIntegerOption('<run>', 1);
