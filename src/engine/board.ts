@@ -83,13 +83,23 @@ export function boardToGrid(board: Board): number[][] {
 
 /**
  * Parses 16 tile values row by row (top-left first), separated by spaces or
- * commas; rows may be separated by '/'. Example: "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2".
+ * commas; rows may be separated by '/', and then there must be 4 rows of 4.
+ * Example: "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2".
  */
 export function parseBoard(text: string): Board {
-  const tokens = text.trim().split(/[\s,/]+/).filter((t) => t.length > 0);
+  const words = (s: string) => s.trim().split(/[\s,]+/).filter((t) => t.length > 0);
+  if (text.includes('/')) {
+    const rows = text.split('/');
+    if (rows.length !== 4) throw new InputError(`a board has 4 rows separated by "/", got ${rows.length} in "${text.trim()}"`);
+    rows.forEach((row, i) => {
+      const n = words(row).length;
+      if (n !== 4) throw new InputError(`row ${i + 1} has ${n} tile values, a board has 4 per row: "${text.trim()}"`);
+    });
+  }
+  const tokens = words(text.replace(/\//g, ' '));
   if (tokens.length !== 16) throw new InputError(`a board needs 16 tile values, got ${tokens.length} in "${text.trim()}"`);
   const values = tokens.map((t) => {
-    if (!/^\d+$/.test(t)) throw new InputError(`"${t}" is not a tile value`);
+    if (!/^\d+$/.test(t)) throw new InputError(`"${t}" is not a tile value (0 or a power of two from 2 to 32768)`);
     return Number(t);
   });
   return boardFromRanks(values.map(valueToRank));

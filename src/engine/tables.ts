@@ -35,39 +35,47 @@ export function ranksToRow(ranks: readonly number[]): number {
   return (ranks[0] | (ranks[1] << 4) | (ranks[2] << 8) | (ranks[3] << 12)) & 0xffff;
 }
 
-/** Slides ranks toward index 0, merging each tile at most once. Returns [ranks, score]. */
-function slideLeft(line: readonly number[]): [number[], number] {
-  const out: number[] = [];
-  let score = 0;
-  let pending = 0; // a tile that may still merge with the next one
-  for (const r of line) {
-    if (r === 0) continue;
-    if (pending !== 0 && pending === r && r < MAX_RANK) {
-      out.push(r + 1);
-      score += 2 ** (r + 1);
-      pending = 0;
-    } else {
-      if (pending !== 0) out.push(pending);
-      pending = r;
-    }
-  }
-  if (pending !== 0) out.push(pending);
-  while (out.length < 4) out.push(0);
-  return [out, score];
-}
-
 function reverseRow(row: number): number {
   return ((row & 15) << 12) | (((row >>> 4) & 15) << 8) | (((row >>> 8) & 15) << 4) | (row >>> 12);
 }
 
+/**
+ * Slides each row toward index 0 (merging each tile at most once), without allocation: every CLI command pays for
+ * building these tables at start-up, so the build is a tight loop (~2 ms).
+ */
 function buildTables(): void {
   for (let row = 0; row < ROW_COUNT; row++) {
-    const ranks = rowToRanks(row);
-    const [left, score] = slideLeft(ranks);
-    ROW_LEFT[row] = ranksToRow(left);
+    let out = 0; // the slid row, filled from nibble 0
+    let shift = 0;
+    let score = 0;
+    let pending = 0;
+    let empty = 0;
+    let max = 0;
+    for (let i = 0; i < 16; i += 4) {
+      const r = (row >>> i) & 15;
+      if (r === 0) {
+        empty++;
+        continue;
+      }
+      if (r > max) max = r;
+      if (pending === r && r < MAX_RANK) {
+        out |= (r + 1) << shift;
+        shift += 4;
+        score += 1 << (r + 1);
+        pending = 0;
+      } else {
+        if (pending !== 0) {
+          out |= pending << shift;
+          shift += 4;
+        }
+        pending = r;
+      }
+    }
+    if (pending !== 0) out |= pending << shift;
+    ROW_LEFT[row] = out;
     SCORE_LEFT[row] = score;
-    EMPTY_COUNT[row] = ranks.filter((r) => r === 0).length;
-    MAX_RANK_OF_ROW[row] = Math.max(...ranks);
+    EMPTY_COUNT[row] = empty;
+    MAX_RANK_OF_ROW[row] = max;
   }
   for (let row = 0; row < ROW_COUNT; row++) {
     const rev = reverseRow(row);

@@ -14,43 +14,43 @@
  */
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+// valibot, not zod (the run config's library): every command that plays loads weights, and zod's
+// import alone costs ~100 ms of start-up, valibot's ~10 ms.
+import * as v from 'valibot';
 import { InputError } from '../util/errors';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
 export const WEIGHTS_VERSION = 1;
 
-const finite = z.number().refine(Number.isFinite, 'must be a finite number');
-const power = z.number().min(0).max(8);
-const scale = z.enum(['rank', 'value']);
-const matrixRow = z.array(finite).length(4);
+const finite = v.pipe(v.number(), v.finite('must be a finite number'));
+const power = v.pipe(v.number(), v.minValue(0), v.maxValue(8));
+const scale = v.picklist(['rank', 'value']);
+const matrixRow = v.pipe(v.array(finite), v.length(4, 'a matrix row must have 4 numbers'));
 
-export const weightsSchema = z
-  .object({
-    format: z.literal(WEIGHTS_FORMAT),
-    version: z.number().int().min(1).max(WEIGHTS_VERSION, `is newer than this tune2048 understands (max ${WEIGHTS_VERSION})`),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    source: z.string().optional(),
-    alive: finite.default(0),
-    empty: finite.default(0),
-    merges: finite.default(0),
-    descents: finite.default(0),
-    monotonicity: finite.default(0),
-    monotonicityPower: power.default(4),
-    smoothness: finite.default(0),
-    smoothnessOn: scale.default('rank'),
-    sum: finite.default(0),
-    sumPower: power.default(3.5),
-    matrixOn: scale.default('rank'),
-    matrix: z.array(matrixRow).length(4).optional(),
-    /** Where tuned weights came from (written by `export`); free-form. */
-    provenance: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+export const weightsSchema = v.strictObject({
+  format: v.literal(WEIGHTS_FORMAT),
+  version: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(WEIGHTS_VERSION, `is newer than this tune2048 understands (max ${WEIGHTS_VERSION})`)),
+  name: v.optional(v.string()),
+  description: v.optional(v.string()),
+  source: v.optional(v.string()),
+  alive: v.optional(finite, 0),
+  empty: v.optional(finite, 0),
+  merges: v.optional(finite, 0),
+  descents: v.optional(finite, 0),
+  monotonicity: v.optional(finite, 0),
+  monotonicityPower: v.optional(power, 4),
+  smoothness: v.optional(finite, 0),
+  smoothnessOn: v.optional(scale, 'rank'),
+  sum: v.optional(finite, 0),
+  sumPower: v.optional(power, 3.5),
+  matrixOn: v.optional(scale, 'rank'),
+  matrix: v.optional(v.pipe(v.array(matrixRow), v.length(4, 'a matrix must have 4 rows'))),
+  /** Where tuned weights came from (written by `export`); free-form. */
+  provenance: v.optional(v.record(v.string(), v.unknown())),
+});
 
-export type Weights = z.infer<typeof weightsSchema>;
-export type WeightsInput = z.input<typeof weightsSchema>;
+export type Weights = v.InferOutput<typeof weightsSchema>;
+export type WeightsInput = v.InferInput<typeof weightsSchema>;
 
 /** The numeric weights a tuner may vary (matrix cells are "matrix[i][j]"). */
 export const SCALAR_WEIGHT_NAMES = [
@@ -65,19 +65,56 @@ export const SCALAR_WEIGHT_NAMES = [
   'sumPower',
 ] as const;
 
-/** Formats the first problem zod found as "field "a.b": message". */
-export function describeZodError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue.path.length > 0 ? `field "${issue.path.map(String).join('.')}"` : 'top level';
-  let message = issue.message;
-  if (issue.code === 'unrecognized_keys') message = `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  return `${where}: ${message}`;
+/** Formats the first problem valibot found as "field "a.b": message". */
+function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+  // A wrong or missing format means "not a weights file at all": say that before any other problem.
+  const issue = issues.find((i) => i.path?.[0]?.key === 'format') ?? issues[0];
+  const path = (issue.path ?? []).map((p) => String(p.key));
+  const where = (p: string[]) => (p.length > 0 ? `field "${p.join('.')}"` : 'top level');
+  if (issue.type === 'strict_object' && issue.input === undefined) return `${where(path)}: missing`;
+  if (issue.type === 'strict_object') return `${where(path.slice(0, -1))}: unknown key "${path[path.length - 1]}"`;
+  return `${where(path)}: ${issue.message}`;
+}
+
+/**
+ * No term of the heuristic may exceed this in magnitude on any board, so that
+ * values, their expectimax averages and fitness sums stay finite and exact
+ * enough (Number.MAX_SAFE_INTEGER is ~9e15).
+ */
+export const MAX_HEURISTIC_MAGNITUDE = 1e15;
+
+/** The largest magnitude each weighted term can reach on a 4x4 board (8 lines, 16 cells). */
+function termBounds(w: Weights): [string, number][] {
+  const top = (scaleOn: 'rank' | 'value') => (scaleOn === 'rank' ? 15 : 32768);
+  const bounds: [string, number][] = [
+    ['alive', Math.abs(w.alive) * 8],
+    ['empty', Math.abs(w.empty) * 32],
+    ['merges', Math.abs(w.merges) * 32],
+    ['descents', Math.abs(w.descents) * 32],
+    ['monotonicity', Math.abs(w.monotonicity) * 15 ** w.monotonicityPower * 8],
+    ['smoothness', Math.abs(w.smoothness) * 3 * top(w.smoothnessOn) * 8],
+    ['sum', Math.abs(w.sum) * 4 * 15 ** w.sumPower * 8],
+  ];
+  w.matrix?.forEach((row, i) => row.forEach((x, j) => bounds.push([`matrix[${i}][${j}]`, Math.abs(x) * top(w.matrixOn)])));
+  return bounds;
+}
+
+/** Refuses weights whose heuristic could leave the safe range, naming the largest term. */
+function checkMagnitude(w: Weights): string | null {
+  const bounds = termBounds(w);
+  const total = bounds.reduce((s, [, b]) => s + b, 0);
+  if (total <= MAX_HEURISTIC_MAGNITUDE) return null;
+  const [field, bound] = bounds.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const reach = Number.isFinite(bound) ? `can reach ${bound.toPrecision(3)} in magnitude` : 'overflows';
+  return `field "${field}": its term of the heuristic ${reach} (limit ${MAX_HEURISTIC_MAGNITUDE.toExponential(0)} on any board); use smaller weights`;
 }
 
 export function parseWeights(data: unknown, origin = 'weights'): Weights {
-  const result = weightsSchema.safeParse(data);
-  if (!result.success) throw new InputError(`${origin}: ${describeZodError(result.error)}`);
-  return result.data;
+  const result = v.safeParse(weightsSchema, data);
+  if (!result.success) throw new InputError(`${origin}: ${describeIssue(result.issues)}`);
+  const tooLarge = checkMagnitude(result.output);
+  if (tooLarge) throw new InputError(`${origin}: ${tooLarge}`);
+  return result.output;
 }
 
 /** Reads a JSON file, with a one-line error naming the file on any failure. */

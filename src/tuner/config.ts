@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { describeZodError, readJsonFile } from '../heuristic/weights';
-import { MAX_DEPTH } from '../search/expectimax';
+import { readJsonFile } from '../heuristic/weights';
+import { MAX_DEPTH } from '../search/limits';
 import { InputError } from '../util/errors';
 
 export const CONFIG_FORMAT = 'tune2048/config';
@@ -150,6 +150,15 @@ export type OptimizerConfig = RunConfig['optimizer'];
 export type GaConfig = Extract<OptimizerConfig, { kind: 'ga' }>;
 export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
 export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
+
+/** Formats the first problem zod found as "field "a.b": message". */
+function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue.path.length > 0 ? `field "${issue.path.map(String).join('.')}"` : 'top level';
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') message = `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  return `${where}: ${message}`;
+}
 
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const result = configSchema.safeParse(data);
