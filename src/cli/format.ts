@@ -5,6 +5,18 @@ export function percent(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
 }
 
+export function fmt(x: number | null | undefined, digits = 1): string {
+  return x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits);
+}
+
+/**
+ * One numbering of generations everywhere (stdout, progress, show, report, JSON): the stored index,
+ * from 0; the label adds the count so far of the run's total.
+ */
+export function generationLabel(index: number, total: number): string {
+  return `generation ${index} (${index + 1} of ${total})`;
+}
+
 export function formatSummary(label: string, s: GameSummary): string {
   const reach = Object.entries(s.reach)
     .map(([tile, share]) => `${tile}: ${percent(share)}`)
@@ -21,4 +33,22 @@ export function formatSummary(label: string, s: GameSummary): string {
 export function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+}
+
+/** A wall-clock instant as "2026-11-23 02:14" (local time). */
+export function formatTime(ms: number | null): string {
+  if (ms === null) return '-';
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** A duration as "1h 02m", "3m 05s" or "12s". */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || ms < 0) return '-';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }

@@ -1,29 +1,63 @@
 #!/usr/bin/env node
-/** The tune2048 command line: a thin dispatcher over src/cli/commands. */
+/**
+ * The tune2048 command line: a thin dispatcher over src/cli/commands, one file
+ * per command. Every command pays for start-up, so only the module of the
+ * command that runs is loaded (unjs/changelogen's lazy command table): the
+ * others are listed by name and summary alone, and `--help` loads none.
+ */
 import { Command, CommanderError } from 'commander';
-import { benchCommand } from './commands/bench';
-import { hintCommand } from './commands/hint';
-import { compareCommand, sweepCommand } from './commands/compare';
-import { playCommand } from './commands/play';
-import { raceCommand } from './commands/race';
-import { exportCommand, reportCommand, resumeCommand, runsCommand, showCommand, tuneCommand } from './commands/tuning';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, InputError } from './errors';
+import { InputError } from '../util/errors';
+import { EXIT_BAD_INPUT, EXIT_FAILURE } from './errors';
+import { installProcessGuards } from './process';
 
-export function buildProgram(): Command {
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<{ command(): Command }>;
+}
+
+/** Name → one-line summary and the module that builds the command (loaded only to run it). */
+export const COMMANDS: Record<string, CommandEntry> = {
+  tune: { summary: 'start a tuning run from a config', load: () => import('./commands/tune') },
+  resume: { summary: 'continue a stopped, failed or killed run', load: () => import('./commands/resume') },
+  runs: { summary: 'list the runs in a database', load: () => import('./commands/runs') },
+  show: { summary: "a run's generations and its validated best", load: () => import('./commands/show') },
+  export: { summary: "write a run's best weights as a weights file", load: () => import('./commands/export') },
+  report: { summary: 'write an offline HTML report of a run', load: () => import('./commands/report') },
+  race: { summary: 'GA vs CMA-ES vs random search at equal budgets', load: () => import('./commands/race') },
+  compare: { summary: 'paired comparison of weight sets on the same seeds', load: () => import('./commands/compare') },
+  sweep: { summary: 'one weight set against search depth', load: () => import('./commands/sweep') },
+  play: { summary: 'play seeded games and print score statistics', load: () => import('./commands/play') },
+  hint: { summary: 'the best move for a board', load: () => import('./commands/hint') },
+  presets: { summary: 'list the weight presets', load: () => import('./commands/presets') },
+  bench: { summary: 'engine and search speed on the bench positions', load: () => import('./commands/bench') },
+};
+
+/** The program, with the command `name` (if any) fully loaded and the others as name and summary. */
+export async function buildProgram(name?: string): Promise<Command> {
   const program = new Command('tune2048')
     .description('Tune the heuristic weights of a 2048 expectimax player')
     .version(require('../../package.json').version)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const cmd of [tuneCommand(), resumeCommand(), runsCommand(), showCommand(), exportCommand(), reportCommand(), raceCommand(), compareCommand(), sweepCommand(), playCommand(), hintCommand(), benchCommand()]) program.addCommand(cmd);
+  for (const [cmdName, entry] of Object.entries(COMMANDS)) {
+    if (cmdName === name) program.addCommand((await entry.load()).command().summary(entry.summary));
+    else program.command(cmdName).description(entry.summary);
+  }
   program.commands.forEach((c) => c.exitOverride());
   program.exitOverride();
   return program;
 }
 
+/** The command a command line runs: its first word, or the word after "help". */
+function commandName(args: readonly string[]): string | undefined {
+  const words = args.filter((a) => !a.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    const program = await buildProgram(commandName(argv.slice(2)));
+    await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -36,6 +70,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  installProcessGuards();
   main(process.argv).then((code) => {
     process.exitCode = code;
   });

@@ -1,14 +1,20 @@
 /** Parsers for command-line values; each throws an InputError naming the option. */
 import { InputError } from '../util/errors';
-import { MAX_DEPTH, type DepthSetting } from '../search/expectimax';
+import type { DepthSetting } from '../search/expectimax';
+import { MAX_DEPTH } from '../search/limits';
 
-export function parseDepthOption(value: string): DepthSetting {
-  if (value === 'auto') return 'auto';
-  if (!/^\d+$/.test(value) || Number(value) > MAX_DEPTH) {
-    throw new InputError(`--depth must be "auto" or an integer from 0 to ${MAX_DEPTH}, got "${value}"`);
-  }
-  return Number(value);
+/** A depth parser for the option `name` (--depth, or each item of --depths). */
+export function depthParser(name: string) {
+  return (value: string): DepthSetting => {
+    if (value === 'auto') return 'auto';
+    if (!/^\d+$/.test(value) || Number(value) > MAX_DEPTH) {
+      throw new InputError(`${name} must be "auto" or an integer from 0 to ${MAX_DEPTH}, got "${value}"`);
+    }
+    return Number(value);
+  };
 }
+
+export const parseDepthOption = depthParser('--depth');
 
 export function parseIntegerOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -39,3 +45,6 @@ export function parseListOption<T>(name: string, parse: (v: string) => T) {
 
 export const parseSeed = parseIntegerOption('--seed', 0, 2 ** 53 - 1);
 export const parseCprob = parseNumberOption('--cprob', 0, 0.999999);
+
+export const parseWorkers = parseIntegerOption('--workers', 1, 256);
+export const parseRunId = parseIntegerOption('<run>', 1);

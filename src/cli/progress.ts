@@ -6,6 +6,7 @@ import cliProgress from 'cli-progress';
 
 export interface Progress {
   update(done: number, extra?: Record<string, string | number>): void;
+  setTotal(total: number): void;
   stop(): void;
 }
 
@@ -25,6 +26,7 @@ export function createProgress(label: string, total: number, format?: string, pa
   bar.start(total, 0, payload);
   return {
     update: (done, extra) => bar.update(done, extra),
+    setTotal: (total) => bar.setTotal(total),
     stop: () => bar.stop(),
   };
 }

@@ -40,7 +40,8 @@ export interface SearchSettings {
 }
 
 export const DEFAULT_SEARCH: Readonly<SearchSettings> = Object.freeze({ depth: 2, cprob: 1e-4, cacheMB: 64 });
-export const MAX_DEPTH = 12;
+import { MAX_DEPTH } from './limits';
+export { MAX_DEPTH };
 
 export interface SearchStats {
   /** Max nodes plus expanded chance nodes. */

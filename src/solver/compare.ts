@@ -5,7 +5,7 @@
  */
 import seedrandom from 'seedrandom';
 import type { Weights } from '../heuristic/weights';
-import { createPool } from '../pool/pool';
+import { createPool, type WorkerPool } from '../pool/pool';
 import type { BatchGame, BatchResult, BatchTask } from '../pool/protocol';
 import type { DepthSetting } from '../search/expectimax';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
@@ -62,6 +62,27 @@ export interface Comparison {
   pairs: PairResult[];
 }
 
+/** Plays `seeds` with one weight set on the pool, in batches; the games come back in seed order. */
+export async function playSeedsOnPool(
+  pool: WorkerPool<BatchTask, BatchResult>,
+  weights: Weights,
+  search: BatchTask['search'],
+  seeds: readonly number[],
+  batchGames: number,
+  onBatch?: (games: BatchGame[]) => void,
+): Promise<BatchGame[]> {
+  const parts: Promise<BatchResult>[] = [];
+  for (let i = 0; i < seeds.length; i += batchGames) {
+    parts.push(
+      pool.run({ weights, search, seeds: seeds.slice(i, i + batchGames) }).then((r) => {
+        onBatch?.(r.games);
+        return r;
+      }),
+    );
+  }
+  return (await Promise.all(parts)).flatMap((r) => r.games);
+}
+
 export async function compareWeights(contenders: readonly Contender[], o: CompareOptions): Promise<Comparison> {
   const seeds = Array.from({ length: o.games }, (_, i) => gameSeed(o.seed, i));
   const batch = o.batchGames ?? 10;
@@ -70,19 +91,12 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   let done = 0;
   try {
     const played = await Promise.all(
-      contenders.map(async (c) => {
-        const parts: Promise<BatchResult>[] = [];
-        for (let i = 0; i < seeds.length; i += batch) {
-          parts.push(
-            pool.run({ weights: c.weights, search: { depth: o.depth, cprob: o.cprob }, seeds: seeds.slice(i, i + batch) }).then((r) => {
-              done += r.games.length;
-              o.onProgress?.(done, total);
-              return r;
-            }),
-          );
-        }
-        return (await Promise.all(parts)).flatMap((r) => r.games);
-      }),
+      contenders.map((c) =>
+        playSeedsOnPool(pool, c.weights, { depth: o.depth, cprob: o.cprob }, seeds, batch, (games) => {
+          done += games.length;
+          o.onProgress?.(done, total);
+        }),
+      ),
     );
     const results: ContenderResult[] = contenders.map((c, k) => {
       const ci = meanWithCI95(played[k].map((g) => g.score));

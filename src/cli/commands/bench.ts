@@ -7,7 +7,7 @@ import { parseIntegerOption, parseListOption } from '../options';
 /** nneonneo/2048-ai (C++ -O3) on the same 50 positions, one core (configs/bench/README.md). */
 export const CPP_REFERENCE_MS_PER_MOVE: Record<number, number> = { 1: 0.0013, 2: 0.03 };
 
-export function benchCommand(): Command {
+export function command(): Command {
   return new Command('bench')
     .description('engine ns per move and search speed on the 50 bench positions (single core)')
     .option('--depths <list>', 'search depths to measure', parseListOption('--depths', parseIntegerOption('--depths', 0, 6)), [1, 2, 3])

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { createInterface } from 'node:readline';
-import { Board, formatBoard, parseBoard } from '../../engine/board';
+import { Board, formatBoard, parseBoard, prettyBoard } from '../../engine/board';
 import { DIRECTION_NAMES } from '../../engine/moves';
 import { loadWeights } from '../../heuristic/weights';
 import type { Searcher } from '../../search/expectimax';
@@ -34,21 +34,21 @@ export function hint(solver: Searcher, board: Board) {
   };
 }
 
-function render(h: ReturnType<typeof hint>, json: boolean): string {
+function render(board: Board, h: ReturnType<typeof hint>, json: boolean): string {
   if (json) return JSON.stringify(h);
   const rows = [['move', 'legal', 'score', 'value', 'board after the move']];
   for (const m of h.moves) rows.push([m.move, m.legal ? 'yes' : 'no', String(m.score), m.value === null ? '-' : m.value.toFixed(1), m.board]);
-  return `best: ${h.best ?? 'none (game over)'}  (depth ${h.depth})\n${table(rows)}`;
+  return `${prettyBoard(board)}\nbest: ${h.best ?? 'none (game over)'}  (depth ${h.depth})\n${table(rows)}`;
 }
 
-export function hintCommand(): Command {
-  return new Command('hint')
+export function command(): Command {
+  const cmd = new Command('hint')
     .description('the best move for a board, with every move\'s result and expectimax value')
     .argument('[board]', '16 tile values row by row, e.g. "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2"; without it, one board per line from stdin')
     .option('-w, --weights <file|preset>', 'weights file or preset name', 'nneonneo')
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 2 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
-    .option('--json', 'one JSON object per board')
+    .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)')
     .action(async (boardText: string | undefined, opts: HintOptions) => {
       const solver = createSolver(loadWeights(opts.weights), { depth: opts.depth, cprob: opts.cprob });
       if (boardText !== undefined) {
@@ -58,7 +58,7 @@ export function hintCommand(): Command {
         } catch (e) {
           throw new InputError(`bad board: ${(e as Error).message}`);
         }
-        console.log(render(hint(solver, board), !!opts.json));
+        console.log(render(board, hint(solver, board), !!opts.json));
         return;
       }
       // Stream: answer each line as it comes; a bad line is reported and skipped, exit code 2 at the end.
@@ -68,7 +68,8 @@ export function hintCommand(): Command {
         lineNo++;
         if (line.trim() === '') continue;
         try {
-          process.stdout.write(render(hint(solver, parseBoard(line)), !!opts.json) + '\n');
+          const board = parseBoard(line);
+          process.stdout.write(render(board, hint(solver, board), !!opts.json) + '\n');
         } catch (e) {
           bad++;
           console.error(`tune2048: line ${lineNo}: bad board: ${(e as Error).message}`);
@@ -76,4 +77,19 @@ export function hintCommand(): Command {
       }
       if (bad > 0) process.exitCode = EXIT_BAD_INPUT;
     });
+  // A board whose first tile is negative ("-2 4 0 0/…") looks like an option to commander: name the real problem.
+  // (unknownOption is commander's own hook for this error; its typings leave it out.)
+  const hooks = cmd as unknown as { unknownOption(flag: string): void };
+  const unknownOption = hooks.unknownOption.bind(cmd);
+  hooks.unknownOption = (flag: string) => {
+    if (/^-\d/.test(flag)) {
+      try {
+        parseBoard(flag);
+      } catch (e) {
+        throw new InputError(`bad board: ${(e as Error).message}`);
+      }
+    }
+    return unknownOption(flag);
+  };
+  return cmd;
 }

@@ -1,16 +1,18 @@
 import { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
 import { defaultWorkers } from '../../pool/pool';
 import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
+import { prepareRun } from '../../tuner/controller';
 import { OptimizerKind, race, summarizeRace } from '../../tuner/race';
 import { InputError } from '../errors';
-import { parseIntegerOption, parseListOption } from '../options';
+import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
+import { checkOutputPath, writeOutputFile } from '../output';
+import { createProgress } from '../progress';
 
 const KINDS: OptimizerKind[] = ['ga', 'cmaes', 'random'];
 
-export function raceCommand(): Command {
+export function command(): Command {
   return new Command('race')
     .description('GA vs CMA-ES vs random search on one problem at equal budgets of games; validated fitness against games played')
     .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness); its optimizer section is used for its own kind')
@@ -23,12 +25,15 @@ export function raceCommand(): Command {
     .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
     .option('--holdout <games>', 'held-out games per checkpoint (the same seeds for everyone)', parseIntegerOption('--holdout', 1), 300)
     .option('--db <file>', 'SQLite database for the race runs', 'db/race.sqlite')
-    .option('--workers <n>', 'worker processes', parseIntegerOption('--workers', 1, 256))
+    .option('--workers <n>', 'worker processes', parseWorkers)
     .option('--svg <file>', 'write the figure (SVG) here')
     .option('--json', 'one JSON object on stdout')
     .action(async (opts: { config: string; optimizers: OptimizerKind[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; svg?: string; json?: boolean }) => {
       const problem = loadConfig(opts.config);
+      prepareRun(problem);
+      if (opts.svg) checkOutputPath(opts.svg, '--svg');
       const store = Store.open(opts.db);
+      const progress = createProgress('race', 1, 'race [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
       try {
         const runs = await race(store, {
           problem,
@@ -38,15 +43,20 @@ export function raceCommand(): Command {
           checkpoints: opts.checkpoints,
           holdoutGames: opts.holdout,
           workers: opts.workers ?? problem.workers ?? defaultWorkers(),
-          onLog: (l) => console.error(l),
+          onLog: (l) => console.error(`\n${l}`),
+          onProgress: (done, total) => {
+            progress.setTotal(total);
+            progress.update(done);
+          },
         });
+        progress.stop();
         const summary = summarizeRace(runs);
         if (opts.svg) {
           const svg = lineChart(
             summary.map((s) => ({ name: s.kind, points: s.curve.map((c) => [c.games, c.mean] as const), band: s.curve.map((c) => [c.games, c.min, c.max] as const) })),
             { title: `Held-out ${problem.fitness.objective} of the recommendation (mean, min–max of ${opts.seeds.length} seeds)`, xLabel: 'fitness games played', yLabel: problem.fitness.objective },
           );
-          writeFileSync(opts.svg, svg);
+          writeOutputFile(opts.svg, svg, '--svg');
           console.error(`wrote ${opts.svg}`);
         }
         if (opts.json) {
@@ -66,7 +76,9 @@ export function raceCommand(): Command {
           const g = summary.find((s) => s.curve[i])?.curve[i].games ?? 0;
           console.log(`| ~${g.toFixed(0)} | ${summary.map((s) => (s.curve[i] ? `${s.curve[i].mean.toFixed(0)} (${s.curve[i].min.toFixed(0)}–${s.curve[i].max.toFixed(0)})` : '-')).join(' | ')} |`);
         }
+        for (const r of runs) if (r.note) console.log(`\nrun ${r.runId} (${r.kind}, seed ${r.seed}): ${r.points.length} of ${opts.checkpoints} checkpoints: ${r.note}`);
       } finally {
+        progress.stop();
         store.close();
       }
     });

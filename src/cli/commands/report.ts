@@ -1,0 +1,23 @@
+import { Command } from 'commander';
+import { join } from 'node:path';
+import { buildRunReport } from '../../report/report';
+import { dbOption, withStore } from '../db';
+import { parseRunId } from '../options';
+import { writeOutputFile } from '../output';
+
+export function command(): Command {
+  return new Command('report')
+    .description('write a self-contained offline HTML report of a run (charts as inline SVG) and print its path')
+    .argument('<run>', 'run id', parseRunId)
+    .addOption(dbOption())
+    .option('-o, --out <file>', 'output file (default: reports/run-<id>.html)')
+    .option('--json', 'one JSON object on stdout: {run, out, bytes}')
+    .action(async (runId: number, opts: { db: string; out?: string; json?: boolean }) => {
+      await withStore(opts.db, 'read', (store) => {
+        const html = buildRunReport(store, runId);
+        const out = opts.out ?? join('reports', `run-${runId}.html`);
+        writeOutputFile(out, html, '--out', opts.out === undefined); // the default folder is made when missing
+        console.log(opts.json ? JSON.stringify({ run: runId, out, bytes: Buffer.byteLength(html) }) : out);
+      });
+    });
+}

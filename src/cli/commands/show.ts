@@ -1,0 +1,51 @@
+import { Command } from 'commander';
+import { readStoredConfig } from '../../tuner/controller';
+import { createOptimizer } from '../../tuner/optimizers';
+import { dbOption, withStore } from '../db';
+import { fmt, table } from '../format';
+import { parseRunId } from '../options';
+
+export function command(): Command {
+  return new Command('show')
+    .description('per generation: best, mean, spread, step size, games, time; and the validated best')
+    .argument('<run>', 'run id', parseRunId)
+    .addOption(dbOption())
+    .option('--json', 'one JSON object on stdout')
+    .action(async (runId: number, opts: { db: string; json?: boolean }) => {
+      await withStore(opts.db, 'read', (store) => {
+        const run = store.requireRun(runId);
+        const optimizer = createOptimizer(readStoredConfig(run.config).config);
+        const generations = store.listGenerations(runId).map((g) => ({
+          generation: g.idx,
+          status: g.status,
+          best: g.best_fitness,
+          mean: g.mean_fitness,
+          stdev: g.stdev_fitness,
+          stepSize: optimizer.summary(JSON.parse(g.state)).stepSize,
+          games: g.games,
+          seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
+        }));
+        const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
+        if (opts.json) {
+          console.log(
+            JSON.stringify({
+              run: { id: run.id, name: run.name, status: run.status, seed: run.seed, configHash: run.config_hash, error: run.error },
+              generations,
+              best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: JSON.parse(best.params) } : null,
+            }),
+          );
+          return;
+        }
+        console.log(`run ${run.id} "${run.name}": ${run.status}${run.error ? ` (${run.error})` : ''}`);
+        const rows = [['generation', 'best (in-sample)', 'mean', 'stdev', 'sigma', 'games', 'seconds']];
+        for (const g of generations) rows.push([String(g.generation), fmt(g.best), fmt(g.mean), fmt(g.stdev), fmt(g.stepSize, 3), String(g.games), fmt(g.seconds)]);
+        console.log(table(rows));
+        if (best) {
+          console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
+          console.log(JSON.stringify(JSON.parse(best.params)));
+        } else {
+          console.log('no validated best yet');
+        }
+      });
+    });
+}

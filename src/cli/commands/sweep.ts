@@ -1,0 +1,54 @@
+import { Command } from 'commander';
+import { loadWeights } from '../../heuristic/weights';
+import { defaultWorkers } from '../../pool/pool';
+import { compareWeights, Sweep } from '../../solver/compare';
+import type { GameSummary } from '../../solver/summary';
+import { percent, table } from '../format';
+import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
+import { createProgress } from '../progress';
+import { checkStoreTarget, storeResult } from '../stored-results';
+
+export function command(): Command {
+  return new Command('sweep')
+    .description('score, tile rates and ms per move of one weight set against search depth (the same seeds at every depth)')
+    .argument('<weights>', 'weights file or preset name')
+    .option('--depths <list>', 'depths to play', parseListOption('--depths', depthParser('--depths')), [1, 2, 3] as (number | 'auto')[])
+    .option('-n, --games <n>', 'games per depth', parseIntegerOption('--games', 1, 1_000_000), 100)
+    .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
+    .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1_000_000)
+    .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
+    .option('--db <file>', 'also store the sweep in this database (see --run)')
+    .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
+    .option('--json', 'one JSON object on stdout')
+    .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
+      checkStoreTarget(opts);
+      const weights = loadWeights(spec);
+      const label = weights.name ?? spec;
+      const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
+      for (const depth of opts.depths) {
+        const progress = createProgress(`depth ${depth}`, opts.games);
+        const r = await compareWeights([{ label, weights }], {
+          games: opts.games,
+          seed: opts.seed,
+          depth,
+          cprob: opts.cprob,
+          workers: opts.workers ?? defaultWorkers(),
+          onProgress: (done) => progress.update(done),
+        });
+        progress.stop();
+        rows.push({ depth, summary: r.contenders[0].summary });
+      }
+      const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
+      storeResult(opts, sweep);
+      if (opts.json) {
+        console.log(JSON.stringify(sweep));
+        return;
+      }
+      const out = [['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
+      for (const { depth, summary: s } of rows) {
+        out.push([String(depth), s.meanScore.toFixed(0), s.medianScore.toFixed(0), String(s.maxScore), ...['2048', '4096', '8192', '16384', '32768'].map((t) => percent(s.reach[t])), s.movesPerGame.toFixed(0), s.msPerMove.toFixed(4)]);
+      }
+      console.log(`${label}: ${opts.games} games per depth, seeds ${opts.seed}..${opts.seed + opts.games - 1}`);
+      console.log(table(out));
+    });
+}

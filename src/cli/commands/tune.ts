@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import { defaultWorkers } from '../../pool/pool';
+import { loadConfig } from '../../tuner/config';
+import { createRun, prepareRun } from '../../tuner/controller';
+import { dbOption, withStore } from '../db';
+import { driveRun } from '../drive-run';
+import { parseWorkers } from '../options';
+
+export function command(): Command {
+  return new Command('tune')
+    .description('start a tuning run from a config; prints the run id first, then one line per generation')
+    .requiredOption('-c, --config <file>', 'run config (JSON), e.g. configs/quick.json')
+    .option('--name <name>', 'name of the run (default: the config name)')
+    .addOption(dbOption())
+    .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
+    .option('--json', 'one JSON event per line on stdout')
+    .action(async (opts: { config: string; name?: string; db: string; workers?: number; json?: boolean }) => {
+      // Everything the run needs is checked before the database is opened (or created).
+      const config = loadConfig(opts.config);
+      prepareRun(config);
+      await withStore(opts.db, 'write', async (store) => {
+        const runId = createRun(store, config, opts.name);
+        if (!opts.json) console.log(`run ${runId}`);
+        await driveRun(store, runId, false, opts.workers ?? config.workers ?? defaultWorkers(), !!opts.json);
+      });
+    });
+}

@@ -1,0 +1,26 @@
+/** Opening the database for a command: readers read-only, writers after their input is checked. */
+import { Option } from 'commander';
+import { DEFAULT_DB, RunBusyError, Store } from '../store/store';
+import { EXIT_BUSY } from './errors';
+
+export const dbOption = () => new Option('--db <file>', 'SQLite database').default(DEFAULT_DB);
+
+/**
+ * Opens the database, runs `fn` and closes it. `readonly` commands (runs, show, export, report) never
+ * write, create or lock anything. A run held by another live process exits with code 3.
+ */
+export async function withStore<T>(path: string, mode: 'read' | 'write' | 'write-existing', fn: (store: Store) => Promise<T> | T): Promise<T | undefined> {
+  const store = Store.open(path, { readonly: mode === 'read', create: mode === 'write' });
+  try {
+    return await fn(store);
+  } catch (e) {
+    if (e instanceof RunBusyError) {
+      console.error(`tune2048: ${e.message}`);
+      process.exitCode = EXIT_BUSY;
+      return undefined;
+    }
+    throw e;
+  } finally {
+    store.close();
+  }
+}

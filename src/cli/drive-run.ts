@@ -1,0 +1,93 @@
+/** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
+import { readStoredConfig, Tuner, TuneEvent } from '../tuner/controller';
+import type { Store } from '../store/store';
+import { suggest } from '../util/command-hint';
+import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './errors';
+import { fmt, generationLabel } from './format';
+import { isStdoutClosed, onStop } from './process';
+import { createProgress, Progress } from './progress';
+
+/** Prints a line of data unless stdout's reader has gone (the run goes on stopping quietly). */
+function out(line: string): void {
+  if (!isStdoutClosed()) console.log(line);
+}
+
+export async function driveRun(store: Store, runId: number, resumed: boolean, workers: number, json: boolean): Promise<void> {
+  const run = store.requireRun(runId);
+  const { config } = readStoredConfig(run.config);
+  const generations = config.optimizer.generations;
+  let progress: Progress | null = null;
+  let progressKey = '';
+  const endProgress = () => {
+    progress?.stop();
+    progress = null;
+    progressKey = '';
+  };
+  const onEvent = (e: TuneEvent) => {
+    if (json) return out(JSON.stringify(e));
+    if (e.event === 'generation-finished') {
+      endProgress();
+      out(
+        `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s`,
+      );
+    } else if (e.event === 'validation-finished') {
+      endProgress();
+      for (const f of e.finalists) out(`finalist candidate ${f.candidate}: fitness ${fmt(f.fitness)} (in-sample)  validation ${fmt(f.validation)} (held-out)`);
+    }
+  };
+  const tuner = new Tuner(store, runId, {
+    workers,
+    onEvent,
+    onProgress: (p) => {
+      const key = `${p.phase}:${p.generation}`;
+      if (key !== progressKey) {
+        progress?.stop();
+        const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';
+        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {eta_formatted}`, { best: fmt(p.bestSoFar) });
+        progressKey = key;
+      }
+      progress?.update(p.done, { best: fmt(p.bestSoFar) });
+    },
+  });
+  let signals = 0;
+  let pipeClosed = false;
+  const uninstall = onStop((reason) => {
+    if (reason.kind === 'pipe') {
+      // Nobody reads the output any more: stop now, keep what is stored, exit quietly.
+      pipeClosed = true;
+      tuner.abort();
+      return;
+    }
+    signals++;
+    if (signals > 1) {
+      tuner.abandon();
+      console.error(`\ntune2048: run ${runId} stopped at once; resume it with: ${suggest(`resume ${runId}`, store.path)}`);
+      process.exit(EXIT_INTERRUPTED); // workers die with us (pool.ts)
+    }
+    tuner.stop();
+    console.error(
+      `\ntune2048: ${reason.signal}: stopping: waiting for ${tuner.inFlight()} running batch(es) to finish and be stored (Ctrl-C again to quit at once)`,
+    );
+  });
+  try {
+    const outcome = await tuner.run(resumed);
+    endProgress();
+    const resume = suggest(`resume ${runId}`, store.path);
+    if (outcome.status === 'lost') {
+      console.error(`tune2048: ${outcome.error}`);
+      process.exitCode = EXIT_BUSY;
+    } else if (outcome.status === 'stopped') {
+      if (!pipeClosed) {
+        console.error(`tune2048: run ${runId} stopped; resume it with: ${resume}`);
+        process.exitCode = EXIT_INTERRUPTED;
+      }
+    } else if (outcome.status === 'failed') {
+      console.error(`tune2048: run ${runId} failed: ${outcome.error}; finished games are stored, resume with: ${resume}`);
+      process.exitCode = EXIT_FAILURE;
+    } else if (!json) {
+      out(`run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(`export ${runId} --out tuned.json`, store.path)}`);
+    }
+  } finally {
+    uninstall();
+  }
+}

@@ -1,0 +1,52 @@
+/** Writing the files users name with --out: every failure is one line naming the path. */
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { InputError } from '../util/errors';
+
+function why(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  return (e as Error).message;
+}
+
+/**
+ * Writes `text` to `path`. A folder given as the file, or a missing folder (unless `createFolder`,
+ * for default paths), is refused before anything is written.
+ */
+export function writeOutputFile(path: string, text: string, option = '--out', createFolder = false): void {
+  checkOutputPath(path, option, createFolder);
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new InputError(`${option} "${path}": cannot write: ${why(e)}`);
+  }
+}
+
+/** The checks of writeOutputFile, for commands that should refuse a bad path before long work. */
+export function checkOutputPath(path: string, option = '--out', createFolder = false): void {
+  const folder = dirname(resolve(path));
+  try {
+    if (statSync(path).isDirectory()) throw new InputError(`${option} "${path}" is a folder; name a file inside it`);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+  }
+  let folderExists = true;
+  try {
+    folderExists = statSync(folder).isDirectory();
+    if (!folderExists) throw new InputError(`${option} "${path}": "${dirname(path)}" is not a folder`);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    folderExists = false;
+  }
+  if (!folderExists) {
+    if (!createFolder) throw new InputError(`${option} "${path}": the folder "${dirname(path)}" does not exist`);
+    try {
+      mkdirSync(folder, { recursive: true });
+    } catch (e) {
+      throw new InputError(`${option} "${path}": cannot create the folder "${dirname(path)}": ${why(e)}`);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/** compare and sweep with --db [--run]: the target is checked before any game is played, the result stored after. */
+import { Store } from '../store/store';
+import { InputError } from './errors';
+
+export interface StoreTarget {
+  db?: string;
+  run?: number;
+}
+
+/** Refuses a bad --db/--run before the games: a missing run, a foreign or damaged file, an unwritable path. */
+export function checkStoreTarget(opts: StoreTarget): void {
+  if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
+  if (!opts.db) return;
+  const store = Store.open(opts.db, { create: opts.run === undefined });
+  try {
+    if (opts.run !== undefined) store.requireRun(opts.run);
+  } finally {
+    store.close();
+  }
+}
+
+/** With --db, keeps a comparison or sweep (tied to --run, if given) for the run's report. */
+export function storeResult(opts: StoreTarget, result: unknown): void {
+  if (!opts.db) return;
+  const store = Store.open(opts.db);
+  try {
+    const id = store.insertComparison(opts.run ?? null, result);
+    console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
+  } finally {
+    store.close();
+  }
+}

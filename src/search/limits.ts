@@ -1,0 +1,2 @@
+/** Search limits, in a module of their own so option parsers can check them without loading the search. */
+export const MAX_DEPTH = 12;
