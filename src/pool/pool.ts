@@ -5,12 +5,18 @@
  * worker-farm's own behaviour, and what this adds:
  * - a worker that dies mid-call: worker-farm re-queues the call, up to
  *   `retries` times, then fails it with ProcessTerminatedError;
- * - a call that runs past `callTimeoutMs`: worker-farm kills the worker and
- *   fails the call with TimeoutError WITHOUT re-queueing it; we re-submit it
- *   ourselves, up to `retries` times;
+ * - time limits are ours, not worker-farm's: its `maxCallTime` neither
+ *   re-queues a timed-out call nor clears the timer of a call it re-queued
+ *   after a worker death (which kept a finished tuner alive for up to the
+ *   whole limit). Every child loads child.ts, which announces the start of
+ *   each call; from then the call has `callTimeoutMs`, after which its worker
+ *   is killed and worker-farm re-queues the call like any other death;
  * - the queue lives here, not in worker-farm (which only ever holds the calls
  *   in flight), so `drain()` can cancel what has not started while what is
- *   running finishes, and `terminate()` can stop everything at once.
+ *   running finishes, and `terminate()` can stop everything at once;
+ * - no worker outlives this process: every live child is SIGKILLed on exit
+ *   (a crash, process.exit after a signal or a closed pipe), and a child
+ *   whose parent vanished (kill -9) notices it by itself (parent.ts).
  * Error classes are not exported by worker-farm: errors are told apart by `type`.
  */
 import workerFarm from 'worker-farm';
@@ -48,7 +54,15 @@ export function defaultWorkers(): number {
 
 /** Running from TypeScript sources (tests, tsx): workers need tsx too. */
 const FROM_SOURCE = __filename.endsWith('.ts');
-export const DEFAULT_WORKER = join(__dirname, FROM_SOURCE ? 'worker.ts' : 'worker.js');
+const EXT = FROM_SOURCE ? '.ts' : '.js';
+export const DEFAULT_WORKER = join(__dirname, `worker${EXT}`);
+const CHILD_MODULE = join(__dirname, `child${EXT}`);
+
+/** Every worker process of every pool of this process, killed when it exits. */
+const allChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of allChildren) child.kill('SIGKILL');
+});
 
 export interface WorkerPool<TTask, TResult> {
   readonly size: number;
@@ -68,45 +82,79 @@ export interface WorkerPool<TTask, TResult> {
 type FarmCallback = (error: (Error & { type?: string }) | null, result?: unknown) => void;
 
 interface Job<TTask, TResult> {
+  token: number;
   task: TTask;
   resolve: (r: TResult) => void;
   reject: (e: Error) => void;
+  /** Times its worker was killed for running past the limit. */
   timeouts: number;
+  timer: NodeJS.Timeout | null;
 }
+
+let nextToken = 1;
 
 export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPool<TTask, TResult> {
   const size = options.workers ?? defaultWorkers();
   const workerPath = options.workerPath ?? DEFAULT_WORKER;
   const method = options.method ?? 'playBatch';
   const retries = options.retries ?? 2;
-  const execArgv = workerPath.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const callTimeoutMs = options.callTimeoutMs ?? Infinity;
+  const execArgv = CHILD_MODULE.endsWith('.ts') || workerPath.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const live = new Set<ChildProcess>();
+  const byToken = new Map<number, Job<TTask, TResult>>();
   let killed = false;
+
+  function onStart(child: ChildProcess, token: number): void {
+    const job = byToken.get(token);
+    if (!job || callTimeoutMs === Infinity) return;
+    if (job.timer) clearTimeout(job.timer);
+    job.timer = setTimeout(() => {
+      job.timer = null;
+      job.timeouts++;
+      child.kill('SIGKILL'); // worker-farm re-queues the call (or fails it when retries are used up)
+    }, callTimeoutMs);
+  }
+
   const farmOptions = {
     maxConcurrentWorkers: size,
     maxConcurrentCallsPerWorker: 1,
-    maxCallTime: options.callTimeoutMs ?? Infinity,
+    maxCallTime: Infinity,
     maxRetries: retries,
     autoStart: true,
-    workerOptions: { execArgv },
+    workerOptions: { execArgv, env: { ...process.env, TUNE2048_WORKER_MODULE: workerPath, TUNE2048_WORKER_METHOD: method } },
     onChild: (child: ChildProcess) => {
       // After terminate(), worker-farm still restarts workers for the calls it re-queues: end them at once.
       if (killed) child.kill('SIGKILL');
       live.add(child);
-      child.once('exit', () => live.delete(child));
+      allChildren.add(child);
+      child.on('message', (m: { owner?: string; event?: string; token?: number }) => {
+        if (m?.owner === 'tune2048' && m.event === 'start' && typeof m.token === 'number') onStart(child, m.token);
+      });
+      child.once('exit', () => {
+        live.delete(child);
+        allChildren.delete(child);
+      });
     },
   };
   // The bundled typings do not know onChild; the option exists (worker-farm 1.7 lib/farm.js).
-  type Farm = Record<string, (task: TTask, cb: FarmCallback) => void>;
-  const farm = workerFarm(farmOptions as Parameters<typeof workerFarm>[0], workerPath, [method]) as unknown as Farm;
+  type Farm = Record<string, (task: TTask, token: number, cb: FarmCallback) => void>;
+  const farm = workerFarm(farmOptions as Parameters<typeof workerFarm>[0], CHILD_MODULE, ['run']) as unknown as Farm;
 
   const queue: Job<TTask, TResult>[] = [];
   const running = new Set<Job<TTask, TResult>>();
   let closed = false;
   let idle: (() => void) | null = null;
 
+  function forget(job: Job<TTask, TResult>): void {
+    running.delete(job);
+    byToken.delete(job.token);
+    if (job.timer) clearTimeout(job.timer);
+    job.timer = null;
+  }
+
   function settle(job: Job<TTask, TResult>, error: Error | null, result?: TResult): void {
-    if (!running.delete(job)) return; // already rejected by terminate()
+    if (!running.has(job)) return; // already rejected by terminate()
+    forget(job);
     if (error) job.reject(error);
     else job.resolve(result as TResult);
     pump();
@@ -114,16 +162,14 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
 
   function dispatch(job: Job<TTask, TResult>): void {
     running.add(job);
-    farm[method](job.task, (error, result) => {
+    byToken.set(job.token, job);
+    farm.run(job.task, job.token, (error, result) => {
       if (!running.has(job)) return;
       if (!error) return settle(job, null, result as TResult);
-      if (error.type === 'TimeoutError' && job.timeouts < retries) {
-        job.timeouts++;
-        running.delete(job);
-        return dispatch(job);
+      if (error.type === 'ProcessTerminatedError') {
+        const why = job.timeouts > 0 ? `was killed ${job.timeouts} time(s) for running past ${callTimeoutMs} ms or died` : 'died';
+        return settle(job, new PoolError(`the worker running a batch ${why}, ${retries + 1} times; giving up`));
       }
-      if (error.type === 'TimeoutError') return settle(job, new PoolError(`a batch timed out ${job.timeouts + 1} times (limit ${options.callTimeoutMs} ms); giving up`));
-      if (error.type === 'ProcessTerminatedError') return settle(job, new PoolError(`a worker died ${retries + 1} times running the same batch; giving up`));
       settle(job, new PoolError(`worker error: ${error.message}`));
     });
   }
@@ -143,7 +189,7 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
     run: (task) =>
       new Promise<TResult>((resolve, reject) => {
         if (closed) return reject(new PoolTerminatedError());
-        queue.push({ task, resolve, reject, timeouts: 0 });
+        queue.push({ token: nextToken++, task, resolve, reject, timeouts: 0, timer: null });
         pump();
       }),
     inFlight: () => running.size,
@@ -158,7 +204,7 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
       drain();
       killed = true;
       for (const job of [...running]) {
-        running.delete(job);
+        forget(job);
         job.reject(new PoolTerminatedError());
       }
       workerFarm.end(farm as never);

@@ -1,18 +1,13 @@
 /**
- * Worker entry (a worker-farm child): plays batches of seeded games and
- * returns their results. It never opens the database.
+ * Worker entry (loaded through child.ts in a worker-farm child): plays batches
+ * of seeded games and returns their results. It never opens the database.
  */
-import { playGame } from '../engine/game';
+import type { Board } from '../engine/board';
+import { playGame, type Player } from '../engine/game';
 import type { Searcher } from '../search/expectimax';
 import { createSolver } from '../solver/solver';
+import { parentGone } from './parent';
 import type { BatchResult, BatchTask } from './protocol';
-
-// Ctrl-C in a terminal reaches the whole process group: let the parent decide
-// when workers stop, so it can commit finished batches first.
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => process.exit(0));
-// The parent died (kill -9): nothing will read our results.
-process.on('disconnect', () => process.exit(0));
 
 // Consecutive batches usually belong to the same candidate: keep the last few solvers.
 const solvers = new Map<string, Searcher>();
@@ -31,11 +26,22 @@ function solverFor(task: BatchTask): Searcher {
   return solver;
 }
 
+/** The solver, plus a look every 8 moves at whether the parent still exists (an orphan exits). */
+function watched(solver: Searcher): Player {
+  let moves = 0;
+  return {
+    chooseMove(board: Board) {
+      if ((++moves & 7) === 0 && parentGone()) process.exit(0);
+      return solver.chooseMove(board);
+    },
+  };
+}
+
 export function playBatch(task: BatchTask, callback: (error: Error | null, result?: BatchResult) => void): void {
   try {
-    const solver = solverFor(task);
+    const player = watched(solverFor(task));
     const games = task.seeds.map((seed) => {
-      const r = playGame(solver, seed);
+      const r = playGame(player, seed);
       return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms };
     });
     callback(null, { pid: process.pid, games });

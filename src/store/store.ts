@@ -4,13 +4,13 @@
  * batch of games is one transaction), so kill -9 loses only games in flight.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { InputError } from '../util/errors';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema';
 
-export const DEFAULT_DB = 'db/tune2048.sqlite';
+export { DEFAULT_DB } from '../util/command-hint';
 
 export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
 export type GamePurpose = 'fitness' | 'validation';
@@ -76,8 +76,13 @@ export interface NewCandidate {
 
 export interface RunSummary extends RunRow {
   generations: number;
+  /** The largest fitness of any candidate: in-sample (on the games that selected it), so optimistic. */
   best_fitness: number | null;
+  /** The held-out validation of the run's best (once validated): the honest figure. */
+  best_validation: number | null;
   games_played: number;
+  /** The latest start or end of a generation (ms), for the elapsed time of unfinished runs. */
+  last_activity: number | null;
 }
 
 /** A run another live process is working on. */
@@ -88,66 +93,161 @@ export class RunBusyError extends Error {
   }
 }
 
+/** This process held a run, and another process has taken it over (this one was suspended or silent too long). */
+export class RunLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunLostError';
+  }
+}
+
 /** A holder whose heartbeat is older than this is stale, even if its pid exists. */
 export const STALE_HEARTBEAT_MS = 60_000;
 
-function pidAlive(pid: number): boolean {
+/** Is the process alive? A zombie (exited, not yet reaped by its parent) holds nothing. */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    // The state letter follows the parenthesised command name: Z zombie, X dead.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc (not Linux): kill(pid, 0) said it exists
   }
 }
 
 export interface OpenOptions {
-  /** Create the file (and its folder) when missing; read-only commands pass false. */
+  /** Create the file (and its folder) when missing (default true; ignored when readonly). */
   create?: boolean;
+  /**
+   * Read only (runs, show, export, report): never writes, never creates, works on a read-only file,
+   * folder or mount, and never stands in a writer's way.
+   */
+  readonly?: boolean;
   /** Apply pending migrations (default true). Tests pass false to build old files. */
   migrate?: boolean;
 }
 
+function errno(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'read-only file system',
+    ENOTDIR: 'a part of the path is not a folder',
+    ENOENT: 'no such file or folder',
+    ENOSPC: 'no space left on the device',
+  };
+  return (code && reasons[code]) ?? (e as Error).message;
+}
+
+/** The one-line problem with opening `path` for writing, or null (checked before SQLite tries). */
+function writeProblem(path: string, create: boolean): string | null {
+  let exists = true;
+  try {
+    if (statSync(path).isDirectory()) return `database "${path}" is a folder, not a file`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot open database "${path}": ${errno(e)}`;
+    exists = false;
+  }
+  if (!exists) {
+    if (!create) return `no database at "${path}" (start a run with "tune2048 tune", or pass --db)`;
+    try {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+    } catch (e) {
+      return `cannot create database "${path}": ${errno(e)}`;
+    }
+  }
+  // SQLite writes the file and, in WAL mode, a -wal and a -shm file beside it.
+  for (const [what, target] of [['the database', path], ['its folder', dirname(resolve(path))]] as const) {
+    if (what === 'the database' && !exists) continue;
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (e) {
+      return `cannot write database "${path}": ${what} is not writable (${errno(e)})`;
+    }
+  }
+  return null;
+}
+
+/** An error from SQLite at open or first read, as a one-line InputError naming the file. */
+export function describeOpenError(path: string, e: unknown): Error {
+  if (e instanceof InputError) return e;
+  const code = (e as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB') return new InputError(`"${path}" is not a SQLite database`);
+  if (code.startsWith('SQLITE_CORRUPT')) return new InputError(`"${path}" is damaged (${(e as Error).message}); refusing to use it: restore a backup or pass another --db`);
+  if (code.startsWith('SQLITE_CANTOPEN')) return new InputError(`cannot open database "${path}": ${(e as Error).message}`);
+  if (code.startsWith('SQLITE_READONLY')) return new InputError(`cannot write database "${path}": ${(e as Error).message}`);
+  if (code === 'SQLITE_FULL') return new InputError(`cannot write database "${path}": the disk is full`);
+  return e as Error;
+}
+
 export class Store {
   readonly path: string;
+  readonly readonly: boolean;
   private readonly db: Database.Database;
+  /** An empty file opened read-only: it holds no runs (and no tables). */
+  private readonly empty: boolean;
+  /** The run this process holds (acquireRun): every write checks it still does. */
+  private held: { id: number; pid: number; host: string } | null = null;
 
-  private constructor(path: string, db: Database.Database) {
+  private constructor(path: string, db: Database.Database, readonly: boolean, empty: boolean) {
     this.path = path;
     this.db = db;
+    this.readonly = readonly;
+    this.empty = empty;
   }
 
   static open(path: string, options: OpenOptions = {}): Store {
-    const { create = true, migrate = true } = options;
-    if (!existsSync(path)) {
-      if (!create) throw new InputError(`no database at "${path}" (start a run with "tune2048 tune", or pass --db)`);
-      mkdirSync(dirname(path), { recursive: true });
+    const { create = true, readonly = false, migrate = true } = options;
+    if (!readonly) {
+      const problem = writeProblem(path, create);
+      if (problem) throw new InputError(problem);
+    } else {
+      try {
+        if (statSync(path).isDirectory()) throw new InputError(`database "${path}" is a folder, not a file`);
+      } catch (e) {
+        if (e instanceof InputError) throw e;
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`no database at "${path}" (start a run with "tune2048 tune", or pass --db)`);
+        throw new InputError(`cannot open database "${path}": ${errno(e)}`);
+      }
     }
-    let db: Database.Database;
+    let db: Database.Database | null = null;
     try {
-      db = new Database(path);
+      db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
       db.pragma('busy_timeout = 5000');
       const appId = db.pragma('application_id', { simple: true }) as number;
       const version = db.pragma('user_version', { simple: true }) as number;
       const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
       if (appId !== APPLICATION_ID && (appId !== 0 || tables > 0)) {
-        db.close();
         throw new InputError(`"${path}" is not a tune2048 database (it holds other data); refusing to touch it`);
       }
       if (version > SCHEMA_VERSION) {
-        db.close();
         throw new InputError(`"${path}" has schema version ${version}, newer than this tune2048 understands (${SCHEMA_VERSION}); upgrade tune2048`);
       }
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('foreign_keys = ON');
-      const store = new Store(path, db);
-      if (migrate) store.migrate();
+      const empty = readonly && tables === 0; // a writer migrates an empty file to the schema
+      if (readonly && !empty && version < SCHEMA_VERSION) {
+        throw new InputError(`"${path}" has schema version ${version}, older than this tune2048's (${SCHEMA_VERSION}); a writing command upgrades it (e.g. tune2048 resume <run> --db ${path})`);
+      }
+      // Before anything is written: a damaged file is refused, not written into (and not read as if whole).
+      const check = (db.pragma('quick_check(3)') as { quick_check: string }[]).map((r) => r.quick_check).filter((line) => !line.startsWith('***'));
+      if (check[0] !== 'ok') throw new InputError(`"${path}" is damaged (SQLite quick_check: ${check[0]}); refusing to use it: restore a backup or pass another --db`);
+      if (!readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.pragma('foreign_keys = ON');
+      }
+      const store = new Store(path, db, readonly, empty);
+      if (migrate && !readonly) store.migrate();
       return store;
     } catch (e) {
-      if (e instanceof InputError) throw e;
-      const code = (e as { code?: string }).code;
-      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new InputError(`"${path}" is not a SQLite database`);
-      throw e;
+      if (db?.open) db.close();
+      throw describeOpenError(path, e);
     }
   }
 
@@ -169,14 +269,49 @@ export class Store {
     return this.db.pragma('user_version', { simple: true }) as number;
   }
 
-  /** Checkpoints the WAL into the main file and closes. Safe to call twice. */
+  /**
+   * Closes. A writer first checkpoints the WAL into the main file and, when no one else has the file
+   * open, turns WAL off: a file at rest then needs no -wal or -shm beside it, so readers can open it
+   * in a read-only folder or mount, and never create those files (which SQLite would give the file's
+   * own read-only mode, breaking every later open). The next writer turns WAL on again.
+   * A failure here (a full disk, a reader still open) loses nothing: the WAL keeps every commit.
+   * Safe to call twice.
+   */
   close(): void {
     if (!this.db.open) return;
     try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      if (!this.readonly) {
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+        this.db.pragma('busy_timeout = 0'); // someone else has it open: stay in WAL, do not wait
+        this.db.pragma('journal_mode = DELETE');
+      }
+    } catch {
+      // the WAL stays beside the file; the next open reads it
     } finally {
       this.db.close();
     }
+  }
+
+  /** Inside a write of a run this process holds: throws RunLostError if another process took the run over. */
+  private checkHeld(): void {
+    const held = this.held;
+    if (!held) return;
+    const row = this.db.prepare('SELECT owner_pid, owner_host, heartbeat_at FROM runs WHERE id = ?').get(held.id) as
+      | { owner_pid: number | null; owner_host: string | null }
+      | undefined;
+    if (row?.owner_pid === held.pid && row.owner_host === held.host) return;
+    const who = row?.owner_pid != null ? `pid ${row.owner_pid} on ${row.owner_host}` : 'another process';
+    throw new RunLostError(`run ${held.id} was taken over by ${who} while this process was paused or silent; this process stops and writes nothing more`);
+  }
+
+  /** A write transaction (immediate) that first checks this process still holds its run. */
+  private write<T>(fn: () => T): T {
+    return this.db
+      .transaction(() => {
+        this.checkHeld();
+        return fn();
+      })
+      .immediate();
   }
 
   // ---- runs ----
@@ -189,6 +324,7 @@ export class Store {
   }
 
   getRun(id: number): RunRow | undefined {
+    if (this.empty) return undefined;
     return this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
   }
 
@@ -199,11 +335,14 @@ export class Store {
   }
 
   listRuns(): RunSummary[] {
+    if (this.empty) return [];
     return this.db
       .prepare(
         `SELECT r.*,
            (SELECT count(*) FROM generations g WHERE g.run_id = r.id AND g.status = 'done') AS generations,
            (SELECT max(c.fitness) FROM candidates c WHERE c.run_id = r.id) AS best_fitness,
+           (SELECT c.validation FROM candidates c WHERE c.id = r.best_candidate) AS best_validation,
+           (SELECT max(max(g.started_at), coalesce(max(g.finished_at), 0)) FROM generations g WHERE g.run_id = r.id) AS last_activity,
            (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id) AS games_played
          FROM runs r ORDER BY r.id`,
       )
@@ -232,20 +371,26 @@ export class Store {
           .run(pid, host, now, id);
       })
       .immediate();
+    this.held = { id, pid, host };
   }
 
+  /** Renews the holder's heartbeat; throws RunLostError when another process has taken the run over. */
   heartbeat(id: number, now = Date.now()): void {
-    this.db.prepare('UPDATE runs SET heartbeat_at = ? WHERE id = ? AND owner_pid = ?').run(now, id, process.pid);
+    this.write(() => this.db.prepare('UPDATE runs SET heartbeat_at = ? WHERE id = ?').run(now, id));
   }
 
+  /** Gives the run up with its final status, unless another process has taken it over meanwhile. */
   releaseRun(id: number, status: Exclude<RunStatus, 'running'>, error: string | null = null): void {
+    const held = this.held;
+    if (!held || held.id !== id) return;
+    this.held = null;
     this.db
-      .prepare('UPDATE runs SET status = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL, error = ?, finished_at = ? WHERE id = ?')
-      .run(status, error, status === 'finished' ? Date.now() : null, id);
+      .prepare('UPDATE runs SET status = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL, error = ?, finished_at = ? WHERE id = ? AND owner_pid = ? AND owner_host = ?')
+      .run(status, error, status === 'finished' ? Date.now() : null, id, held.pid, held.host);
   }
 
   setBestCandidate(runId: number, candidateId: number): void {
-    this.db.prepare('UPDATE runs SET best_candidate = ? WHERE id = ?').run(candidateId, runId);
+    this.write(() => this.db.prepare('UPDATE runs SET best_candidate = ? WHERE id = ?').run(candidateId, runId));
   }
 
   // ---- generations and candidates ----
@@ -260,8 +405,7 @@ export class Store {
 
   /** Inserts a generation and its candidates atomically, unless it already exists. */
   insertGeneration(runId: number, idx: number, state: unknown, candidates: readonly NewCandidate[]): void {
-    this.db
-      .transaction(() => {
+    this.write(() => {
         if (this.getGeneration(runId, idx)) return;
         this.db
           .prepare("INSERT INTO generations (run_id, idx, state, status, started_at) VALUES (?, ?, ?, 'open', ?)")
@@ -270,8 +414,7 @@ export class Store {
           'INSERT INTO candidates (run_id, generation, idx, genome, params, origin, parents) VALUES (?, ?, ?, ?, ?, ?, ?)',
         );
         candidates.forEach((c, i) => insert.run(runId, idx, i, JSON.stringify(c.genome), JSON.stringify(c.params), c.origin, JSON.stringify(c.parents)));
-      })
-      .immediate();
+    });
   }
 
   finishGeneration(
@@ -280,17 +423,15 @@ export class Store {
     fitness: readonly { id: number; fitness: number }[],
     stats: { best: number; mean: number; stdev: number; games: number },
   ): void {
-    this.db
-      .transaction(() => {
-        const set = this.db.prepare('UPDATE candidates SET fitness = ? WHERE id = ?');
-        for (const f of fitness) set.run(f.fitness, f.id);
-        this.db
-          .prepare(
-            "UPDATE generations SET status = 'done', best_fitness = ?, mean_fitness = ?, stdev_fitness = ?, games = ?, finished_at = ? WHERE run_id = ? AND idx = ?",
-          )
-          .run(stats.best, stats.mean, stats.stdev, stats.games, Date.now(), runId, idx);
-      })
-      .immediate();
+    this.write(() => {
+      const set = this.db.prepare('UPDATE candidates SET fitness = ? WHERE id = ?');
+      for (const f of fitness) set.run(f.fitness, f.id);
+      this.db
+        .prepare(
+          "UPDATE generations SET status = 'done', best_fitness = ?, mean_fitness = ?, stdev_fitness = ?, games = ?, finished_at = ? WHERE run_id = ? AND idx = ?",
+        )
+        .run(stats.best, stats.mean, stats.stdev, stats.games, Date.now(), runId, idx);
+    });
   }
 
   getCandidates(runId: number, generation: number): CandidateRow[] {
@@ -302,7 +443,7 @@ export class Store {
   }
 
   setValidation(candidateId: number, value: number): void {
-    this.db.prepare('UPDATE candidates SET validation = ? WHERE id = ?').run(value, candidateId);
+    this.write(() => this.db.prepare('UPDATE candidates SET validation = ? WHERE id = ?').run(value, candidateId));
   }
 
   // ---- comparisons ----
@@ -315,6 +456,7 @@ export class Store {
 
   /** A run's stored comparisons, oldest first, as parsed JSON. */
   listComparisons(runId: number): { id: number; created_at: number; result: unknown }[] {
+    if (this.empty) return [];
     return (this.db.prepare('SELECT id, created_at, result FROM comparisons WHERE run_id = ? ORDER BY id').all(runId) as { id: number; created_at: number; result: string }[]).map(
       (r) => ({ ...r, result: JSON.parse(r.result) }),
     );
@@ -327,7 +469,7 @@ export class Store {
     const insert = this.db.prepare(
       'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms) VALUES (@candidate_id, @purpose, @seed, @score, @max_tile, @moves, @ms)',
     );
-    this.db.transaction(() => rows.forEach((r) => insert.run(r))).immediate();
+    this.write(() => rows.forEach((r) => insert.run(r)));
   }
 
   getGames(candidateId: number, purpose: GamePurpose): GameRow[] {

@@ -21,7 +21,7 @@ import type { Weights } from '../heuristic/weights';
 import { parseWeights, loadWeights } from '../heuristic/weights';
 import { createPool, PoolTerminatedError, WorkerPool } from '../pool/pool';
 import type { BatchResult, BatchTask } from '../pool/protocol';
-import { CandidateRow, GamePurpose, Store } from '../store/store';
+import { CandidateRow, GamePurpose, RunLostError, Store } from '../store/store';
 import { configHash, parseConfig, RunConfig } from './config';
 import { gameObjective, objectiveValue } from './fitness';
 import { createOptimizer } from './optimizers';
@@ -35,10 +35,15 @@ export interface StoredConfig {
   startWeights: Weights;
 }
 
-export function createRun(store: Store, config: RunConfig, name?: string): number {
+/** Resolves the start weights and checks the space against them: everything a run needs, before any file is touched. */
+export function prepareRun(config: RunConfig): StoredConfig {
   const startWeights = loadWeights(config.space.start);
   new ParameterSpace(startWeights, config.space.params); // validates the space against the start point
-  const stored: StoredConfig = { config, startWeights };
+  return { config, startWeights };
+}
+
+export function createRun(store: Store, config: RunConfig, name?: string): number {
+  const stored = prepareRun(config);
   return store.createRun({ name: name ?? config.name ?? 'run', config: JSON.stringify(stored), configHash: configHash(config), seed: config.seed });
 }
 
@@ -62,7 +67,7 @@ export type TuneEvent =
       seconds: number;
     }
   | { event: 'validation-finished'; run: number; finalists: { candidate: number; fitness: number; validation: number }[] }
-  | { event: 'run-finished'; run: number; status: 'finished' | 'stopped' | 'failed'; best: number | null; validation: number | null; error?: string };
+  | { event: 'run-finished'; run: number; status: TuneOutcome['status']; best: number | null; validation: number | null; error?: string };
 
 export interface TuneProgress {
   phase: 'fitness' | 'validation';
@@ -83,7 +88,8 @@ export interface TuneOptions {
 }
 
 export interface TuneOutcome {
-  status: 'finished' | 'stopped' | 'failed';
+  /** lost: another process took the run over while this one was paused; this one wrote nothing more. */
+  status: 'finished' | 'stopped' | 'failed' | 'lost';
   bestCandidate: number | null;
   error?: string;
 }
@@ -105,6 +111,18 @@ export class Tuner {
     this.pool?.drain();
   }
 
+  /** Stop now (a closed pipe): running batches are killed and lost, finished ones are stored. */
+  abort(): void {
+    this.stopping = true;
+    this.pool?.terminate();
+  }
+
+  /** Leave at once (a second Ctrl-C): the run is given up as stopped, if this process still holds it; the caller exits. */
+  abandon(): void {
+    this.abort();
+    this.store.releaseRun(this.runId, 'stopped', 'interrupted');
+  }
+
   /** Batches still running (what a stop is waiting for). */
   inFlight(): number {
     return this.pool?.inFlight() ?? 0;
@@ -115,7 +133,16 @@ export class Tuner {
     const run = store.requireRun(runId);
     const { config, startWeights } = readStoredConfig(run.config);
     store.acquireRun(runId);
-    const heartbeat = setInterval(() => store.heartbeat(runId), 5000);
+    let lost: RunLostError | null = null;
+    const heartbeat = setInterval(() => {
+      try {
+        store.heartbeat(runId);
+      } catch (e) {
+        if (!(e instanceof RunLostError)) throw e;
+        lost = e; // resumed after a long pause: another process holds the run now
+        this.abort();
+      }
+    }, 5000);
     heartbeat.unref();
     const emit = (e: TuneEvent) => this.options.onEvent?.(e);
     emit({ event: 'run-started', run: runId, name: run.name, resumed, workers: this.options.workers, generations: config.optimizer.generations });
@@ -126,6 +153,12 @@ export class Tuner {
       emit({ event: 'run-finished', run: runId, status: 'finished', best, validation: row?.validation ?? null });
       return { status: 'finished', bestCandidate: best };
     } catch (e) {
+      const runLost = lost ?? (e instanceof RunLostError ? e : null);
+      if (runLost) {
+        this.abort();
+        emit({ event: 'run-finished', run: runId, status: 'lost', best: null, validation: null, error: runLost.message });
+        return { status: 'lost', bestCandidate: null, error: runLost.message };
+      }
       if (this.stopping && (e instanceof PoolTerminatedError || e instanceof StopRequested)) {
         store.releaseRun(runId, 'stopped', 'interrupted');
         emit({ event: 'run-finished', run: runId, status: 'stopped', best: null, validation: null });
@@ -164,13 +197,17 @@ export class Tuner {
     let last = -1;
     for (let g = 0; g < config.optimizer.generations; g++) {
       this.checkStop();
-      const budget = config.fitness.budget;
-      if (budget !== undefined && g > 0 && store.listGenerations(runId).reduce((s, x) => s + x.games, 0) >= budget) break;
-      last = g;
       if (!store.getGeneration(runId, g)) {
         const rng = stream(config.seed, 'optimizer', g);
         const proposal =
           g === 0 ? optimizer.initial(space.startGenome(), rng) : optimizer.next(this.evaluated(config, g - 1), JSON.parse(store.getGeneration(runId, g - 1)!.state), rng);
+        // A budget is a ceiling: a generation that would pass it is not played (generation 0 always is).
+        const budget = config.fitness.budget;
+        if (budget !== undefined && g > 0) {
+          const spent = store.listGenerations(runId).reduce((s, x) => s + x.games, 0);
+          const playing = config.reevaluateElites ? proposal.candidates.length : proposal.candidates.filter((c) => c.origin !== 'elite').length;
+          if (spent + playing * (optimizer.summary(proposal.state).games ?? config.fitness.games) > budget) break;
+        }
         store.insertGeneration(
           runId,
           g,
@@ -178,6 +215,7 @@ export class Tuner {
           proposal.candidates.map((c) => ({ ...c, params: space.params(c.genome) })),
         );
       }
+      last = g;
       const gen = store.getGeneration(runId, g)!;
       const candidates = store.getCandidates(runId, g);
       if (gen.status === 'done') {

@@ -1,6 +1,7 @@
 /** The best weights of a run, in the solver's weights schema, with their provenance. */
 import { parseWeights, Weights, WEIGHTS_FORMAT, WEIGHTS_VERSION } from '../heuristic/weights';
 import { Store } from '../store/store';
+import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { readStoredConfig } from './controller';
 import { ParameterSpace } from './space';
@@ -8,7 +9,10 @@ import { ParameterSpace } from './space';
 export function exportBestWeights(store: Store, runId: number): Weights {
   const run = store.requireRun(runId);
   if (run.best_candidate === null) {
-    throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); resume it to finish: tune2048 resume ${runId}`);
+    if (run.status === 'running') {
+      throw new InputError(`run ${runId} is still running (held by pid ${run.owner_pid} on ${run.owner_host}); export it once it has finished`);
+    }
+    throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); finish it with: ${suggest(`resume ${runId}`, store.path)}`);
   }
   const { config, startWeights } = readStoredConfig(run.config);
   const best = store.getCandidate(run.best_candidate)!;

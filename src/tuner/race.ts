@@ -15,6 +15,7 @@ import { holdoutSeeds } from './seeds';
 import { ParameterSpace } from './space';
 import { createPool } from '../pool/pool';
 import type { BatchResult, BatchTask } from '../pool/protocol';
+import { playSeedsOnPool } from '../solver/compare';
 import { Store } from '../store/store';
 import { mean } from '../util/stats';
 
@@ -30,6 +31,8 @@ export interface RaceOptions {
   holdoutGames: number;
   workers: number;
   onLog?: (line: string) => void;
+  /** Games played so far of all the race's games (fitness games of every run, then holdout games), for a progress bar. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface RacePoint {
@@ -43,6 +46,8 @@ export interface RaceRun {
   seed: number;
   runId: number;
   points: RacePoint[];
+  /** Why there are fewer points than checkpoints asked for (a run with fewer generations), if so. */
+  note?: string;
   /** The run's own end result: its validated best on the run's validation games. */
   validated: number | null;
   seconds: number;
@@ -65,6 +70,11 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
   const log = o.onLog ?? (() => {});
   const seeds = holdoutSeeds(o.holdoutGames);
   const results: RaceRun[] = [];
+  const runs = o.kinds.length * o.seeds.length;
+  // At most budget fitness games and `checkpoints` holdout sets per run; the bar's total shrinks to what was really played.
+  const total = runs * (o.budget + o.checkpoints * o.holdoutGames);
+  let finished = 0; // games of the runs already done
+  const progress = (current: number) => o.onProgress?.(finished + current, total);
   for (const kind of o.kinds) {
     for (const seed of o.seeds) {
       const name = `race-${kind}-seed${seed}-budget${o.budget}`;
@@ -72,50 +82,98 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
       const existing = store.listRuns().find((r) => r.name === name);
       const runId = existing?.id ?? createRun(store, config, name);
       const t0 = performance.now();
+      const played = () => store.listGenerations(runId).reduce((s, g) => s + g.games, 0);
       if (store.requireRun(runId).status !== 'finished') {
-        const outcome = await new Tuner(store, runId, { workers: o.workers }).run(existing !== undefined);
+        const before = played();
+        const perGeneration = new Map<number, number>();
+        const outcome = await new Tuner(store, runId, {
+          workers: o.workers,
+          onProgress: (p) => {
+            if (p.phase !== 'fitness') return;
+            perGeneration.set(p.generation, p.done);
+            progress(before + [...perGeneration.values()].reduce((a, b) => a + b, 0));
+          },
+        }).run(existing !== undefined);
         if (outcome.status !== 'finished') throw new Error(`race run ${runId} (${name}) ${outcome.status}: ${outcome.error ?? ''}`);
       }
+      const fitnessGames = played();
       const seconds = (performance.now() - t0) / 1000;
-      const points = await checkpoints(store, runId, o, seeds);
+      const { points, note } = await checkpoints(store, runId, o, seeds, (done) => progress(fitnessGames + done));
+      finished += fitnessGames + points.length * o.holdoutGames;
+      progress(0);
       const best = store.getCandidate(store.requireRun(runId).best_candidate ?? -1);
-      results.push({ kind, seed, runId, points, validated: best?.validation ?? null, seconds });
-      log(`${name}: run ${runId}, ${points.length} checkpoints, last holdout ${points[points.length - 1]?.holdout.toFixed(0)}, validated ${best?.validation?.toFixed(0)}`);
+      results.push({ kind, seed, runId, points, ...(note ? { note } : {}), validated: best?.validation ?? null, seconds });
+      log(`${name}: run ${runId}, ${fitnessGames} fitness games, ${points.length} checkpoints${note ? ` (${note})` : ''}, last holdout ${points[points.length - 1]?.holdout.toFixed(0)}, validated ${best?.validation?.toFixed(0)}`);
     }
   }
   return results;
 }
 
-async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: number[]): Promise<RacePoint[]> {
+/** A checkpoint's holdout result, stored with the run so a finished race is not played again. */
+interface StoredCheckpoint {
+  kind: 'race-checkpoint';
+  generation: number;
+  holdoutGames: number;
+  holdout: number;
+}
+
+/**
+ * The checkpoints of a run: K distinct generations, the first at or past each k/K of the games played
+ * (the last one always included); a run with fewer than K generations gets one per generation, and says so.
+ */
+export function pickCheckpoints(gens: readonly { idx: number; games: number }[], k: number): { idx: number; games: number }[] {
+  let cumulative = 0;
+  const withGames = gens.map((g) => ({ idx: g.idx, games: (cumulative += g.games) }));
+  if (withGames.length <= k) return withGames;
+  const picked: { idx: number; games: number }[] = [];
+  for (let i = 1; i <= k; i++) {
+    // The generation nearest to i/k of the games, after the one picked before, leaving room for the rest.
+    const target = (i / k) * cumulative;
+    const from = picked.length === 0 ? 0 : withGames.findIndex((g) => g.idx === picked[picked.length - 1].idx) + 1;
+    const to = withGames.length - (k - i) - 1;
+    let best = from;
+    for (let j = from; j <= to; j++) if (Math.abs(withGames[j].games - target) < Math.abs(withGames[best].games - target)) best = j;
+    picked.push(withGames[best]);
+  }
+  return picked;
+}
+
+async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: number[], onGames: (done: number) => void): Promise<{ points: RacePoint[]; note?: string }> {
   const { config, startWeights } = readStoredConfig(store.requireRun(runId).config);
   const space = new ParameterSpace(startWeights, config.space.params);
   const gens = store.listGenerations(runId).filter((g) => g.status === 'done');
-  let cumulative = 0;
-  const withGames = gens.map((g) => ({ idx: g.idx, games: (cumulative += g.games) }));
-  // Checkpoints: the first generation at or past each k/K of the games played, and the last one.
-  const total = cumulative;
-  const picked = new Map<number, number>();
-  for (let k = 1; k <= o.checkpoints; k++) {
-    const at = withGames.find((g) => g.games >= (k / o.checkpoints) * total) ?? withGames[withGames.length - 1];
-    picked.set(at.idx, at.games);
-  }
-  const pool = createPool<BatchTask, BatchResult>({ workers: o.workers });
+  const picked = pickCheckpoints(gens.map((g) => ({ idx: g.idx, games: g.games })), o.checkpoints);
+  const note = picked.length < o.checkpoints ? `the run has only ${gens.length} generation(s) within its budget; one checkpoint each` : undefined;
+  const stored = new Map(
+    store
+      .listComparisons(runId)
+      .map((c) => c.result as StoredCheckpoint)
+      .filter((c) => c.kind === 'race-checkpoint' && c.holdoutGames === seeds.length)
+      .map((c) => [c.generation, c.holdout]),
+  );
+  let pool: ReturnType<typeof createPool<BatchTask, BatchResult>> | null = null;
+  let done = 0;
   try {
     const points: RacePoint[] = [];
-    for (const [generation, games] of [...picked].sort((a, b) => a[0] - b[0])) {
-      const cands = store.getCandidates(runId, generation);
-      const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
-      const weights = space.toWeights(JSON.parse(rec.genome));
-      const batches: Promise<BatchResult>[] = [];
-      for (let i = 0; i < seeds.length; i += 25) {
-        batches.push(pool.run({ weights, search: { depth: config.fitness.depth, cprob: config.fitness.cprob }, seeds: seeds.slice(i, i + 25) }));
+    for (const { idx: generation, games } of picked) {
+      let holdout = stored.get(generation);
+      if (holdout === undefined) {
+        pool ??= createPool<BatchTask, BatchResult>({ workers: o.workers });
+        const cands = store.getCandidates(runId, generation);
+        const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
+        const weights = space.toWeights(JSON.parse(rec.genome));
+        const played = await playSeedsOnPool(pool, weights, { depth: config.fitness.depth, cprob: config.fitness.cprob }, seeds, 25, (g) => onGames((done += g.length)));
+        holdout = objectiveValue(config.fitness, played);
+        const record: StoredCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
+        store.insertComparison(runId, record);
+      } else {
+        onGames((done += seeds.length));
       }
-      const played = (await Promise.all(batches)).flatMap((b) => b.games);
-      points.push({ games, generation, holdout: objectiveValue(config.fitness, played) });
+      points.push({ games, generation, holdout });
     }
-    return points;
+    return { points, note };
   } finally {
-    await pool.end();
+    await pool?.end();
   }
 }
 

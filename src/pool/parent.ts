@@ -1,0 +1,33 @@
+/**
+ * Does this worker still have its parent? A worker runs whole batches
+ * synchronously, so it cannot hear 'disconnect' until a batch ends (minutes at
+ * depth 3); the game loop asks this instead. When the parent dies the child is
+ * re-parented at once, so its parent pid changes. Checked at most every 200 ms.
+ */
+import { readFileSync } from 'node:fs';
+
+const ORIGINAL_PARENT = process.ppid;
+const CHECK_EVERY_MS = 200;
+let lastCheck = performance.now();
+
+function currentParent(): number {
+  try {
+    // Field 4 of /proc/self/stat, after the parenthesised command name.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    try {
+      process.kill(ORIGINAL_PARENT, 0);
+      return ORIGINAL_PARENT;
+    } catch {
+      return -1;
+    }
+  }
+}
+
+export function parentGone(): boolean {
+  const now = performance.now();
+  if (now - lastCheck < CHECK_EVERY_MS) return false;
+  lastCheck = now;
+  return currentParent() !== ORIGINAL_PARENT;
+}
