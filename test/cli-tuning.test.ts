@@ -35,7 +35,7 @@ describe('tune, runs, show, export from the command line', () => {
     const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--workers', '2']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('run 1');
-    expect(r.stdout).toMatch(/generation 2: best/);
+    expect(r.stdout).toMatch(/generation 2 \(3 of 3\): best/);
     const runs = JSON.parse(runCli(['runs', '--db', db, '--json']).stdout);
     expect(runs).toEqual([expect.objectContaining({ id: 1, status: 'finished', generation: 3, generations: 3, gamesPlayed: 18 * 6 + 2 * 8 })]);
     const show = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout);
@@ -92,7 +92,7 @@ describe('tune, runs, show, export from the command line', () => {
     expect(before).toBeGreaterThanOrEqual(10);
     const early = runCli(['export', '1', '--db', db]);
     expect(early.code).toBe(2);
-    expect(early.stderr).toMatch(/run 1 has no validated best yet \(status stopped\); resume it to finish/);
+    expect(early.stderr).toMatch(/run 1 has no validated best yet \(status stopped\); finish it with: tune2048 resume 1 --db /);
     expect(runCli(['resume', '1', '--db', db]).code).toBe(0);
     expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('finished');
   });

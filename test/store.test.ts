@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { Store, RunBusyError, STALE_HEARTBEAT_MS } from '../src/store/store';
+import { pidAlive, RunLostError, Store, RunBusyError, STALE_HEARTBEAT_MS } from '../src/store/store';
+import { suggest } from '../src/util/command-hint';
+import { createRun, Tuner } from '../src/tuner/controller';
+import { smokeConfig } from './helpers/runs';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../src/store/schema';
 import { tempDb } from './helpers/runs';
 
@@ -102,6 +105,58 @@ describe('store', () => {
       store.close();
     });
 
+    it('takes over a holder that is a zombie (killed, not yet reaped): it holds nothing', async () => {
+      const { store, id } = setup();
+      // The shell's background child exits at once; exec'd sleep never reaps it: a zombie until sleep ends.
+      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60']);
+      const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+      try {
+        const isZombie = () => {
+          try {
+            const stat = readFileSync(`/proc/${zombie}/stat`, 'utf8');
+            return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+          } catch {
+            return false;
+          }
+        };
+        while (!isZombie()) await new Promise((r) => setTimeout(r, 10));
+        expect(pidAlive(zombie)).toBe(false);
+        store.acquireRun(id, zombie); // fresh heartbeat, pid "exists" for kill(pid, 0)
+        expect(() => store.acquireRun(id)).not.toThrow();
+      } finally {
+        parent.kill('SIGKILL');
+        store.close();
+      }
+    });
+
+    it('a holder that was taken over (paused too long) is told so at its next write, and releases nothing', () => {
+      const path = tempDb();
+      const paused = Store.open(path);
+      const id = paused.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      paused.acquireRun(id, process.pid, hostname(), Date.now() - STALE_HEARTBEAT_MS - 1000);
+      const other = Store.open(path);
+      other.acquireRun(id, 4242, 'elsewhere');
+      expect(() => paused.heartbeat(id)).toThrow(RunLostError);
+      expect(() => paused.heartbeat(id)).toThrow(RunLostError); // and at every write after
+      paused.releaseRun(id, 'stopped', 'interrupted');
+      expect(other.requireRun(id)).toMatchObject({ status: 'running', owner_pid: 4242, owner_host: 'elsewhere' });
+      paused.close();
+      other.close();
+    });
+
+    it('every write of a holder checks that it still holds the run', () => {
+      const path = tempDb();
+      const paused = Store.open(path);
+      const id = paused.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      paused.acquireRun(id);
+      paused.insertGeneration(id, 0, {}, [{ genome: [0.5], params: { a: 1 }, origin: 'init', parents: [] }]);
+      const cand = paused.getCandidates(id, 0)[0].id;
+      paused.raw.prepare('UPDATE runs SET owner_pid = 4242 WHERE id = ?').run(id);
+      expect(() => paused.insertGames([{ candidate_id: cand, purpose: 'fitness', seed: 2, score: 1, max_tile: 2, moves: 1, ms: 1 }])).toThrow(/run 1 was taken over by pid 4242/);
+      expect(paused.getGames(cand, 'fitness')).toEqual([]);
+      paused.close();
+    });
+
     it('release clears the holder', () => {
       const { store, id } = setup();
       store.acquireRun(id);
@@ -109,5 +164,58 @@ describe('store', () => {
       expect(store.requireRun(id)).toMatchObject({ status: 'stopped', owner_pid: null, error: 'interrupted' });
       store.close();
     });
+  });
+
+  describe('reading and failing storage', () => {
+    it('a reader opens read-only: it never creates, migrates or leaves files, and works beside a writer', () => {
+      const path = tempDb();
+      const writer = Store.open(path);
+      writer.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      const reader = Store.open(path, { readonly: true });
+      expect(reader.listRuns()).toHaveLength(1);
+      writer.createRun({ name: 's', config: '{}', configHash: 'h', seed: 2 }); // no "database is locked"
+      expect(reader.listRuns()).toHaveLength(2);
+      expect(() => reader.raw.prepare("UPDATE runs SET name = 'x'").run()).toThrow(/readonly/);
+      reader.close();
+      writer.close();
+      // At rest, the file needs nothing beside it.
+      expect(existsSync(`${path}-wal`) || existsSync(`${path}-shm`)).toBe(false);
+    });
+
+    it('a reader of an older schema is told how to upgrade, and the file is left as it was', () => {
+      const path = tempDb();
+      const old = Store.open(path, { migrate: false });
+      old.migrate(1);
+      old.close();
+      expect(() => Store.open(path, { readonly: true })).toThrow(/schema version 1, older than this tune2048's .* a writing command upgrades it/);
+      const check = new Database(path, { readonly: true });
+      expect(check.pragma('user_version', { simple: true })).toBe(1);
+      check.close();
+    });
+
+    it('a full disk mid-run: the run is stored as failed with every finished game, and closing is not an error', async () => {
+      const path = tempDb();
+      const store = Store.open(path);
+      const id = createRun(store, smokeConfig({ fitness: { games: 40, depth: 0 } }), 'full');
+      // SQLite's page limit stands in for a full disk: the same SQLITE_FULL at the same writes.
+      store.raw.pragma(`max_page_count = ${(store.raw.pragma('page_count', { simple: true }) as number) + 2}`);
+      const outcome = await new Tuner(store, id, { workers: 2 }).run(false);
+      expect(outcome.status).toBe('failed');
+      expect(outcome.error).toMatch(/full/);
+      const stored = (store.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
+      expect(stored).toBeGreaterThan(0);
+      expect(() => store.close()).not.toThrow();
+      const again = Store.open(path, { readonly: true });
+      expect(again.requireRun(id)).toMatchObject({ status: 'failed' });
+      expect((again.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n).toBe(stored);
+      again.close();
+    });
+  });
+
+  it('hints carry --db unless it is the default, quoted for the shell when needed', () => {
+    expect(suggest('resume 3')).toBe('tune2048 resume 3');
+    expect(suggest('resume 3', 'db/tune2048.sqlite')).toBe('tune2048 resume 3');
+    expect(suggest('resume 3', '/tmp/x.sqlite')).toBe('tune2048 resume 3 --db /tmp/x.sqlite');
+    expect(suggest('resume 3', "my runs/it's.db")).toBe(`tune2048 resume 3 --db 'my runs/it'\\''s.db'`);
   });
 });

@@ -1,5 +1,6 @@
 /** Runs the CLI from source (through tsx), as a user would run the built one. */
 import { spawn, spawnSync, SpawnSyncOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -15,7 +16,7 @@ export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResul
   const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: 300_000,
     ...options,
   });
   return { code: r.status ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
@@ -27,8 +28,8 @@ export interface RunningCli {
 }
 
 /** Starts the CLI in the background (for kill and Ctrl-C tests). */
-export function startCli(args: string[]): RunningCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): RunningCli {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -37,11 +38,56 @@ export function startCli(args: string[]): RunningCli {
   return { child, done };
 }
 
-/** Polls until the predicate holds (or throws after the timeout). */
-export async function waitFor(predicate: () => boolean, timeoutMs = 60_000, everyMs = 20): Promise<void> {
+/**
+ * Polls until the predicate holds (an event: a stored row, a process gone). The timeout is only a
+ * safety net against a hang, far above what the event takes even on a loaded machine.
+ */
+export async function waitFor(predicate: () => boolean, timeoutMs = 240_000, everyMs = 20): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > until) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** Pids of the live child processes of `pid` (from /proc), e.g. a command's workers. */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Is the process alive (not gone, not a zombie)? */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for a line on the running command's stdout or stderr matching `pattern`. */
+export function waitForOutput(run: RunningCli, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (d: Buffer) => {
+      seen += d;
+      if (pattern.test(seen)) {
+        run.child[stream]!.off('data', onData);
+        resolve();
+      }
+    };
+    run.child[stream]!.on('data', onData);
+    run.done.then((r) => reject(new Error(`the command ended (code ${r.code}) before ${pattern} on ${stream}: ${r.stderr.slice(-500)}`)));
+  });
 }

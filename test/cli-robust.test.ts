@@ -1,0 +1,350 @@
+/**
+ * The CLI under the things users do to it: signals, closed pipes, killed and
+ * paused processes, unwritable or damaged databases, bad paths and bad input.
+ * Every wait is for an event (a stored row, a line, a process gone), never a time.
+ */
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../src/tuner/config';
+import { alive, childrenOf, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
+import { dumpRun, SMOKE, tempDb, tuneToEnd } from './helpers/runs';
+
+/** Slow enough (depth-1 games, small batches) to be caught mid-run. */
+const SLOW = { ...SMOKE, optimizer: { population: 6, generations: 8, elitism: 1, tournament: 2 }, fitness: { games: 12, depth: 1 }, pool: { batchGames: 2 } };
+
+/** An error's stack trace, or a worker's "write EPIPE": what a user must never see. */
+const STACK_TRACE = /EPIPE|\n\s+at .+:\d+:\d+/;
+
+/** A config file anyone can read (some tests run the CLI as an unprivileged user). */
+function writeConfig(data: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tune2048-cfg-'));
+  chmodSync(dir, 0o755);
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify(data), { mode: 0o644 });
+  return path;
+}
+
+function peek<T>(db: string, sql: string): T | undefined {
+  if (!existsSync(db)) return undefined;
+  const conn = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return conn.prepare(sql).get() as T;
+  } catch {
+    return undefined; // schema not created yet
+  } finally {
+    conn.close();
+  }
+}
+const gamesIn = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games')?.n ?? 0;
+const runRow = (db: string) => peek<{ status: string; owner_pid: number | null; error: string | null }>(db, 'SELECT status, owner_pid, error FROM runs WHERE id = 1');
+
+/** A finished smoke run in a fresh database. */
+function finishedDb(): string {
+  const db = tempDb();
+  expect(runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).code).toBe(0);
+  return db;
+}
+
+describe('signals, pipes and processes', () => {
+  it('tune | head -2: a closed stdout ends the run quietly, stored as stopped, and resume finishes it', async () => {
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(SLOW), '--db', db, '--workers', '2']);
+    await waitForOutput(run, 'stdout', /generation 0 .*\n/);
+    run.child.stdout!.destroy(); // what head does after its lines
+    const r = await run.done;
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
+    expect(runRow(db)).toMatchObject({ status: 'stopped', owner_pid: null });
+    expect(runCli(['resume', '1', '--db', db]).code).toBe(0);
+    expect(runRow(db)?.status).toBe('finished');
+  });
+
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s to compare stops its workers with it', async (signal) => {
+    // Depth-3 games in batches of 10: a batch takes far longer than the test waits for anything.
+    const run = startCli(['compare', 'nneonneo', 'snake3', '-n', '200', '-d', '3', '--workers', '2']);
+    const pid = run.child.pid!;
+    await waitFor(() => childrenOf(pid).length === 2);
+    const workers = childrenOf(pid);
+    run.child.kill(signal);
+    const r = await run.done; // 'close' comes once every holder of its stdio (the workers too) has exited
+    expect(r.code).toBe(130);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(workers.filter(alive)).toEqual([]);
+  });
+
+  it('kill -9 of the parent: its workers notice and exit without a stack trace', async () => {
+    const run = startCli(['compare', 'nneonneo', 'snake3', '-n', '200', '-d', '3', '--workers', '2']);
+    const pid = run.child.pid!;
+    await waitFor(() => childrenOf(pid).length === 2);
+    const workers = childrenOf(pid);
+    run.child.kill('SIGKILL');
+    const r = await run.done; // the workers hold the stderr pipe: it closes when they are gone
+    expect(workers.filter(alive)).toEqual([]);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('double Ctrl-C: leaves at once, the run stored as stopped with no owner, workers gone', async () => {
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(SLOW), '--db', db, '--workers', '2']);
+    await waitFor(() => gamesIn(db) >= 4);
+    run.child.kill('SIGINT');
+    await waitForOutput(run, 'stderr', /stopping/);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(new RegExp(`resume it with: tune2048 resume 1 --db ${db}`));
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(runRow(db)).toMatchObject({ status: 'stopped', owner_pid: null });
+  });
+
+  it('a worker killed mid-run: the run finishes and the tuner exits at once (no 600 s batch timer left)', async () => {
+    const db = tempDb();
+    const config = { ...SLOW, optimizer: { ...SLOW.optimizer, generations: 3 }, pool: { batchGames: 2, batchTimeoutSec: 600 } };
+    const run = startCli(['tune', '-c', writeConfig(config), '--db', db, '--workers', '2']);
+    const pid = run.child.pid!;
+    await waitFor(() => childrenOf(pid).length === 2 && gamesIn(db) >= 2);
+    process.kill(childrenOf(pid)[0], 'SIGKILL');
+    const r = await run.done; // with the bug, this waits out the 600 s timer (the test's own limit is 300 s)
+    expect(r.code).toBe(0);
+    expect(runRow(db)?.status).toBe('finished');
+  });
+
+  it('a paused holder taken over stops with a clear message when continued; the new holder finishes the same run', async () => {
+    const reference = tempDb();
+    const straight = await tuneToEnd(reference, parseConfig(SLOW), { workers: 1 });
+    const db = tempDb();
+    const first = startCli(['tune', '-c', writeConfig(SLOW), '--db', db, '--workers', '2', '--name', 'test']);
+    await waitFor(() => gamesIn(db) >= 4);
+    first.child.kill('SIGSTOP');
+    // As if its heartbeat had gone stale while it was suspended (Ctrl-Z) for over a minute.
+    const conn = new Database(db);
+    conn.prepare('UPDATE runs SET heartbeat_at = 0 WHERE id = 1').run();
+    conn.close();
+    const second = startCli(['resume', '1', '--db', db, '--workers', '2']);
+    await waitFor(() => peek<{ owner_pid: number }>(db, 'SELECT owner_pid FROM runs WHERE id = 1')?.owner_pid === second.child.pid);
+    first.child.kill('SIGCONT');
+    const r1 = await first.done;
+    expect(r1.code).toBe(3);
+    expect(r1.stderr).toMatch(new RegExp(`run 1 was taken over by pid ${second.child.pid}`));
+    const r2 = await second.done;
+    expect(r2.code).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(reference, straight.id));
+  });
+});
+
+describe('storage and files', () => {
+  it('--db that is a folder: exit 2 naming it, for writers and readers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-dir-'));
+    for (const args of [['tune', '-c', writeConfig(SMOKE)], ['runs'], ['show', '1']]) {
+      const r = runCli([...args, '--db', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(`tune2048: database "${dir}" is a folder, not a file`);
+    }
+  });
+
+  it('a config with an unknown parameter creates nothing', () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'tune2048-db-')), 'sub', 'new.sqlite');
+    const r = runCli(['tune', '-c', writeConfig({ ...SMOKE, space: { start: 'nneonneo', params: { emptyness: { min: 0, max: 1 } } } }), '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/emptyness/);
+    expect(existsSync(join(db, '..'))).toBe(false);
+  });
+
+  it('reading an empty file writes nothing into it', () => {
+    const db = tempDb();
+    writeFileSync(db, '');
+    const r = runCli(['runs', '--db', db]);
+    expect(r).toMatchObject({ code: 0, stdout: 'no runs\n' });
+    expect(statSync(db).size).toBe(0);
+    expect(runCli(['show', '1', '--db', db]).code).toBe(2);
+    expect(readdirSync(join(db, '..'))).toEqual(['test.sqlite']);
+  });
+
+  it('a damaged database is refused by every command, with exit 2 naming the file', () => {
+    const db = finishedDb();
+    const fd = openSync(db, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * 3); // overwrite a page of the games table
+    closeSync(fd);
+    for (const args of [['runs'], ['show', '1'], ['export', '1'], ['report', '1', '--out', join(tmpdir(), 'r.html')], ['resume', '1'], ['tune', '-c', writeConfig(SMOKE)]]) {
+      const r = runCli([...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`"${db}" is damaged`));
+    }
+  });
+
+  it('export --out into a folder or a missing folder: exit 2 with a clear message', () => {
+    const db = finishedDb();
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-out-'));
+    expect(runCli(['export', '1', '--db', db, '--out', dir]).stderr.trim()).toBe(`tune2048: --out "${dir}" is a folder; name a file inside it`);
+    const missing = runCli(['export', '1', '--db', db, '--out', join(dir, 'no', 'w.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/the folder ".*no" does not exist/);
+  });
+
+  it('every printed hint works as printed (it carries --db)', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]);
+    const hint = r.stdout.match(/export it with: (tune2048 .*)$/m)![1];
+    expect(hint).toBe(`tune2048 export 1 --out tuned.json --db ${db}`);
+    const out = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'tuned.json');
+    const args = hint.split(' ').slice(1).map((a) => (a === 'tuned.json' ? out : a));
+    expect(runCli(args).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).provenance.run).toBe(1);
+  });
+
+  it('export of a running run says it is running, not "resume"', async () => {
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(SLOW), '--db', db, '--workers', '1']);
+    await waitFor(() => gamesIn(db) >= 2);
+    const r = runCli(['export', '1', '--db', db]);
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`run 1 is still running \\(held by pid ${run.child.pid}`));
+  });
+
+  it('compare --db F --run 999 is refused before any game is played', () => {
+    const db = finishedDb();
+    const r = runCli(['compare', 'nneonneo', 'snake3', '-n', '100000', '-d', '3', '--db', db, '--run', '999']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no run 999 in/);
+  });
+
+  describe.runIf(process.getuid?.() === 0)('as an unprivileged user (run as "nobody")', () => {
+    const asNobody = { uid: 65534, gid: 65534, env: { ...process.env, HOME: tmpdir() } };
+    const openDir = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tune2048-ro-'));
+      chmodSync(dir, 0o755);
+      return dir;
+    };
+
+    it('read-only commands work on a read-only file in a read-only folder, and leave nothing behind', () => {
+      const dir = openDir();
+      const db = join(dir, 'runs.sqlite');
+      expect(runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).code).toBe(0);
+      chmodSync(db, 0o444);
+      chmodSync(dir, 0o555);
+      for (const args of [['runs'], ['show', '1'], ['export', '1']]) {
+        const r = runCli([...args, '--db', db], asNobody);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      }
+      expect(readdirSync(dir)).toEqual(['runs.sqlite']);
+    });
+
+    it('a read-only file: reads work, leave no -wal/-shm, and a writer is refused with the path and the reason', () => {
+      const dir = openDir();
+      const db = join(dir, 'runs.sqlite');
+      expect(runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).code).toBe(0);
+      chmodSync(db, 0o444);
+      chmodSync(dir, 0o777);
+      expect(runCli(['runs', '--db', db], asNobody).code).toBe(0);
+      expect(readdirSync(dir)).toEqual(['runs.sqlite']);
+      const w = runCli(['resume', '1', '--db', db], asNobody);
+      expect(w.code).toBe(2);
+      expect(w.stderr.trim()).toBe(`tune2048: cannot write database "${db}": the database is not writable (permission denied)`);
+      // The export error is the real one, not a masked "readonly database".
+      const e = runCli(['export', '1', '--db', db, '--out', join(dir, 'sub-none', 'x.json')], asNobody);
+      expect(e.stderr).toMatch(/the folder .* does not exist/);
+    });
+
+    it('a new database in an unwritable folder: exit 2 with the path and the reason, nothing created', () => {
+      const dir = openDir();
+      chmodSync(dir, 0o555);
+      const db = join(dir, 'new.sqlite');
+      const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db], asNobody);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(`tune2048: cannot write database "${db}": its folder is not writable (permission denied)`);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
+});
+
+describe('honest numbers and clear errors', () => {
+  it('runs shows the validated best beside the in-sample one, with start time and duration; show says which is which', () => {
+    const db = finishedDb();
+    const [run] = JSON.parse(runCli(['runs', '--db', db, '--json']).stdout);
+    const best = peek<{ validation: number; fitness: number }>(db, 'SELECT c.validation, c.fitness FROM candidates c JOIN runs r ON r.best_candidate = c.id');
+    expect(run.validatedBest).toBe(best!.validation);
+    expect(run.bestFitnessInSample).toBe(peek<{ m: number }>(db, 'SELECT max(fitness) AS m FROM candidates')!.m);
+    expect(Date.parse(run.startedAt)).toBeGreaterThan(0);
+    expect(run.seconds).toBeGreaterThanOrEqual(0);
+    const text = runCli(['runs', '--db', db]).stdout;
+    expect(text).toMatch(/validated best\s+best in-sample/);
+    expect(runCli(['show', '1', '--db', db]).stdout).toMatch(/validated best: candidate \d+ \(generation 2\): [\d.]+ on held-out games/);
+  });
+
+  it('one numbering of generations: progress and stdout agree', () => {
+    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', tempDb()]);
+    expect(r.stdout).toMatch(/^generation 2 \(3 of 3\): best/m);
+    expect(r.stderr).not.toMatch(/gen \d+\/\d+/);
+  });
+
+  it.each([
+    [['hint', '2 4 0/0 0 0 0 0/0 0 0 0/0 0 0 2'], /row 1 has 3 tile values, a board has 4 per row/],
+    [['hint', '-2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2'], /bad board: "-2" is not a tile value/],
+    [['sweep', 'nneonneo', '--depths', '1,x'], /--depths must be "auto" or an integer/],
+    [['play', '-w', 'overflow'], /field "alive": its term of the heuristic overflows/],
+  ])('%j: one line naming the real problem, exit 2', (args, message) => {
+    let argv = args as string[];
+    if (argv.includes('overflow')) {
+      const path = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'big.json');
+      writeFileSync(path, JSON.stringify({ format: 'tune2048/weights', version: 1, alive: 1.7e308 }));
+      argv = ['play', '-w', path];
+    }
+    const r = runCli(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('race shows progress with an ETA and as many checkpoints as asked', () => {
+    const r = runCli(['race', '-c', writeConfig(SMOKE), '--optimizers', 'ga', '--seeds', '1', '--budget', '100', '--checkpoints', '2', '--holdout', '4', '--db', tempDb(), '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/race \[.*\] \d+\/\d+ games.*ETA/);
+    const out = JSON.parse(r.stdout);
+    expect(out.runs[0].points).toHaveLength(2);
+  });
+});
+
+describe('small things users asked for', () => {
+  it('presets lists every preset with its description; --json gives the weights', () => {
+    const text = runCli(['presets']).stdout;
+    expect(text).toMatch(/^nneonneo\s+The CMA-ES-tuned heuristic of nneonneo/m);
+    const json = JSON.parse(runCli(['presets', '--json']).stdout);
+    expect(json.find((p: { preset: string }) => p.preset === 'snake3')).toMatchObject({ format: 'tune2048/weights', matrixOn: 'value' });
+  });
+
+  it('hint prints the board as a grid by default and one line with --json', () => {
+    const board = '2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2';
+    expect(runCli(['hint', '-d', '1', board]).stdout.split('\n').slice(0, 4)).toEqual(['     2     4     .     .', '     .     .     .     .', '     .     .     .     .', '     .     .     .     2']);
+    const json = runCli(['hint', '-d', '1', '--json', board]).stdout;
+    expect(json.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json).board).toBe(board);
+  });
+
+  it('play --workers 2 plays the same games as one process', () => {
+    const one = JSON.parse(runCli(['play', '-n', '6', '-d', '1', '--json']).stdout);
+    const two = JSON.parse(runCli(['play', '-n', '6', '-d', '1', '--workers', '2', '--json']).stdout);
+    const strip = (g: { ms: number }[]) => g.map(({ ms: _ms, ...rest }) => rest);
+    expect(strip(two.games)).toEqual(strip(one.games));
+  });
+
+  it('export --json and report --json print one object', () => {
+    const db = finishedDb();
+    const e = JSON.parse(runCli(['export', '1', '--db', db, '--json']).stdout);
+    expect(e).toMatchObject({ run: 1, out: null, weights: { format: 'tune2048/weights' } });
+    const out = join(mkdtempSync(join(tmpdir(), 'tune2048-r-')), 'r.html');
+    const r = JSON.parse(runCli(['report', '1', '--db', db, '--out', out, '--json']).stdout);
+    expect(r).toMatchObject({ run: 1, out });
+    expect(r.bytes).toBe(statSync(out).size);
+  });
+
+  it('no weights file cites a path outside the repository', () => {
+    const dir = join(__dirname, '..', 'configs', 'weights');
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/\.\.\//);
+  });
+});
+
