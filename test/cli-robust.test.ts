@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { COMMANDS } from '../src/cli/main';
 import { parseConfig } from '../src/tuner/config';
 import { alive, childrenOf, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
 import { dumpRun, SMOKE, tempDb, tuneToEnd } from './helpers/runs';
@@ -340,6 +341,17 @@ describe('small things users asked for', () => {
     const r = JSON.parse(runCli(['report', '1', '--db', db, '--out', out, '--json']).stdout);
     expect(r).toMatchObject({ run: 1, out });
     expect(r.bytes).toBe(statSync(out).size);
+  });
+
+  it('every command has --help, and the top-level help lists them all without loading them', () => {
+    const top = runCli(['--help']);
+    expect(top.code).toBe(0);
+    for (const name of Object.keys(COMMANDS)) {
+      expect(top.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+      const r = runCli([name, '--help']);
+      expect(r.code, name).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: tune2048 ${name} `, 'm'));
+    }
   });
 
   it('no weights file cites a path outside the repository', () => {

@@ -117,11 +117,4 @@ describe('tune, runs, show, export from the command line', () => {
     expect(missing.stderr).toMatch(/no run 7 in/);
   });
 
-  it('every tuning command has --help', () => {
-    for (const cmd of ['tune', 'resume', 'runs', 'show', 'export']) {
-      const r = runCli([cmd, '--help']);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/--db/);
-    }
-  });
 });

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { readStoredConfig } from '../../tuner/controller';
 import { dbOption, withStore } from '../db';
 import { fmt, formatDuration, formatTime, table } from '../format';
 
@@ -12,14 +11,15 @@ export function command(): Command {
       await withStore(opts.db, 'read', (store) => {
         const now = Date.now();
         const runs = store.listRuns().map((r) => {
-          const { config } = readStoredConfig(r.config);
+          // Only the planned generation count is needed: read it without loading the config schema (start-up).
+          const planned = (JSON.parse(r.config) as { config: { optimizer: { generations: number } } }).config.optimizer.generations;
           const end = r.finished_at ?? (r.status === 'running' ? now : r.last_activity);
           return {
             id: r.id,
             name: r.name,
             status: r.status,
             generation: r.generations,
-            generations: config.optimizer.generations,
+            generations: planned,
             validatedBest: r.best_validation,
             bestFitnessInSample: r.best_fitness,
             gamesPlayed: r.games_played,
