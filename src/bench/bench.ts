@@ -3,6 +3,9 @@
  * positions of configs/bench/positions50.txt (copied from ../shared/bench, where
  * the C++ reference figures of nneonneo/2048-ai on the same positions live).
  * Single core, in-process; each figure is the median of several passes.
+ * The search figures time the WebAssembly search through createSearcher, one
+ * searcher per figure, all sharing the process's one module instance (so no
+ * figure pays a "second searcher" penalty: there is no JIT state to lose).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +15,7 @@ import { playGame } from '../engine/game';
 import { buildHeuristicTables } from '../heuristic/tables';
 import { CONFIGS_DIR, Weights } from '../heuristic/weights';
 import { createSearcher } from '../search/expectimax';
+import { searchModule } from '../wasm/module';
 import { median } from '../util/stats';
 
 export const BENCH_POSITIONS_FILE = join(CONFIGS_DIR, 'bench', 'positions50.txt');
@@ -25,11 +29,34 @@ export function loadBenchPositions(path = BENCH_POSITIONS_FILE): Board[] {
 }
 
 export interface EngineBench {
+  /** Which code path was timed. */
+  path: string;
   nsPerMove: number;
   passes: number[];
 }
 
-/** ns per move: every position × 4 directions, repeated, through the hot-path move. */
+/**
+ * ns per move of the search's own move (WebAssembly: row-table lookups and the 64-bit transpose),
+ * every position × 4 directions in a loop inside the module, so no call crosses into JavaScript.
+ */
+export function benchWasmMoves(boards: readonly Board[], passes = 7, repeats = 20_000): EngineBench {
+  const wasm = searchModule();
+  const ptr = wasm.exports.boardsPtr(boards.length);
+  const view = new BigUint64Array(wasm.exports.memory.buffer, ptr, boards.length);
+  boards.forEach((b, i) => (view[i] = (BigInt(b.hi >>> 0) << 32n) | BigInt(b.lo >>> 0)));
+  const results: number[] = [];
+  for (let p = 0; p < passes; p++) {
+    const t0 = process.hrtime.bigint();
+    wasm.exports.benchMoves(ptr, boards.length, repeats);
+    results.push(Number(process.hrtime.bigint() - t0) / (boards.length * 4 * repeats));
+  }
+  return { path: 'WebAssembly move (the search\'s)', nsPerMove: median(results.slice(1)), passes: results };
+}
+
+/**
+ * ns per move of the library's `moveInto` (TypeScript; what applyMove and the game loop use):
+ * every position × 4 directions, repeated.
+ */
 export function benchEngine(boards: readonly Board[], passes = 7, movesPerPass = 4_000_000): EngineBench {
   const lo = Int32Array.from(boards, (b) => b.lo);
   const hi = Int32Array.from(boards, (b) => b.hi);
@@ -48,7 +75,7 @@ export function benchEngine(boards: readonly Board[], passes = 7, movesPerPass =
     results.push(Number(process.hrtime.bigint() - t0) / movesPerPass);
   }
   if (sink === 0x12345678) console.error('');
-  return { nsPerMove: median(results.slice(1)), passes: results };
+  return { path: 'TypeScript moveInto (the library\'s)', nsPerMove: median(results.slice(1)), passes: results };
 }
 
 export interface SearchBench {

@@ -19,7 +19,7 @@ function solverFor(task: BatchTask): Searcher {
   if (solver) {
     solvers.delete(key);
   } else {
-    solver = createSolver(task.weights, { cacheMB: 16, ...task.search });
+    solver = createSolver(task.weights, task.search); // the default cache, as play and hint use: the same game everywhere
     if (solvers.size >= CACHED_SOLVERS) solvers.delete(solvers.keys().next().value as string);
   }
   solvers.set(key, solver);

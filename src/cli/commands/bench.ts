@@ -1,11 +1,14 @@
 import { Command } from 'commander';
-import { benchEngine, benchGames, benchSearch, loadBenchPositions } from '../../bench/bench';
+import { benchEngine, benchGames, benchSearch, benchWasmMoves, loadBenchPositions } from '../../bench/bench';
 import { loadWeights } from '../../heuristic/weights';
 import { table } from '../format';
 import { parseIntegerOption, parseListOption } from '../options';
 
-/** nneonneo/2048-ai (C++ -O3) on the same 50 positions, one core (configs/bench/README.md). */
-export const CPP_REFERENCE_MS_PER_MOVE: Record<number, number> = { 1: 0.0013, 2: 0.03 };
+/**
+ * nneonneo/2048-ai (C++, g++ -O3 -march=native) on the same 50 positions, one core, CPU time, medians of
+ * 7 rounds interleaved with this search (configs/bench/README.md says how; 2026-11-23).
+ */
+export const CPP_REFERENCE_MS_PER_MOVE: Record<number, number> = { 1: 0.0021, 2: 0.044, 3: 0.78 };
 
 export function command(): Command {
   return new Command('bench')
@@ -19,7 +22,7 @@ export function command(): Command {
       const boards = loadBenchPositions();
       const weights = loadWeights(opts.weights);
       console.error(`bench: engine moves on ${boards.length} positions x 4 directions...`);
-      const engine = benchEngine(boards, opts.passes + 1);
+      const engine = [benchWasmMoves(boards, opts.passes + 1), benchEngine(boards, opts.passes + 1)];
       const search = opts.depths.map((d) => {
         console.error(`bench: search at depth ${d}...`);
         return benchSearch(weights, boards, d, opts.passes);
@@ -27,10 +30,11 @@ export function command(): Command {
       console.error(`bench: ${opts.games} whole games at depth 1...`);
       const game = benchGames(weights, 1, opts.games);
       if (opts.json) {
-        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: { nsPerMove: engine.nsPerMove }, search, game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
+        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
         return;
       }
-      console.log(`engine: ${engine.nsPerMove.toFixed(1)} ns per move (median of ${engine.passes.length - 1} passes)`);
+      for (const e of engine) console.log(`engine, ${e.path}: ${e.nsPerMove.toFixed(1)} ns per move (median of ${e.passes.length - 1} passes)`);
+      console.log('search: the WebAssembly search, one module instance reused by every figure');
       const rows = [['depth', 'ms/move', 'x C++', 'leaves/s', 'moves exec/s', 'nodes/move', 'leaves/move', 'cache hits/move']];
       for (const s of search) {
         const ref = CPP_REFERENCE_MS_PER_MOVE[s.depth];

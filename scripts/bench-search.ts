@@ -1,0 +1,63 @@
+/**
+ * The WebAssembly search against the TypeScript search it replaced
+ * (test/helpers/js-search.ts), side by side in one process on the 50 bench
+ * positions: interleaved passes (TS, WASM, TS, WASM, …), best move for every
+ * position at a fixed depth, median ms per decision. Each depth runs in a
+ * fresh process holding one searcher per side (the TS one created first, so it
+ * is the process's only JS searcher and keeps V8's specialisation).
+ *
+ *   npx tsx scripts/bench-search.ts [--depths 1,2,3] [--passes 7] [--weights nneonneo]
+ */
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { loadBenchPositions } from '../src/bench/bench';
+import type { Board } from '../src/engine/board';
+import { buildHeuristicTables } from '../src/heuristic/tables';
+import { loadWeights } from '../src/heuristic/weights';
+import { createSearcher, type Searcher } from '../src/search/expectimax';
+import { median } from '../src/util/stats';
+import { createJsSearcher } from '../test/helpers/js-search';
+
+const { values } = parseArgs({ options: { depths: { type: 'string', default: '1,2,3' }, passes: { type: 'string', default: '7' }, weights: { type: 'string', default: 'nneonneo' } } });
+const boards = loadBenchPositions();
+const tables = buildHeuristicTables(loadWeights(values.weights!));
+
+function pass(searcher: Searcher, minMs: number): number {
+  let decisions = 0;
+  const t0 = performance.now();
+  let elapsed = 0;
+  do {
+    for (const b of boards as Board[]) searcher.chooseMove(b);
+    decisions += boards.length;
+    elapsed = performance.now() - t0;
+  } while (elapsed < minMs);
+  return elapsed / decisions;
+}
+
+const depths = values.depths!.split(',').map(Number);
+if (depths.length > 1) {
+  console.log(`| depth | TypeScript ms/decision | WebAssembly ms/decision | TS / WASM | same moves |`);
+  console.log(`|---|---|---|---|---|`);
+  for (const d of depths) {
+    const args = [...process.execArgv, __filename, '--depths', String(d), '--passes', values.passes!, '--weights', values.weights!];
+    process.stdout.write(spawnSync(process.execPath, args, { encoding: 'utf8' }).stdout);
+  }
+  process.exit(0);
+}
+for (const depth of depths) {
+  const js = createJsSearcher(tables, { depth });
+  const wasm = createSearcher(tables, { depth });
+  const same = boards.every((b) => js.chooseMove(b) === wasm.chooseMove(b));
+  const minMs = depth <= 1 ? 300 : 600;
+  const a: number[] = [];
+  const b: number[] = [];
+  pass(js, minMs); // warm-up
+  pass(wasm, minMs);
+  for (let p = 0; p < Number(values.passes); p++) {
+    a.push(pass(js, minMs));
+    b.push(pass(wasm, minMs));
+  }
+  const ma = median(a);
+  const mb = median(b);
+  console.log(`| ${depth} | ${ma.toFixed(4)} | ${mb.toFixed(4)} | ${(ma / mb).toFixed(2)} | ${same ? 'yes' : 'NO'} |`);
+}
