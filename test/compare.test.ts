@@ -72,4 +72,17 @@ describe('tune2048 compare', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown weights preset or file "nope-weights"/);
   });
+
+  it('--sprt plays fixed steps of pairs until the test decides, the same with 1 or 2 workers', () => {
+    const args = ['compare', 'nneonneo', 'flat', '--sprt', '-d', '0', '--step', '10', '--max-games', '200', '--json'];
+    const two = JSON.parse(runCli([...args, '--workers', '2']).stdout);
+    const one = JSON.parse(runCli([...args, '--workers', '1']).stdout);
+    expect(two.decision).toBe('H1');
+    expect(two.trajectory.at(-1).llr).toBeGreaterThanOrEqual(two.trajectory.at(-1).upper);
+    expect(two.trajectory.slice(0, -1).every((t: { llr: number; upper: number; lower: number }) => t.llr < t.upper && t.llr > t.lower)).toBe(true);
+    expect(two.settings.games).toBe(10 * two.trajectory.length);
+    expect(one.trajectory).toEqual(two.trajectory);
+    expect(runCli(['compare', 'nneonneo', 'flat', 'snake3', '--sprt']).stderr).toMatch(/exactly two weight sets/);
+    expect(runCli(['compare', 'nneonneo', 'flat', '--sprt', '--ratio0', '1.2', '--ratio1', '1.1']).code).toBe(2);
+  });
 });

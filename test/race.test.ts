@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
 import { pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/race';
+import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/racing';
+import { createRun, Tuner } from '../src/tuner/controller';
 import { lineChart, niceTicks } from '../src/report/svg';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 
@@ -99,5 +101,71 @@ describe('svg line chart', () => {
     expect(svg.startsWith('<svg')).toBe(true);
     expect(niceTicks(0, 100)).toEqual([0, 20, 40, 60, 80, 100]);
     expect(niceTicks(3, 47, 4)).toEqual([0, 10, 20, 30, 40, 50]);
+  });
+});
+
+describe('racing inside a generation', () => {
+  it('cuts the seeds into slices and halves the field after each', () => {
+    expect(raceSlices([1, 2, 3, 4, 5, 6, 7], 3)).toEqual([[1, 2, 3], [4, 5], [6, 7]]);
+    expect(raceCost(8, 24, { rounds: 3, keep: 0.5 })).toBe(8 * 8 + 4 * 8 + 2 * 8);
+    expect(raceCost(6, 12, undefined)).toBe(72);
+    expect(selectSurvivors([{ idx: 0, v: 1 }, { idx: 1, v: 5 }, { idx: 2, v: 5 }, { idx: 3, v: 2 }], (c) => c.v, 0.5).map((c) => c.idx)).toEqual([1, 2]);
+    expect(selectSurvivors([{ idx: 0, v: 1 }, { idx: 1, v: 5 }, { idx: 2, v: 5 }], (c) => c.v, 1 / 3).map((c) => c.idx)).toEqual([1]);
+  });
+
+  const racingConfig = () => smokeConfig({ fitness: { games: 12, depth: 0, racing: { rounds: 3, keep: 0.5 } } });
+
+  it('stores only the games each candidate raced; survivors are the best on the seeds played so far', async () => {
+    const db = tempDb();
+    const { id, outcome } = await tuneToEnd(db, racingConfig());
+    expect(outcome.status).toBe('finished');
+    const dump = dumpRun(db, id);
+    const gamesOf = (c: { id: number }) => (dump.games as any[]).filter((g) => g.candidate_id === c.id && g.purpose === 'fitness');
+    for (const gen of dump.generations as any[]) {
+      const cands = (dump.candidates as any[]).filter((c) => c.generation === gen.idx);
+      const counts = cands.map((c) => gamesOf(c).length).sort((a, b) => b - a);
+      expect(counts).toEqual([12, 12, 8, 4, 4, 4]); // 6 race 4 seeds, 3 go on for 4 more, 2 finish the last 4
+      expect(gen.games).toBe(44); // 6 × 4 + 3 × 4 + 2 × 4
+      // Each candidate's fitness is the mean of the games it played.
+      for (const c of cands) expect(c.fitness).toBeCloseTo(gamesOf(c).reduce((s: number, g: any) => s + g.score, 0) / gamesOf(c).length, 6);
+      // Whoever stopped after the first slice scored no better there than every candidate that went on.
+      const firstSlice = new Set(gamesOf(cands.find((c) => gamesOf(c).length === 4)!).map((g: any) => g.seed));
+      const onFirst = (c: any) => gamesOf(c).filter((g: any) => firstSlice.has(g.seed)).reduce((s: number, g: any) => s + g.score, 0);
+      const stopped = cands.filter((c) => gamesOf(c).length === 4).map(onFirst);
+      const went = cands.filter((c) => gamesOf(c).length > 4).map(onFirst);
+      expect(Math.max(...stopped)).toBeLessThanOrEqual(Math.min(...went));
+    }
+  });
+
+  it('stopped at several points and resumed, races exactly as straight through, with 1 or 2 workers', async () => {
+    const straight = tempDb();
+    const ref = await tuneToEnd(straight, racingConfig(), { workers: 1 });
+    const db = tempDb();
+    const store = Store.open(db);
+    const id = createRun(store, racingConfig(), 'test');
+    for (const stopAfter of [5, 17, 40]) {
+      const tuner = new Tuner(store, id, { workers: 2 });
+      let batches = 0;
+      const done = tuner.run(true);
+      // Stop after a few stored batches (each stored batch is a progress event).
+      await new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          batches = (store.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
+          if (batches >= stopAfter) {
+            clearInterval(check);
+            tuner.stop();
+            resolve();
+          }
+        }, 5);
+        done.then(() => {
+          clearInterval(check);
+          resolve();
+        });
+      });
+      await done;
+    }
+    await new Tuner(store, id, { workers: 2 }).run(true);
+    store.close();
+    expect(dumpRun(db, id)).toEqual(dumpRun(straight, ref.id));
   });
 });

@@ -9,6 +9,7 @@ import { createPool, type WorkerPool } from '../pool/pool';
 import type { BatchGame, BatchResult, BatchTask } from '../pool/protocol';
 import type { DepthSetting } from '../search/expectimax';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
+import { sprtStep, type SprtSettings, type SprtState } from '../util/sprt';
 import { gameSeed } from './solver';
 import { GameSummary, summarizeGames } from './summary';
 
@@ -83,6 +84,84 @@ export async function playSeedsOnPool(
   return (await Promise.all(parts)).flatMap((r) => r.games);
 }
 
+/** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
+function summarizePlayed(contenders: readonly Contender[], played: BatchGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
+  const results: ContenderResult[] = contenders.map((c, k) => {
+    const ci = meanWithCI95(played[k].map((g) => g.score));
+    return { label: c.label, summary: summarizeGames(played[k]), meanCI95: { low: ci.low, high: ci.high }, games: played[k] };
+  });
+  const pairs: PairResult[] = [];
+  for (let i = 0; i < results.length; i++) {
+    for (let j = i + 1; j < results.length; j++) {
+      const diffs = results[i].games.map((g, k) => g.score - results[j].games[k].score);
+      const meanDiff = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+      pairs.push({
+        a: results[i].label,
+        b: results[j].label,
+        meanDiff,
+        ci95: bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${seed}:${i}:${j}`)),
+        relative: results[i].summary.meanScore / results[j].summary.meanScore - 1,
+        wilcoxon: wilcoxonSignedRank(diffs),
+      });
+    }
+  }
+  return { results, pairs };
+}
+
+export interface SequentialOptions extends Omit<CompareOptions, 'games' | 'onProgress'> {
+  sprt: SprtSettings;
+  /** Paired games per contender at most. */
+  maxGames: number;
+  /** Paired games per contender between two looks at the test. */
+  step: number;
+  onStep?: (state: SprtState) => void;
+}
+
+/** A paired comparison of two weight sets stopped by the SPRT (compare --sprt). */
+export interface SequentialComparison extends Comparison {
+  sprt: SprtSettings & { maxGames: number; step: number };
+  /** The test after each step. */
+  trajectory: SprtState[];
+  decision: 'H1' | 'H0' | 'max-games';
+}
+
+/**
+ * Plays A and B on the same seeds, `step` pairs at a time, until the SPRT decides or `maxGames` pairs are
+ * played. The steps are fixed, so the decision depends on the seeds only, never on the worker count.
+ */
+export async function compareSequential(a: Contender, b: Contender, o: SequentialOptions): Promise<SequentialComparison> {
+  const pool = createPool<BatchTask, BatchResult>({ workers: o.workers });
+  const batch = o.batchGames ?? 5;
+  const search = { depth: o.depth, cprob: o.cprob };
+  const played: [BatchGame[], BatchGame[]] = [[], []];
+  const trajectory: SprtState[] = [];
+  try {
+    while (played[0].length < o.maxGames) {
+      const first = played[0].length;
+      const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
+      const [ga, gb] = await Promise.all([a, b].map((c) => playSeedsOnPool(pool, c.weights, search, seeds, batch)));
+      played[0].push(...ga);
+      played[1].push(...gb);
+      const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
+      trajectory.push(state);
+      o.onStep?.(state);
+      if (state.decision !== 'continue') break;
+    }
+  } finally {
+    await pool.end();
+  }
+  const last = trajectory[trajectory.length - 1];
+  const { results, pairs } = summarizePlayed([a, b], played, o.seed);
+  return {
+    settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob },
+    contenders: results,
+    pairs,
+    sprt: { ...o.sprt, maxGames: o.maxGames, step: o.step },
+    trajectory,
+    decision: last.decision === 'continue' ? 'max-games' : last.decision,
+  };
+}
+
 export async function compareWeights(contenders: readonly Contender[], o: CompareOptions): Promise<Comparison> {
   const seeds = Array.from({ length: o.games }, (_, i) => gameSeed(o.seed, i));
   const batch = o.batchGames ?? 10;
@@ -98,25 +177,7 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
         }),
       ),
     );
-    const results: ContenderResult[] = contenders.map((c, k) => {
-      const ci = meanWithCI95(played[k].map((g) => g.score));
-      return { label: c.label, summary: summarizeGames(played[k]), meanCI95: { low: ci.low, high: ci.high }, games: played[k] };
-    });
-    const pairs: PairResult[] = [];
-    for (let i = 0; i < results.length; i++) {
-      for (let j = i + 1; j < results.length; j++) {
-        const diffs = results[i].games.map((g, k) => g.score - results[j].games[k].score);
-        const meanDiff = diffs.reduce((s, x) => s + x, 0) / diffs.length;
-        pairs.push({
-          a: results[i].label,
-          b: results[j].label,
-          meanDiff,
-          ci95: bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${o.seed}:${i}:${j}`)),
-          relative: results[i].summary.meanScore / results[j].summary.meanScore - 1,
-          wilcoxon: wilcoxonSignedRank(diffs),
-        });
-      }
-    }
+    const { results, pairs } = summarizePlayed(contenders, played, o.seed);
     return { settings: { games: o.games, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs };
   } finally {
     await pool.end();

@@ -99,6 +99,18 @@ const fitnessSchema = z
      * on to validation (so optimizers can be compared at equal cost). Absent: run all generations.
      */
     budget: z.number().int().min(1).optional(),
+    /**
+     * Racing (successive halving) inside each generation: the seeds are cut into `rounds` slices; after
+     * each slice only the best `keep` fraction of the candidates plays on. Absent: every candidate plays
+     * every seed.
+     */
+    racing: z
+      .object({
+        rounds: z.number().int().min(2).max(10),
+        keep: z.number().gt(0).lt(1),
+      })
+      .strict()
+      .optional(),
     /** The tile of the reach-rate objective. */
     reachTile: z.number().int().min(4).max(32768).refine((t) => (t & (t - 1)) === 0, 'must be a power of two').default(2048),
   })

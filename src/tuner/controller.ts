@@ -27,6 +27,7 @@ import { gameObjective, objectiveValue } from './fitness';
 import { createOptimizer } from './optimizers';
 import type { Evaluated, Optimizer } from './optimizer';
 import { generationSeeds, stream, validationSeeds } from './seeds';
+import { raceCost, raceSlices, selectSurvivors } from './racing';
 import { ParameterSpace } from './space';
 
 /** What a run stores as its config: the validated config and the resolved start weights. */
@@ -206,7 +207,7 @@ export class Tuner {
         if (budget !== undefined && g > 0) {
           const spent = store.listGenerations(runId).reduce((s, x) => s + x.games, 0);
           const playing = config.reevaluateElites ? proposal.candidates.length : proposal.candidates.filter((c) => c.origin !== 'elite').length;
-          if (spent + playing * (optimizer.summary(proposal.state).games ?? config.fitness.games) > budget) break;
+          if (spent + raceCost(playing, optimizer.summary(proposal.state).games ?? config.fitness.games, config.fitness.racing) > budget) break;
         }
         store.insertGeneration(
           runId,
@@ -232,13 +233,14 @@ export class Tuner {
       const summary = optimizer.summary(JSON.parse(gen.state));
       const seeds = generationSeeds(config.seed, g, summary.games ?? config.fitness.games);
       const toPlay = candidates.filter((c) => !inherited.has(c.id));
-      await this.playMissing(config, space, toPlay, 'fitness', seeds, { phase: 'fitness', generation: g, bestSoFar });
+      await this.playGeneration(config, space, toPlay, seeds, { phase: 'fitness', generation: g, bestSoFar });
       const fitness = candidates.map((c) => ({
         id: c.id,
         fitness: inherited.get(c.id) ?? objectiveValue(config.fitness, store.getGames(c.id, 'fitness').map(toScored)),
       }));
       const values = fitness.map((f) => f.fitness);
-      const stats = { best: Math.max(...values), mean: mean(values), stdev: stdev(values), games: toPlay.length * seeds.length };
+      const played = toPlay.reduce((n, c) => n + store.getGames(c.id, 'fitness').length, 0);
+      const stats = { best: Math.max(...values), mean: mean(values), stdev: stdev(values), games: played };
       store.finishGeneration(runId, g, fitness, stats);
       bestSoFar = Math.max(bestSoFar ?? -Infinity, stats.best);
       const done = store.getGeneration(runId, g)!;
@@ -252,6 +254,33 @@ export class Tuner {
       });
     }
     return this.validate(config, space, last, bestSoFar);
+  }
+
+  /**
+   * A generation's fitness games: all of them, or with racing slice by slice, only the survivors of
+   * each slice playing the next (the ranking reads stored games only, so resuming races the same way).
+   */
+  private async playGeneration(
+    config: RunConfig,
+    space: ParameterSpace,
+    candidates: readonly CandidateRow[],
+    seeds: readonly number[],
+    progress: Omit<TuneProgress, 'done' | 'total'>,
+  ): Promise<void> {
+    const racing = config.fitness.racing;
+    if (!racing) return this.playMissing(config, space, candidates, 'fitness', seeds, progress);
+    const slices = raceSlices(seeds, racing.rounds);
+    const total = raceCost(candidates.length, seeds.length, racing);
+    let alive = [...candidates];
+    let before = 0; // games of the earlier slices, for the progress bar
+    for (let r = 0; r < slices.length; r++) {
+      const upTo = new Set(slices.slice(0, r + 1).flat());
+      await this.playMissing(config, space, alive, 'fitness', slices[r], progress, { before, total });
+      before += alive.length * slices[r].length;
+      if (r === slices.length - 1) break;
+      const value = (c: CandidateRow) => objectiveValue(config.fitness, this.store.getGames(c.id, 'fitness').filter((x) => upTo.has(x.seed)).map(toScored));
+      alive = selectSurvivors(alive, value, racing.keep);
+    }
   }
 
   /**
@@ -294,12 +323,14 @@ export class Tuner {
     purpose: GamePurpose,
     seeds: readonly number[],
     progress: Omit<TuneProgress, 'done' | 'total'>,
+    /** With racing: games of earlier slices and of the whole generation, so progress covers the generation. */
+    span?: { before: number; total: number },
   ): Promise<void> {
     const tasks: { candidate: number; task: BatchTask }[] = [];
-    let done = 0;
+    let done = span?.before ?? 0;
     for (const c of candidates) {
       const stored = new Set(this.store.getGames(c.id, purpose).map((g) => g.seed));
-      done += stored.size;
+      done += seeds.filter((s) => stored.has(s)).length;
       const missing = seeds.filter((s) => !stored.has(s));
       const weights = space.toWeights(JSON.parse(c.genome));
       for (let i = 0; i < missing.length; i += config.pool.batchGames) {
@@ -309,7 +340,7 @@ export class Tuner {
         });
       }
     }
-    const total = candidates.length * seeds.length;
+    const total = span?.total ?? candidates.length * seeds.length;
     this.options.onProgress?.({ ...progress, done, total });
     if (tasks.length === 0) return;
     const pool = this.getPool(config);

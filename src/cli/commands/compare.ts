@@ -1,15 +1,94 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
 import { defaultWorkers } from '../../pool/pool';
-import { compareWeights } from '../../solver/compare';
+import { compareSequential, compareWeights, type Comparison, type Contender } from '../../solver/compare';
 import { InputError } from '../errors';
 import { percent, table } from '../format';
-import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
+import { parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
 import { checkStoreTarget, storeResult } from '../stored-results';
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
+}
+
+interface CompareCliOptions {
+  games: number;
+  depth: number | 'auto';
+  cprob: number;
+  seed: number;
+  workers?: number;
+  db?: string;
+  run?: number;
+  json?: boolean;
+  sprt?: boolean;
+  ratio0: number;
+  ratio1: number;
+  alpha: number;
+  beta: number;
+  maxGames: number;
+  step: number;
+}
+
+/** compare --sprt: pairs until the sequential test decides; the LLR after each step, then the usual tables. */
+async function sequential(a: Contender, b: Contender, opts: CompareCliOptions): Promise<void> {
+  const progress = createProgress('pairs', opts.maxGames, 'SPRT [{bar}] {value}/{total} pairs at most | LLR {llr} in ({lower}, {upper}) | ETA (at most) {eta_formatted}', { llr: '0', lower: '-', upper: '-' });
+  const result = await compareSequential(a, b, {
+    sprt: { ratio0: opts.ratio0, ratio1: opts.ratio1, alpha: opts.alpha, beta: opts.beta },
+    maxGames: opts.maxGames,
+    step: opts.step,
+    seed: opts.seed,
+    depth: opts.depth,
+    cprob: opts.cprob,
+    workers: opts.workers ?? defaultWorkers(),
+    onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
+  });
+  progress.stop();
+  storeResult(opts, result);
+  if (opts.json) return console.log(JSON.stringify(result));
+  const last = result.trajectory[result.trajectory.length - 1];
+  console.log(`SPRT ${a.label} against ${b.label}: H0 mean ratio ${opts.ratio0}, H1 ${opts.ratio1}, alpha ${opts.alpha}, beta ${opts.beta}; bounds (${last.lower.toFixed(3)}, ${last.upper.toFixed(3)}); depth ${opts.depth}, seeds from ${opts.seed}`);
+  console.log(table([['pairs', 'LLR'], ...result.trajectory.map((t) => [String(t.games), t.llr.toFixed(3)])]));
+  const verdict =
+    result.decision === 'H1'
+      ? `H1 accepted: ${a.label} is better than ${b.label} (mean ratio ${opts.ratio1} rather than ${opts.ratio0})`
+      : result.decision === 'H0'
+        ? `H0 accepted: ${a.label} is not better than ${b.label} by ratio ${opts.ratio1} (ratio ${opts.ratio0} is the likelier)`
+        : `no decision within ${opts.maxGames} pairs (LLR ${last.llr.toFixed(3)})`;
+  console.log(`${verdict}, after ${result.settings.games} paired games`);
+  printTables(result);
+}
+
+/** Per contender, then per pair. */
+function printTables(result: Comparison): void {
+  const { games, seed, depth, cprob } = result.settings;
+  console.log(`${games} paired games per contender, seeds ${seed}..${seed + games - 1}, depth ${depth}, cprob ${cprob}`);
+  const rows = [['weights', 'mean (95% CI)', 'median', 'stdev', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
+  for (const c of result.contenders) {
+    const s = c.summary;
+    rows.push([
+      c.label,
+      `${s.meanScore.toFixed(0)} (${c.meanCI95.low.toFixed(0)}–${c.meanCI95.high.toFixed(0)})`,
+      s.medianScore.toFixed(0),
+      s.stdevScore.toFixed(0),
+      ...['2048', '4096', '8192', '16384', '32768'].map((t) => percent(s.reach[t])),
+      s.movesPerGame.toFixed(0),
+      s.msPerMove.toFixed(4),
+    ]);
+  }
+  console.log(table(rows));
+  console.log('');
+  const pairRows = [['pair', 'mean difference (95% bootstrap CI)', 'relative', 'Wilcoxon z', 'p']];
+  for (const p of result.pairs) {
+    pairRows.push([
+      `${p.a} − ${p.b}`,
+      `${p.meanDiff.toFixed(0)} (${p.ci95.low.toFixed(0)}–${p.ci95.high.toFixed(0)})`,
+      `${(100 * p.relative).toFixed(1)}%`,
+      p.wilcoxon.z.toFixed(2),
+      pValue(p.wilcoxon.p),
+    ]);
+  }
+  console.log(table(pairRows));
 }
 
 export function command(): Command {
@@ -24,13 +103,23 @@ export function command(): Command {
     .option('--db <file>', 'also store the comparison in this database (see --run)')
     .option('--run <id>', "tie the stored comparison to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout (per-game scores included)')
-    .action(async (specs: string[], opts: { games: number; depth: number | 'auto'; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
+    .option('--sprt', 'sequential test of the first weight set against the second: play pairs until it decides (see --ratio0/--ratio1)')
+    .option('--ratio0 <r>', 'SPRT H0: mean(A) / mean(B) = r (scores are not wins and losses, so the hypotheses are on the ratio, not on Elo)', parseNumberOption('--ratio0', 0.01, 100), 1)
+    .option('--ratio1 <r>', 'SPRT H1: mean(A) / mean(B) = r', parseNumberOption('--ratio1', 0.01, 100), 1.1)
+    .option('--alpha <p>', 'SPRT: chance of accepting H1 when H0 holds', parseNumberOption('--alpha', 1e-6, 0.5), 0.05)
+    .option('--beta <p>', 'SPRT: chance of accepting H0 when H1 holds', parseNumberOption('--beta', 1e-6, 0.5), 0.05)
+    .option('--max-games <n>', 'SPRT: paired games per contender at most', parseIntegerOption('--max-games', 2, 1_000_000), 1000)
+    .option('--step <n>', 'SPRT: paired games between two looks at the test (fixed, so the decision never depends on --workers)', parseIntegerOption('--step', 2, 10_000), 20)
+    .action(async (specs: string[], opts: CompareCliOptions) => {
       if (specs.length < 2) throw new InputError('compare needs two or more weight sets (files or presets)');
+      if (opts.sprt && specs.length !== 2) throw new InputError('compare --sprt tests exactly two weight sets: A (the first) against B');
+      if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
       checkStoreTarget(opts);
       const contenders = specs.map((spec) => {
         const weights = loadWeights(spec);
         return { label: weights.name ?? spec, weights };
       });
+      if (opts.sprt) return sequential(contenders[0], contenders[1], opts);
       const progress = createProgress('games', contenders.length * opts.games);
       const result = await compareWeights(contenders, {
         games: opts.games,
@@ -46,33 +135,7 @@ export function command(): Command {
         console.log(JSON.stringify(result));
         return;
       }
-      console.log(`${opts.games} paired games per contender, seeds ${opts.seed}..${opts.seed + opts.games - 1}, depth ${opts.depth}, cprob ${opts.cprob}`);
-      const rows = [['weights', 'mean (95% CI)', 'median', 'stdev', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
-      for (const c of result.contenders) {
-        const s = c.summary;
-        rows.push([
-          c.label,
-          `${s.meanScore.toFixed(0)} (${c.meanCI95.low.toFixed(0)}–${c.meanCI95.high.toFixed(0)})`,
-          s.medianScore.toFixed(0),
-          s.stdevScore.toFixed(0),
-          ...['2048', '4096', '8192', '16384', '32768'].map((t) => percent(s.reach[t])),
-          s.movesPerGame.toFixed(0),
-          s.msPerMove.toFixed(4),
-        ]);
-      }
-      console.log(table(rows));
-      console.log('');
-      const pairRows = [['pair', 'mean difference (95% bootstrap CI)', 'relative', 'Wilcoxon z', 'p']];
-      for (const p of result.pairs) {
-        pairRows.push([
-          `${p.a} − ${p.b}`,
-          `${p.meanDiff.toFixed(0)} (${p.ci95.low.toFixed(0)}–${p.ci95.high.toFixed(0)})`,
-          `${(100 * p.relative).toFixed(1)}%`,
-          p.wilcoxon.z.toFixed(2),
-          pValue(p.wilcoxon.p),
-        ]);
-      }
-      console.log(table(pairRows));
+      printTables(result);
     });
 }
 
