@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { loadWeights } from '../src/heuristic/weights';
 import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
-import { ParameterSpace } from '../src/tuner/space';
+import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space';
+import { exportBestWeights } from '../src/tuner/export';
+import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 import { createRun } from '../src/tuner/controller';
 import { Store } from '../src/store/store';
 
@@ -100,5 +102,56 @@ describe('parameter space', () => {
     expect(w.empty).toBe(0);
     expect(w.monotonicity).toBe(1000);
     expect(w.matrix?.[3][0]).toBeCloseTo(0, 9);
+  });
+});
+
+describe('matrices in the genome', () => {
+  const haskell = loadWeights('haskell');
+
+  it('symmetric: a cell i ≤ j sets its transpose too; a cell below the diagonal is refused', () => {
+    const space = new ParameterSpace(haskell, { 'matrix[0][1]': { min: 0, max: 50, scale: 'linear' }, 'matrix[0][0]': { min: 0, max: 50, scale: 'linear' } }, 'symmetric');
+    const w = space.toWeights([0.5, 1]);
+    expect(w.matrix![0][1]).toBe(25);
+    expect(w.matrix![1][0]).toBe(25);
+    expect(w.matrix![0][0]).toBe(50);
+    expect(w.matrix![2][0]).toBe(3); // not tuned: kept
+    expect(() => new ParameterSpace(haskell, { 'matrix[1][0]': { min: 0, max: 50, scale: 'linear' } }, 'symmetric')).toThrow(/name the cell with i ≤ j \(matrix\[0\]\[1\]\)/);
+  });
+
+  const snakeParams = {
+    'matrix.amplitude': { min: 1, max: 1e6, scale: 'log' as const, start: 1000 },
+    'matrix.base': { min: 1, max: 8, scale: 'linear' as const, start: 2 },
+  };
+
+  it('snake: amplitude · base^−k along the snake path, the whole matrix from two genes', () => {
+    const space = new ParameterSpace(loadWeights('nneonneo'), snakeParams, 'snake');
+    const w = space.toWeights(space.startGenome());
+    const order = snakeCells();
+    expect(order.slice(0, 8)).toEqual([[0, 0], [0, 1], [0, 2], [0, 3], [1, 3], [1, 2], [1, 1], [1, 0]]);
+    order.forEach(([i, j], k) => expect(w.matrix![i][j]).toBeCloseTo(1000 * 2 ** -k, 9));
+    // One gene moves every cell at once.
+    const steeper = space.toWeights([space.startGenome()[0], 1]);
+    expect(steeper.matrix![0][1] / steeper.matrix![0][0]).toBeCloseTo(1 / 8, 12);
+  });
+
+  it('corner: amplitude · base^−(rowExp·i + colExp·j); every structured parameter needs a start', () => {
+    const p = { 'matrix.amplitude': 100, 'matrix.base': 3, 'matrix.rowExp': 2, 'matrix.colExp': 1 };
+    const m = structuredMatrix('corner', p);
+    for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) expect(m[i][j]).toBeCloseTo(100 * 3 ** -(2 * i + j), 12);
+    expect(() => new ParameterSpace(loadWeights('nneonneo'), { 'matrix.amplitude': { min: 1, max: 10, scale: 'linear', start: 5 } }, 'snake')).toThrow(/needs "matrix.base"/);
+    expect(() => new ParameterSpace(loadWeights('nneonneo'), { ...snakeParams, 'matrix.base': { min: 1, max: 8, scale: 'linear' } }, 'snake')).toThrow(/needs a "start" value/);
+    expect(() => new ParameterSpace(loadWeights('nneonneo'), { ...snakeParams, 'matrix[0][0]': { min: 0, max: 1, scale: 'linear' } }, 'snake')).toThrow(/unknown parameter "matrix\[0\]\[0\]" for a snake matrix/);
+  });
+
+  it('a run tunes a snake matrix end to end and exports it', async () => {
+    const db = tempDb();
+    const config = smokeConfig({ space: { start: 'nneonneo', matrix: 'snake', params: { empty: { min: 0, max: 2000 }, ...snakeParams } } });
+    const { id, outcome } = await tuneToEnd(db, config);
+    expect(outcome.status).toBe('finished');
+    const store = Store.open(db, { readonly: true });
+    const w = exportBestWeights(store, id);
+    store.close();
+    const [amp, base] = [w.provenance!.tuned as Record<string, number>].map((t) => [t['matrix.amplitude'], t['matrix.base']])[0];
+    expect(w.matrix![1][0]).toBeCloseTo(amp * base ** -7, 6);
   });
 });

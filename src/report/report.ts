@@ -28,6 +28,7 @@ export function buildRunReport(store: Store, runId: number): string {
     return { g, cands, best, step: optimizer.summary(JSON.parse(g.state)).stepSize };
   });
   const names = Object.keys(config.space.params);
+  const racing = config.fitness.racing;
 
   const fitnessChart = lineChart(
     [
@@ -65,7 +66,8 @@ export function buildRunReport(store: Store, runId: number): string {
 
   const stored = store.listComparisons(runId);
   const sweeps = stored.filter((c) => (c.result as { kind?: string }).kind === 'sweep').map((c) => ({ id: c.id, ...(c.result as Sweep) }));
-  const comparisons = stored.filter((c) => (c.result as { kind?: string }).kind !== 'sweep').map((c) => ({ id: c.id, ...(c.result as Comparison) }));
+  // Comparisons have no kind; race checkpoints (kind race-checkpoint) are the race's own bookkeeping.
+  const comparisons = stored.filter((c) => (c.result as { kind?: string }).kind === undefined).map((c) => ({ id: c.id, ...(c.result as Comparison) }));
   const sweepHtml = sweeps
     .map(
       (w) =>
@@ -127,11 +129,11 @@ figure { margin: 1.5em 0; } code { background: #f4f4f4; padding: 0 3px; }
 <body>
 <h1>tune2048 run ${run.id}: ${esc(run.name)}</h1>
 <p id="summary">Status <b>${esc(run.status)}</b>${run.error ? ` (${esc(run.error)})` : ''}; optimizer <code>${esc(config.optimizer.kind)}</code>;
-${gens.length} generations done; fitness: ${config.fitness.games} games per candidate at depth ${esc(String(config.fitness.depth))}, objective <code>${esc(config.fitness.objective)}</code>;
+${gens.length} generations done; fitness: ${config.fitness.games} games per candidate${racing ? ` (racing: ${racing.rounds} slices, the best ${racing.keep} of the field going on after each; the table gives each candidate's games)` : ''} at depth ${esc(String(config.fitness.depth))}, objective <code>${esc(config.fitness.objective)}</code>;
 start <code>${esc(config.space.start)}</code>; seed ${run.seed}; config hash <code>${esc(run.config_hash)}</code>.</p>
 <h2>Fitness</h2>
 <figure id="fitness">${fitnessChart}</figure>
-${htmlTable(['generation', 'best', 'mean', 'stdev', 'step size', 'games', 'seconds'], perGen.map((p) => [p.g.idx, num(p.g.best_fitness), num(p.g.mean_fitness), num(p.g.stdev_fitness), num(p.step, 4), p.g.games, p.g.finished_at ? num((p.g.finished_at - p.g.started_at) / 1000) : '–']))}
+${htmlTable(['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(racing ? ['games per candidate (racing)'] : []), 'seconds'], perGen.map((p) => [p.g.idx, num(p.g.best_fitness), num(p.g.mean_fitness), num(p.g.stdev_fitness), num(p.step, 4), p.g.games, ...(racing ? [p.cands.map((c) => store.getGames(c.id, 'fitness').length).join(' ')] : []), p.g.finished_at ? num((p.g.finished_at - p.g.started_at) / 1000) : '–']))}
 ${stepChart ? `<h2>Step size</h2>\n<figure id="step">${stepChart}</figure>` : ''}
 <h2>Tuned parameters</h2>
 <figure id="params">${paramChart}</figure>

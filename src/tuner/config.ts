@@ -17,6 +17,8 @@ const paramSpec = z
     max: z.number(),
     /** log: the optimizer works on ln(value), so min must be > 0. */
     scale: z.enum(['linear', 'log']).default('linear'),
+    /** The start value, instead of the start weights' (required for the parameters of a snake or corner matrix). */
+    start: z.number().optional(),
   })
   .strict()
   .refine((p) => p.max > p.min, { message: 'max must be greater than min' })
@@ -129,6 +131,8 @@ export const configSchema = z
         /** Weights (preset name or file) for everything not tuned, and the search's start point. */
         start: z.string().min(1),
         params: z.record(z.string(), paramSpec).refine((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
+        /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space.ts). */
+        matrix: z.enum(['full', 'symmetric', 'snake', 'corner']).default('full'),
       })
       .strict(),
     optimizer: optimizerSchema.prefault({ kind: 'ga' }),

@@ -39,7 +39,7 @@ export interface StoredConfig {
 /** Resolves the start weights and checks the space against them: everything a run needs, before any file is touched. */
 export function prepareRun(config: RunConfig): StoredConfig {
   const startWeights = loadWeights(config.space.start);
-  new ParameterSpace(startWeights, config.space.params); // validates the space against the start point
+  new ParameterSpace(startWeights, config.space.params, config.space.matrix); // validates the space against the start point
   return { config, startWeights };
 }
 
@@ -192,7 +192,7 @@ export class Tuner {
 
   private async loop(config: RunConfig, startWeights: Weights): Promise<number> {
     const { store, runId } = this;
-    const space = new ParameterSpace(startWeights, config.space.params);
+    const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
     const optimizer: Optimizer = createOptimizer(config);
     let bestSoFar: number | null = null;
     let last = -1;

@@ -16,7 +16,7 @@ export function exportBestWeights(store: Store, runId: number): Weights {
   }
   const { config, startWeights } = readStoredConfig(run.config);
   const best = store.getCandidate(run.best_candidate)!;
-  const space = new ParameterSpace(startWeights, config.space.params);
+  const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
   const weights = space.toWeights(JSON.parse(best.genome));
   const validationGames = store.getGames(best.id, 'validation');
   return parseWeights(

@@ -140,7 +140,7 @@ export function pickCheckpoints(gens: readonly { idx: number; games: number }[],
 
 async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: number[], onGames: (done: number) => void): Promise<{ points: RacePoint[]; note?: string }> {
   const { config, startWeights } = readStoredConfig(store.requireRun(runId).config);
-  const space = new ParameterSpace(startWeights, config.space.params);
+  const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
   const gens = store.listGenerations(runId).filter((g) => g.status === 'done');
   const picked = pickCheckpoints(gens.map((g) => ({ idx: g.idx, games: g.games })), o.checkpoints);
   const note = picked.length < o.checkpoints ? `the run has only ${gens.length} generation(s) within its budget; one checkpoint each` : undefined;

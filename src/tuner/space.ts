@@ -10,11 +10,47 @@ export interface ParamSpec {
   min: number;
   max: number;
   scale: 'linear' | 'log';
+  /** The start value, instead of the start weights' (required for the parameters of a structured matrix). */
+  start?: number;
 }
 
-const MATRIX_PARAM = /^matrix\[([0-3])\]\[([0-3])\]$/;
+/**
+ * How the positional matrix is tuned (the mission's "mutate weight matrices"):
+ * - full: any `matrix[i][j]` cells, each a parameter (the default);
+ * - symmetric: cells `matrix[i][j]` with i ≤ j; each also sets its transpose `matrix[j][i]` (10 parameters
+ *   for the whole matrix instead of 16);
+ * - snake: `matrix.amplitude` · `matrix.base`^−k along the snake path (row 0 left to right, row 1 right to
+ *   left, …), so a mutation moves the whole gradient;
+ * - corner: `matrix.amplitude` · `matrix.base`^−(`matrix.rowExp`·i + `matrix.colExp`·j), largest in the
+ *   top-left corner.
+ */
+export type MatrixForm = 'full' | 'symmetric' | 'snake' | 'corner';
 
-function readParam(w: Weights, name: string): number {
+const MATRIX_PARAM = /^matrix\[([0-3])\]\[([0-3])\]$/;
+const STRUCTURED: Record<'snake' | 'corner', readonly string[]> = {
+  snake: ['matrix.amplitude', 'matrix.base'],
+  corner: ['matrix.amplitude', 'matrix.base', 'matrix.rowExp', 'matrix.colExp'],
+};
+
+/** The cells in snake order: row 0 left to right, row 1 right to left, and so on. */
+export function snakeCells(): [number, number][] {
+  const cells: [number, number][] = [];
+  for (let i = 0; i < 4; i++) for (let k = 0; k < 4; k++) cells.push([i, i % 2 === 0 ? k : 3 - k]);
+  return cells;
+}
+
+/** The matrix of a structured form from its parameters. */
+export function structuredMatrix(form: 'snake' | 'corner', p: Record<string, number>): number[][] {
+  const m = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  const amp = p['matrix.amplitude'];
+  const base = p['matrix.base'];
+  if (form === 'snake') snakeCells().forEach(([i, j], k) => (m[i][j] = amp * base ** -k));
+  else for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) m[i][j] = amp * base ** -(p['matrix.rowExp'] * i + p['matrix.colExp'] * j);
+  return m;
+}
+
+function readParam(w: Weights, name: string, spec: ParamSpec): number {
+  if (spec.start !== undefined) return spec.start;
   const m = MATRIX_PARAM.exec(name);
   if (m) return w.matrix ? w.matrix[Number(m[1])][Number(m[2])] : 0;
   return w[name as (typeof SCALAR_WEIGHT_NAMES)[number]];
@@ -25,15 +61,29 @@ export class ParameterSpace {
   readonly specs: readonly ParamSpec[];
   readonly start: Weights;
 
-  constructor(start: Weights, params: Record<string, ParamSpec>) {
+  readonly form: MatrixForm;
+
+  constructor(start: Weights, params: Record<string, ParamSpec>, form: MatrixForm = 'full') {
     this.start = start;
+    this.form = form;
     this.names = Object.keys(params);
     this.specs = this.names.map((n) => params[n]);
+    const structured = form === 'snake' || form === 'corner' ? STRUCTURED[form] : [];
+    for (const name of structured) {
+      if (!(name in params)) throw new InputError(`space.params: a ${form} matrix needs "${name}" (with min, max and start)`);
+      if (params[name].start === undefined) throw new InputError(`space.params.${name}: a ${form} matrix parameter needs a "start" value`);
+    }
     this.names.forEach((name, i) => {
-      if (!MATRIX_PARAM.test(name) && !(SCALAR_WEIGHT_NAMES as readonly string[]).includes(name)) {
-        throw new InputError(`space.params: unknown parameter "${name}" (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, matrix[i][j])`);
+      const cell = MATRIX_PARAM.exec(name);
+      const known = (SCALAR_WEIGHT_NAMES as readonly string[]).includes(name) || structured.includes(name) || (cell && structured.length === 0);
+      if (!known) {
+        const matrixNames = structured.length > 0 ? structured.join(', ') : 'matrix[i][j]';
+        throw new InputError(`space.params: unknown parameter "${name}" for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames})`);
       }
-      const v = readParam(start, name);
+      if (cell && form === 'symmetric' && Number(cell[1]) > Number(cell[2])) {
+        throw new InputError(`space.params: "${name}" of a symmetric matrix: name the cell with i ≤ j (matrix[${cell[2]}][${cell[1]}]); it sets both`);
+      }
+      const v = readParam(start, name, this.specs[i]);
       const { min, max } = this.specs[i];
       if (v < min || v > max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${min}, ${max}]`);
     });
@@ -61,7 +111,7 @@ export class ParameterSpace {
   }
 
   startGenome(): number[] {
-    return this.names.map((n, i) => this.normalize(i, readParam(this.start, n)));
+    return this.names.map((n, i) => this.normalize(i, readParam(this.start, n, this.specs[i])));
   }
 
   /** The tuned values by name. */
@@ -73,16 +123,18 @@ export class ParameterSpace {
   toWeights(genome: readonly number[]): Weights {
     const w: Weights = structuredClone(this.start);
     delete w.provenance;
-    this.names.forEach((name, i) => {
-      const v = this.denormalize(i, genome[i]);
+    const values = this.params(genome);
+    for (const [name, v] of Object.entries(values)) {
       const m = MATRIX_PARAM.exec(name);
       if (m) {
         w.matrix ??= [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
         w.matrix[Number(m[1])][Number(m[2])] = v;
-      } else {
+        if (this.form === 'symmetric') w.matrix[Number(m[2])][Number(m[1])] = v;
+      } else if (!name.startsWith('matrix.')) {
         (w as Record<string, unknown>)[name] = v;
       }
-    });
+    }
+    if (this.form === 'snake' || this.form === 'corner') w.matrix = structuredMatrix(this.form, values);
     return parseWeights(w, 'tuned weights');
   }
 }
