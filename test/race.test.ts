@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/race';
+import { parseContender, pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/race';
 import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/racing';
 import { createRun, Tuner } from '../src/tuner/controller';
 import { lineChart, niceTicks } from '../src/report/svg';
@@ -167,5 +167,25 @@ describe('racing inside a generation', () => {
     await new Tuner(store, id, { workers: 2 }).run(true);
     store.close();
     expect(dumpRun(db, id)).toEqual(dumpRun(straight, ref.id));
+  });
+});
+
+describe('racing in the optimizer race', () => {
+  it('names contenders as kind[+racing]', () => {
+    expect(parseContender('ga')).toEqual({ kind: 'ga', racing: false });
+    expect(parseContender('cmaes+racing')).toEqual({ kind: 'cmaes', racing: true });
+    expect(parseContender('ga+fast')).toBeNull();
+    expect(parseContender('sgd')).toBeNull();
+  });
+
+  it('ga against ga+racing at the same budget: only the +racing runs race', async () => {
+    const store = Store.open(tempDb());
+    const runs = await race(store, { problem: smokeConfig({ fitness: { games: 12, depth: 0 } }), kinds: ['ga', 'ga+racing'], seeds: [1], budget: 200, checkpoints: 2, holdoutGames: 4, workers: 2 });
+    const perCandidate = (runId: number) =>
+      (store.raw.prepare("SELECT count(*) AS n FROM games g JOIN candidates c ON c.id = g.candidate_id WHERE c.run_id = ? AND g.purpose = 'fitness' GROUP BY g.candidate_id").all(runId) as { n: number }[]).map((r) => r.n);
+    expect(new Set(perCandidate(runs[0].runId))).toEqual(new Set([12]));
+    expect(new Set(perCandidate(runs[1].runId))).toEqual(new Set([4, 8, 12]));
+    for (const r of runs) expect(store.listGenerations(r.runId).reduce((s, g) => s + g.games, 0)).toBeLessThanOrEqual(200);
+    store.close();
   });
 });

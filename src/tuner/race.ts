@@ -20,11 +20,26 @@ import { Store } from '../store/store';
 import { mean } from '../util/stats';
 
 export type OptimizerKind = OptimizerConfig['kind'];
+export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random'];
+
+/** "ga", "cmaes+racing", …: the optimizer and whether its generations race. */
+export function parseContender(name: string): { kind: OptimizerKind; racing: boolean } | null {
+  const [kind, variant, extra] = name.split('+');
+  if (!OPTIMIZER_KINDS.includes(kind as OptimizerKind) || extra !== undefined || (variant !== undefined && variant !== 'racing')) return null;
+  return { kind: kind as OptimizerKind, racing: variant === 'racing' };
+}
+
+/** The fitness section of a contender: racing as the problem says (or 3 slices, keep 1/2) for "+racing", none otherwise. */
+function contenderFitness(problem: RunConfig, racing: boolean, budget: number): RunConfig['fitness'] {
+  const { racing: own, ...rest } = problem.fitness;
+  return racing ? { ...rest, budget, racing: own ?? { rounds: 3, keep: 0.5 } } : { ...rest, budget };
+}
 
 export interface RaceOptions {
   /** The tuning problem (space, fitness, validation); its optimizer section is replaced per contender. */
   problem: RunConfig;
-  kinds: OptimizerKind[];
+  /** Contenders: an optimizer kind, optionally "+racing" (racing inside generations: the problem's, else 3 slices, keep 1/2). */
+  kinds: string[];
   seeds: number[];
   budget: number;
   checkpoints: number;
@@ -42,7 +57,8 @@ export interface RacePoint {
 }
 
 export interface RaceRun {
-  kind: OptimizerKind;
+  /** The contender, e.g. "ga" or "ga+racing". */
+  kind: string;
   seed: number;
   runId: number;
   points: RacePoint[];
@@ -76,9 +92,11 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
   let finished = 0; // games of the runs already done
   const progress = (current: number) => o.onProgress?.(finished + current, total);
   for (const kind of o.kinds) {
+    const contender = parseContender(kind);
+    if (!contender) throw new Error(`unknown race contender "${kind}"`);
     for (const seed of o.seeds) {
       const name = `race-${kind}-seed${seed}-budget${o.budget}`;
-      const config = parseConfig({ ...o.problem, name, seed, optimizer: contenderOptimizer(o.problem, kind), fitness: { ...o.problem.fitness, budget: o.budget } });
+      const config = parseConfig({ ...o.problem, name, seed, optimizer: contenderOptimizer(o.problem, contender.kind), fitness: contenderFitness(o.problem, contender.racing, o.budget) });
       const existing = store.listRuns().find((r) => r.name === name);
       const runId = existing?.id ?? createRun(store, config, name);
       const t0 = performance.now();

@@ -4,22 +4,21 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/controller';
-import { OptimizerKind, race, summarizeRace } from '../../tuner/race';
+import { OPTIMIZER_KINDS, parseContender, race, summarizeRace } from '../../tuner/race';
 import { InputError } from '../errors';
 import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
 
-const KINDS: OptimizerKind[] = ['ga', 'cmaes', 'random'];
 
 export function command(): Command {
   return new Command('race')
     .description('GA vs CMA-ES vs random search on one problem at equal budgets of games; validated fitness against games played')
     .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness); its optimizer section is used for its own kind')
-    .option('--optimizers <list>', 'contenders', parseListOption('--optimizers', (k) => {
-      if (!KINDS.includes(k as OptimizerKind)) throw new InputError(`--optimizers: unknown optimizer "${k}" (known: ${KINDS.join(', ')})`);
-      return k as OptimizerKind;
-    }), KINDS)
+    .option('--optimizers <list>', 'contenders: ga, cmaes, random, each optionally with "+racing" (e.g. ga,ga+racing)', parseListOption('--optimizers', (k) => {
+      if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
+      return k;
+    }), [...OPTIMIZER_KINDS])
     .option('--seeds <list>', 'run seeds per contender', parseListOption('--seeds', parseIntegerOption('--seeds', 0, 2 ** 32 - 1)), [1, 2, 3])
     .option('--budget <games>', 'fitness games per run', parseIntegerOption('--budget', 1), 12000)
     .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
@@ -28,7 +27,7 @@ export function command(): Command {
     .option('--workers <n>', 'worker processes', parseWorkers)
     .option('--svg <file>', 'write the figure (SVG) here')
     .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { config: string; optimizers: OptimizerKind[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; svg?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; optimizers: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; svg?: string; json?: boolean }) => {
       const problem = loadConfig(opts.config);
       prepareRun(problem);
       if (opts.svg) checkOutputPath(opts.svg, '--svg');
