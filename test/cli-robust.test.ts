@@ -11,35 +11,13 @@ import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/main';
 import { parseConfig } from '../src/tuner/config';
 import { alive, childrenOf, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
-import { dumpRun, SMOKE, tempDb, tuneToEnd } from './helpers/runs';
+import { dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
-/** Slow enough (depth-1 games, small batches) to be caught mid-run. */
-const SLOW = { ...SMOKE, optimizer: { population: 6, generations: 8, elitism: 1, tournament: 2 }, fitness: { games: 12, depth: 1 }, pool: { batchGames: 2 } };
 
 /** An error's stack trace, or a worker's "write EPIPE": what a user must never see. */
 const STACK_TRACE = /EPIPE|\n\s+at .+:\d+:\d+/;
 
-/** A config file anyone can read (some tests run the CLI as an unprivileged user). */
-function writeConfig(data: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tune2048-cfg-'));
-  chmodSync(dir, 0o755);
-  const path = join(dir, 'config.json');
-  writeFileSync(path, JSON.stringify(data), { mode: 0o644 });
-  return path;
-}
 
-function peek<T>(db: string, sql: string): T | undefined {
-  if (!existsSync(db)) return undefined;
-  const conn = new Database(db, { readonly: true, fileMustExist: true });
-  try {
-    return conn.prepare(sql).get() as T;
-  } catch {
-    return undefined; // schema not created yet
-  } finally {
-    conn.close();
-  }
-}
-const gamesIn = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games')?.n ?? 0;
 const runRow = (db: string) => peek<{ status: string; owner_pid: number | null; error: string | null }>(db, 'SELECT status, owner_pid, error FROM runs WHERE id = 1');
 
 /** A finished smoke run in a fresh database. */

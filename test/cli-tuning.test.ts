@@ -1,33 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../src/tuner/config';
 import { runCli, startCli, waitFor } from './helpers/cli';
-import { dumpRun, SMOKE, tempDb, tuneToEnd } from './helpers/runs';
+import { dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
-/** Slow enough (depth-1 games) to be caught mid-run by a signal. */
-const SLOW = { ...SMOKE, optimizer: { population: 6, generations: 8, elitism: 1, tournament: 2 }, fitness: { games: 12, depth: 1 }, pool: { batchGames: 2 } };
 
-function writeConfig(data: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'tune2048-cfg-')), 'config.json');
-  writeFileSync(path, JSON.stringify(data));
-  return path;
-}
 
-function peek<T>(db: string, sql: string): T | undefined {
-  if (!existsSync(db)) return undefined;
-  const conn = new Database(db, { readonly: true, fileMustExist: true });
-  try {
-    return conn.prepare(sql).get() as T;
-  } catch {
-    return undefined; // schema not created yet
-  } finally {
-    conn.close();
-  }
-}
-const gamesIn = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games')?.n ?? 0;
 
 describe('tune, runs, show, export from the command line', () => {
   it('tune prints the run id first; the exported weights play unchanged', () => {

@@ -1,5 +1,6 @@
 /** Helpers for tuning tests: temporary databases, configs, and a run's rows minus timing. */
-import { mkdtempSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, RunConfig } from '../../src/tuner/config';
@@ -59,3 +60,30 @@ export function dumpRun(dbPath: string, runId: number) {
     store.close();
   }
 }
+
+/** Slow enough (depth-1 games, small batches) to be caught mid-run by a signal. */
+export const SLOW = { ...SMOKE, optimizer: { population: 6, generations: 8, elitism: 1, tournament: 2 }, fitness: { games: 12, depth: 1 }, pool: { batchGames: 2 } };
+
+/** A config file anyone can read (some tests run the CLI as an unprivileged user). */
+export function writeConfig(data: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tune2048-cfg-'));
+  chmodSync(dir, 0o755);
+  const path = join(dir, 'config.json');
+  writeFileSync(path, JSON.stringify(data), { mode: 0o644 });
+  return path;
+}
+
+/** One row of a query on a database another process may be writing (undefined before its schema exists). */
+export function peek<T>(db: string, sql: string): T | undefined {
+  if (!existsSync(db)) return undefined;
+  const conn = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return conn.prepare(sql).get() as T;
+  } catch {
+    return undefined; // schema not created yet
+  } finally {
+    conn.close();
+  }
+}
+
+export const gamesIn = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games')?.n ?? 0;
