@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/main';
 import { parseConfig } from '../src/tuner/config';
-import { alive, childrenOf, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
+import { alive, runCli, startCli, waitFor, waitForOutput, workersOf } from './helpers/cli';
 import { dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
 
@@ -45,8 +45,8 @@ describe('signals, pipes and processes', () => {
     // Depth-3 games in batches of 10: a batch takes far longer than the test waits for anything.
     const run = startCli(['compare', 'nneonneo', 'snake3', '-n', '200', '-d', '3', '--workers', '2']);
     const pid = run.child.pid!;
-    await waitFor(() => childrenOf(pid).length === 2);
-    const workers = childrenOf(pid);
+    await waitFor(() => workersOf(pid).length === 2);
+    const workers = workersOf(pid);
     run.child.kill(signal);
     const r = await run.done; // 'close' comes once every holder of its stdio (the workers too) has exited
     expect(r.code).toBe(130);
@@ -57,8 +57,8 @@ describe('signals, pipes and processes', () => {
   it('kill -9 of the parent: its workers notice and exit without a stack trace', async () => {
     const run = startCli(['compare', 'nneonneo', 'snake3', '-n', '200', '-d', '3', '--workers', '2']);
     const pid = run.child.pid!;
-    await waitFor(() => childrenOf(pid).length === 2);
-    const workers = childrenOf(pid);
+    await waitFor(() => workersOf(pid).length === 2);
+    const workers = workersOf(pid);
     run.child.kill('SIGKILL');
     const r = await run.done; // the workers hold the stderr pipe: it closes when they are gone
     expect(workers.filter(alive)).toEqual([]);
@@ -84,8 +84,8 @@ describe('signals, pipes and processes', () => {
     const config = { ...SLOW, optimizer: { ...SLOW.optimizer, generations: 3 }, pool: { batchGames: 2, batchTimeoutSec: 600 } };
     const run = startCli(['tune', '-c', writeConfig(config), '--db', db, '--workers', '2']);
     const pid = run.child.pid!;
-    await waitFor(() => childrenOf(pid).length === 2 && gamesIn(db) >= 2);
-    process.kill(childrenOf(pid)[0], 'SIGKILL');
+    await waitFor(() => workersOf(pid).length === 2 && gamesIn(db) >= 2);
+    process.kill(workersOf(pid)[0], 'SIGKILL');
     const r = await run.done; // with the bug, this waits out the 600 s timer (the test's own limit is 300 s)
     expect(r.code).toBe(0);
     expect(runRow(db)?.status).toBe('finished');

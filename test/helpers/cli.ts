@@ -66,6 +66,20 @@ export function childrenOf(pid: number): number[] {
   return out;
 }
 
+/**
+ * The worker processes of a command: its children running worker-farm's child module (a command run
+ * through tsx may also have an esbuild service child).
+ */
+export function workersOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('worker-farm');
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Is the process alive (not gone, not a zombie)? */
 export function alive(pid: number): boolean {
   try {
