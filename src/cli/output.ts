@@ -1,16 +1,7 @@
 /** Writing the files users name with --out: every failure is one line naming the path. */
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../util/errors';
-
-function why(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  if (code === 'ENOSPC') return 'no space left on the device';
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
-  return (e as Error).message;
-}
+import { describeFsError, InputError } from '../util/errors';
 
 /**
  * Writes `text` to `path`. A folder given as the file, or a missing folder (unless `createFolder`,
@@ -21,7 +12,7 @@ export function writeOutputFile(path: string, text: string, option = '--out', cr
   try {
     writeFileSync(path, text);
   } catch (e) {
-    throw new InputError(`${option} "${path}": cannot write: ${why(e)}`);
+    throw new InputError(`${option} "${path}": cannot write: ${describeFsError(e)}`);
   }
 }
 
@@ -46,7 +37,7 @@ export function checkOutputPath(path: string, option = '--out', createFolder = f
     try {
       mkdirSync(folder, { recursive: true });
     } catch (e) {
-      throw new InputError(`${option} "${path}": cannot create the folder "${dirname(path)}": ${why(e)}`);
+      throw new InputError(`${option} "${path}": cannot create the folder "${dirname(path)}": ${describeFsError(e)}`);
     }
   }
 }

@@ -4,24 +4,20 @@
  * depth 3); the game loop asks this instead. When the parent dies the child is
  * re-parented at once, so its parent pid changes. Checked at most every 200 ms.
  */
-import { readFileSync } from 'node:fs';
+import { procStat } from '../util/proc';
 
 const ORIGINAL_PARENT = process.ppid;
 const CHECK_EVERY_MS = 200;
 let lastCheck = performance.now();
 
 function currentParent(): number {
+  const stat = procStat('self');
+  if (stat) return Number(stat[1]);
   try {
-    // Field 4 of /proc/self/stat, after the parenthesised command name.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    process.kill(ORIGINAL_PARENT, 0); // no /proc (not Linux)
+    return ORIGINAL_PARENT;
   } catch {
-    try {
-      process.kill(ORIGINAL_PARENT, 0);
-      return ORIGINAL_PARENT;
-    } catch {
-      return -1;
-    }
+    return -1;
   }
 }
 

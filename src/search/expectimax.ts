@@ -97,11 +97,11 @@ export function cacheBits(cacheMB: number): number {
   return cacheMB > 0 ? bits : 0;
 }
 
-/** How each searcher adds the instance's counters to its own when another searcher takes the instance. */
-const flushers = new WeakMap<object, () => void>();
-
-/** Which searcher's tables, cache size and counters the instance holds now. */
-let active: { tables: HeuristicTables; bits: number; owner: object } | null = null;
+/**
+ * Which searcher's tables and cache size the instance holds now, and whose counters it is counting:
+ * `base` is that searcher's own stats object, `flush` adds the instance's counters to it.
+ */
+let active: { tables: HeuristicTables; bits: number; base: SearchStats; flush: () => void } | null = null;
 
 export function createSearcher(tables: HeuristicTables, options: Partial<SearchSettings> = {}): Searcher {
   const settings: SearchSettings = { ...DEFAULT_SEARCH, ...options };
@@ -109,26 +109,24 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
   const wasm: SearchModule = searchModule();
   const bits = cacheBits(settings.cacheMB);
   const hasMatrix = tables.rowTables.some((t) => t !== tables.lineTable);
-  const owner = {};
   const base: SearchStats = { nodes: 0, leaves: 0, cacheHits: 0, movesExecuted: 0 };
-
-  /** Makes the instance ours: our heuristic tables and cache size; the counters of the previous owner go to it. */
-  function activate(): void {
-    if (active?.owner === owner) return;
-    if (active) flushers.get(active.owner)?.();
-    if (active?.tables !== tables) wasm.loadHeuristic(tables.lineTable, hasMatrix ? tables.rowTables : null);
-    if (active?.bits !== bits) wasm.exports.setCache(bits);
-    wasm.exports.resetStats();
-    active = { tables, bits, owner };
-  }
-
-  flushers.set(owner, () => {
+  const flush = () => {
     const e = wasm.exports;
     base.nodes += e.statNodes();
     base.leaves += e.statLeaves();
     base.cacheHits += e.statCacheHits();
     base.movesExecuted += e.statMovesExecuted();
-  });
+  };
+
+  /** Makes the instance ours: our heuristic tables and cache size; the counters of the previous owner go to it. */
+  function activate(): void {
+    if (active?.base === base) return;
+    active?.flush();
+    if (active?.tables !== tables) wasm.loadHeuristic(tables.lineTable, hasMatrix ? tables.rowTables : null);
+    if (active?.bits !== bits) wasm.exports.setCache(bits);
+    wasm.exports.resetStats();
+    active = { tables, bits, base, flush };
+  }
 
   function depthFor(board: Board): number {
     return settings.depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : settings.depth;
@@ -161,7 +159,7 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
     },
     depthFor,
     stats() {
-      if (active?.owner === owner) {
+      if (active?.base === base) {
         const e = wasm.exports;
         return { nodes: base.nodes + e.statNodes(), leaves: base.leaves + e.statLeaves(), cacheHits: base.cacheHits + e.statCacheHits(), movesExecuted: base.movesExecuted + e.statMovesExecuted() };
       }
@@ -169,7 +167,7 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
     },
     resetStats() {
       base.nodes = base.leaves = base.cacheHits = base.movesExecuted = 0;
-      if (active?.owner === owner) wasm.exports.resetStats();
+      if (active?.base === base) wasm.exports.resetStats();
     },
   };
 }

@@ -4,10 +4,11 @@
  * batch of games is one transaction), so kill -9 loses only games in flight.
  */
 import Database from 'better-sqlite3';
-import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
-import { InputError } from '../util/errors';
+import { describeFsError, InputError } from '../util/errors';
+import { procStat } from '../util/proc';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema';
 
 export { DEFAULT_DB } from '../util/command-hint';
@@ -111,14 +112,9 @@ export function pidAlive(pid: number): boolean {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  try {
-    // The state letter follows the parenthesised command name: Z zombie, X dead.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return true; // no /proc (not Linux): kill(pid, 0) said it exists
-  }
+  const stat = procStat(pid);
+  if (stat) return stat[0] !== 'Z' && stat[0] !== 'X'; // zombie or dead
+  return true; // no /proc (not Linux): kill(pid, 0) said it exists
 }
 
 export interface OpenOptions {
@@ -133,26 +129,13 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
-function errno(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'read-only file system',
-    ENOTDIR: 'a part of the path is not a folder',
-    ENOENT: 'no such file or folder',
-    ENOSPC: 'no space left on the device',
-  };
-  return (code && reasons[code]) ?? (e as Error).message;
-}
-
 /** The one-line problem with opening `path` for writing, or null (checked before SQLite tries). */
 function writeProblem(path: string, create: boolean): string | null {
   let exists = true;
   try {
     if (statSync(path).isDirectory()) return `database "${path}" is a folder, not a file`;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot open database "${path}": ${errno(e)}`;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot open database "${path}": ${describeFsError(e)}`;
     exists = false;
   }
   if (!exists) {
@@ -160,7 +143,7 @@ function writeProblem(path: string, create: boolean): string | null {
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
     } catch (e) {
-      return `cannot create database "${path}": ${errno(e)}`;
+      return `cannot create database "${path}": ${describeFsError(e)}`;
     }
   }
   // SQLite writes the file and, in WAL mode, a -wal and a -shm file beside it.
@@ -169,7 +152,7 @@ function writeProblem(path: string, create: boolean): string | null {
     try {
       accessSync(target, constants.W_OK);
     } catch (e) {
-      return `cannot write database "${path}": ${what} is not writable (${errno(e)})`;
+      return `cannot write database "${path}": ${what} is not writable (${describeFsError(e)})`;
     }
   }
   return null;
@@ -214,7 +197,7 @@ export class Store {
       } catch (e) {
         if (e instanceof InputError) throw e;
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`no database at "${path}" (start a run with "tune2048 tune", or pass --db)`);
-        throw new InputError(`cannot open database "${path}": ${errno(e)}`);
+        throw new InputError(`cannot open database "${path}": ${describeFsError(e)}`);
       }
     }
     let db: Database.Database | null = null;
