@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadWeights } from '../src/heuristic/weights';
-import { createPool } from '../src/pool/pool';
-import type { BatchResult, BatchTask } from '../src/pool/protocol';
+import { expectimaxSpec } from '../src/solver/spec';
+import { createPool } from '../src/runner/farm';
+import type { BatchResult, BatchTask } from '../src/runner/protocol';
 import { median } from '../src/util/stats';
 
 const { values } = parseArgs({
@@ -42,7 +43,7 @@ function rssMiB(pid: number): number {
 
 async function gamesPerSecond(workers: number, seedBase: number, workerPath?: string): Promise<{ rate: number; peakRss: number }> {
   const pool = createPool<BatchTask, BatchResult>({ workers, workerPath });
-  const task = (first: number, n: number): BatchTask => ({ weights, search: { depth, cprob: 1e-4 }, seeds: Array.from({ length: n }, (_, i) => first + i) });
+  const task = (first: number, n: number): BatchTask => ({ spec: expectimaxSpec(weights, { depth, cprob: 1e-4 }), seeds: Array.from({ length: n }, (_, i) => first + i) });
   await Promise.all(Array.from({ length: workers }, (_, w) => pool.run(task(10_000_000 + w * 100, 2)))); // warm-up: start and JIT every worker
   const t0 = performance.now();
   const jobs: Promise<BatchResult>[] = [];

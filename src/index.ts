@@ -24,3 +24,7 @@ export { createSearcher, DEFAULT_SEARCH, type Searcher, type SearchSettings, typ
 export { createSolver, playGames, gameSeed, bestMove } from './solver/solver';
 export { summarizeGames, REACH_TILES, type GameSummary } from './solver/summary';
 export { InputError } from './util/errors';
+export { expectimaxSpec, type PlayerSpec, type SearchSpec } from './solver/spec';
+export { openRunner, withRunner, playSeeds, defaultWorkers, type GameRunner, type RunnerOptions } from './runner/runner';
+export { RunnerError, RunnerStoppedError } from './runner/errors';
+export { compareWeights, compareSequential, type Comparison, type Contender } from './compare/compare';

@@ -9,6 +9,7 @@ import { generationSeeds, validationSeeds } from '../src/tuner/seeds';
 import { createSolver } from '../src/solver/solver';
 import { playGame } from '../src/engine/game';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
+import type { LocalRunner } from '../src/runner/local';
 
 const FIXTURES = join(__dirname, 'fixtures', 'workers');
 
@@ -113,7 +114,8 @@ describe('a tuning run', () => {
     let killed = 0;
     const { id, outcome } = await tuneToEnd(db, config, {
       workers: 2,
-      onPool: (pool) => {
+      onRunner: (runner) => {
+        const pool = (runner as LocalRunner).pool;
         const timer = setInterval(() => {
           for (const c of pool.children()) pids.add(c.pid as number);
           const child = pool.children()[killed % 2];

@@ -12,7 +12,7 @@ function out(line: string): void {
   if (!isStdoutClosed()) console.log(line);
 }
 
-export async function driveRun(store: Store, runId: number, resumed: boolean, workers: number, json: boolean): Promise<void> {
+export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
   const run = store.requireRun(runId);
   const { config } = readStoredConfig(run.config);
   const generations = config.optimizer.generations;
@@ -36,7 +36,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wo
     }
   };
   const tuner = new Tuner(store, runId, {
-    workers,
+    ...where,
     onEvent,
     onProgress: (p) => {
       const key = `${p.phase}:${p.generation}`;
@@ -62,7 +62,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wo
     if (signals > 1) {
       tuner.abandon();
       console.error(`\ntune2048: run ${runId} stopped at once; resume it with: ${suggest(`resume ${runId}`, store.path)}`);
-      process.exit(EXIT_INTERRUPTED); // workers die with us (pool.ts)
+      process.exit(EXIT_INTERRUPTED); // local workers die with us (runner/farm.ts)
     }
     tuner.stop();
     console.error(

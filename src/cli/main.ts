@@ -6,8 +6,8 @@
  * others are listed by name and summary alone, and `--help` loads none.
  */
 import { Command, CommanderError } from 'commander';
-import { InputError } from '../util/errors';
-import { EXIT_BAD_INPUT, EXIT_FAILURE } from './errors';
+import { InputError, UnavailableError } from '../util/errors';
+import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_UNAVAILABLE } from './errors';
 import { installProcessGuards } from './process';
 
 interface CommandEntry {
@@ -29,6 +29,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   play: { summary: 'play seeded games and print score statistics', load: () => import('./commands/play') },
   hint: { summary: 'the best move for a board', load: () => import('./commands/hint') },
   presets: { summary: 'list the weight presets', load: () => import('./commands/presets') },
+  worker: { summary: 'play the games of runs that use a Redis queue (--queue), on this machine', load: () => import('./commands/worker') },
   bench: { summary: 'engine and search speed on the bench positions', load: () => import('./commands/bench') },
 };
 
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     }
     console.error(`tune2048: ${e instanceof Error ? e.message : String(e)}`);
-    return e instanceof InputError ? EXIT_BAD_INPUT : EXIT_FAILURE;
+    return e instanceof InputError ? EXIT_BAD_INPUT : e instanceof UnavailableError ? EXIT_UNAVAILABLE : EXIT_FAILURE;
   }
 }
 

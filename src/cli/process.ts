@@ -2,7 +2,7 @@
  * How a command ends when something outside stops it: Ctrl-C, SIGTERM, SIGHUP
  * or a closed stdout (`tune2048 runs | head -1`). By default the command exits
  * at once (130 for a signal, 0 for a closed pipe, which is how `head` is used);
- * exiting kills every worker process of the pool (src/pool/pool.ts), so no
+ * exiting kills every worker process of the pool (src/runner/farm.ts), so no
  * orphan outlives the command. A command with something to save (a tuning run)
  * installs its own handler for the time it runs.
  */

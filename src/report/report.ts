@@ -5,7 +5,7 @@
 import { Store } from '../store/store';
 import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
-import type { Comparison, Sweep } from '../solver/compare';
+import type { Comparison, Sweep } from '../compare/compare';
 import { escapeHtml, lineChart, Series } from './svg';
 
 const esc = escapeHtml;

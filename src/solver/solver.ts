@@ -7,9 +7,15 @@ import { GameResult, playGame } from '../engine/game';
 import { buildHeuristicTables, HeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
 import { createSearcher, Searcher, SearchSettings } from '../search/expectimax';
+import type { PlayerSpec } from './spec';
 
 export function createSolver(weights: Weights, settings: Partial<SearchSettings> = {}): Searcher {
   return createSearcher(buildHeuristicTables(weights), settings);
+}
+
+/** The player a spec describes (the default transposition table unless it says otherwise: the same game everywhere). */
+export function createPlayer(spec: PlayerSpec): Searcher {
+  return createSolver(spec.weights, spec.search);
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { parseQueueUrl } from '../runner/queue-url';
 import { readJsonFile } from '../heuristic/weights';
 import { MAX_DEPTH } from '../search/limits';
 import { InputError } from '../util/errors';
@@ -153,6 +154,17 @@ export const configSchema = z
         batchTimeoutSec: z.number().gt(0).max(86400).default(600),
         /** Re-tries of a batch whose worker died or hung, before the run stops with an error. */
         retries: z.number().int().min(0).max(20).default(2),
+        /** redis://HOST:PORT[/DB]: play through BullMQ on this Redis (`tune2048 worker` on each machine) instead of local processes. */
+        queue: z
+          .string()
+          .superRefine((v, ctx) => {
+            try {
+              parseQueueUrl(v, 'pool.queue');
+            } catch (e) {
+              ctx.addIssue({ code: 'custom', message: (e as Error).message });
+            }
+          })
+          .optional(),
       })
       .strict()
       .default({ batchGames: 8, batchTimeoutSec: 600, retries: 2 }),

@@ -13,14 +13,17 @@
  *
  * Determinism: candidates come from seeded streams and stored fitness; a game
  * depends only on (weights, search settings, seed); fitness is computed from
- * stored games in seed order. So the worker count and interruptions change
- * nothing but timing.
+ * stored games in seed order. So the worker count, the game runner (local
+ * processes or a Redis queue) and interruptions change nothing but timing.
  */
 import { mean, stdev } from '../util/stats';
 import type { Weights } from '../heuristic/weights';
 import { parseWeights, loadWeights } from '../heuristic/weights';
-import { createPool, PoolTerminatedError, WorkerPool } from '../pool/pool';
-import type { BatchResult, BatchTask } from '../pool/protocol';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { RunnerStoppedError } from '../runner/errors';
+import { openRunner, type GameRunner } from '../runner/runner';
+import { expectimaxSpec } from '../solver/spec';
 import { CandidateRow, GamePurpose, RunLostError, Store } from '../store/store';
 import { configHash, parseConfig, RunConfig } from './config';
 import { gameObjective, objectiveValue } from './fitness';
@@ -29,6 +32,7 @@ import type { Evaluated, Optimizer } from './optimizer';
 import { generationSeeds, stream, validationSeeds } from './seeds';
 import { raceCost, raceSlices, selectSurvivors } from './racing';
 import { ParameterSpace } from './space';
+import type { PlayerSpec } from '../solver/spec';
 
 /** What a run stores as its config: the validated config and the resolved start weights. */
 export interface StoredConfig {
@@ -79,13 +83,22 @@ export interface TuneProgress {
 }
 
 export interface TuneOptions {
+  /** Local worker processes (without a queue). */
   workers: number;
+  /** redis://…: play through this Redis queue (overrides the config's pool.queue). */
+  queue?: string;
   onEvent?: (e: TuneEvent) => void;
   onProgress?: (p: TuneProgress) => void;
   /** Overrides for tests: a fixture worker, a short timeout. */
   pool?: { workerPath?: string; callTimeoutMs?: number };
-  /** Called once the pool exists (tests kill workers through it). */
-  onPool?: (pool: WorkerPool<BatchTask, BatchResult>) => void;
+  /** Called once the game runner exists (tests kill workers through it). */
+  onRunner?: (runner: GameRunner) => void;
+}
+
+/** The Redis queue of a run: the same for every session of the run, distinct for every run of every database. */
+export function runQueueName(dbPath: string, runId: number): string {
+  const db = createHash('sha1').update(resolve(dbPath)).digest('hex').slice(0, 10);
+  return `run-${db}-${runId}`;
 }
 
 export interface TuneOutcome {
@@ -98,7 +111,7 @@ export interface TuneOutcome {
 /** A running tune; `stop()` (Ctrl-C) ends it after committing what finished. */
 export class Tuner {
   private stopping = false;
-  private pool: WorkerPool<BatchTask, BatchResult> | null = null;
+  private runner: GameRunner | null = null;
 
   constructor(
     private readonly store: Store,
@@ -109,13 +122,13 @@ export class Tuner {
   /** Ctrl-C: cancel queued batches; batches already running finish and are stored. */
   stop(): void {
     this.stopping = true;
-    this.pool?.drain();
+    this.runner?.drain();
   }
 
   /** Stop now (a closed pipe): running batches are killed and lost, finished ones are stored. */
   abort(): void {
     this.stopping = true;
-    this.pool?.terminate();
+    this.runner?.terminate();
   }
 
   /** Leave at once (a second Ctrl-C): the run is given up as stopped, if this process still holds it; the caller exits. */
@@ -126,7 +139,7 @@ export class Tuner {
 
   /** Batches still running (what a stop is waiting for). */
   inFlight(): number {
-    return this.pool?.inFlight() ?? 0;
+    return this.runner?.inFlight() ?? 0;
   }
 
   async run(resumed: boolean): Promise<TuneOutcome> {
@@ -160,7 +173,7 @@ export class Tuner {
         emit({ event: 'run-finished', run: runId, status: 'lost', best: null, validation: null, error: runLost.message });
         return { status: 'lost', bestCandidate: null, error: runLost.message };
       }
-      if (this.stopping && (e instanceof PoolTerminatedError || e instanceof StopRequested)) {
+      if (this.stopping && (e instanceof RunnerStoppedError || e instanceof StopRequested)) {
         store.releaseRun(runId, 'stopped', 'interrupted');
         emit({ event: 'run-finished', run: runId, status: 'stopped', best: null, validation: null });
         return { status: 'stopped', bestCandidate: null };
@@ -171,23 +184,27 @@ export class Tuner {
       return { status: 'failed', bestCandidate: null, error: message };
     } finally {
       clearInterval(heartbeat);
-      const pool = this.pool;
-      this.pool = null;
-      await pool?.end();
+      const runner = this.runner;
+      this.runner = null;
+      await runner?.end();
     }
   }
 
-  private getPool(config: RunConfig): WorkerPool<BatchTask, BatchResult> {
-    if (!this.pool) {
-      this.pool = createPool<BatchTask, BatchResult>({
+  /** The game runner, opened at the first batch: local processes, or the Redis queue of this run. */
+  private async getRunner(config: RunConfig): Promise<GameRunner> {
+    if (!this.runner) {
+      this.runner = await openRunner({
         workers: this.options.workers,
+        queue: this.options.queue ?? config.pool.queue,
+        queueName: runQueueName(this.store.path, this.runId),
         callTimeoutMs: this.options.pool?.callTimeoutMs ?? config.pool.batchTimeoutSec * 1000,
         retries: config.pool.retries,
         workerPath: this.options.pool?.workerPath,
       });
-      this.options.onPool?.(this.pool);
+      this.options.onRunner?.(this.runner);
+      if (this.stopping) this.runner.drain(); // stopped while connecting
     }
-    return this.pool;
+    return this.runner;
   }
 
   private async loop(config: RunConfig, startWeights: Weights): Promise<number> {
@@ -326,31 +343,26 @@ export class Tuner {
     /** With racing: games of earlier slices and of the whole generation, so progress covers the generation. */
     span?: { before: number; total: number },
   ): Promise<void> {
-    const tasks: { candidate: number; task: BatchTask }[] = [];
+    const tasks: { candidate: number; spec: PlayerSpec; seeds: number[] }[] = [];
     let done = span?.before ?? 0;
     for (const c of candidates) {
       const stored = new Set(this.store.getGames(c.id, purpose).map((g) => g.seed));
       done += seeds.filter((s) => stored.has(s)).length;
       const missing = seeds.filter((s) => !stored.has(s));
-      const weights = space.toWeights(JSON.parse(c.genome));
+      const spec = expectimaxSpec(space.toWeights(JSON.parse(c.genome)), config.fitness);
       for (let i = 0; i < missing.length; i += config.pool.batchGames) {
-        tasks.push({
-          candidate: c.id,
-          task: { weights, search: { depth: config.fitness.depth, cprob: config.fitness.cprob }, seeds: missing.slice(i, i + config.pool.batchGames) },
-        });
+        tasks.push({ candidate: c.id, spec, seeds: missing.slice(i, i + config.pool.batchGames) });
       }
     }
     const total = span?.total ?? candidates.length * seeds.length;
     this.options.onProgress?.({ ...progress, done, total });
     if (tasks.length === 0) return;
-    const pool = this.getPool(config);
+    const runner = await this.getRunner(config);
     this.checkStop();
-    const results = tasks.map(({ candidate, task }) =>
-      pool.run(task).then((result) => {
-        this.store.insertGames(
-          result.games.map((g) => ({ candidate_id: candidate, purpose, seed: g.seed, score: g.score, max_tile: g.maxTile, moves: g.moves, ms: g.ms })),
-        );
-        done += result.games.length;
+    const results = tasks.map(({ candidate, spec, seeds: batch }) =>
+      runner.playBatch(spec, batch).then((games) => {
+        this.store.insertGames(games.map((g) => ({ candidate_id: candidate, purpose, seed: g.seed, score: g.score, max_tile: g.maxTile, moves: g.moves, ms: g.ms })));
+        done += games.length;
         this.options.onProgress?.({ ...progress, done, total });
       }),
     );
@@ -358,14 +370,14 @@ export class Tuner {
     const settled = await Promise.allSettled(
       results.map((p) =>
         p.catch((e) => {
-          this.pool?.drain();
+          this.runner?.drain();
           throw e;
         }),
       ),
     );
     const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as Error);
     if (failures.length > 0) {
-      throw failures.find((f) => !(f instanceof PoolTerminatedError)) ?? failures[0];
+      throw failures.find((f) => !(f instanceof RunnerStoppedError)) ?? failures[0];
     }
   }
 

@@ -13,9 +13,8 @@ import { createRun, readStoredConfig, Tuner } from './controller';
 import { objectiveValue } from './fitness';
 import { holdoutSeeds } from './seeds';
 import { ParameterSpace } from './space';
-import { createPool } from '../pool/pool';
-import type { BatchResult, BatchTask } from '../pool/protocol';
-import { playSeedsOnPool } from '../solver/compare';
+import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
+import { expectimaxSpec } from '../solver/spec';
 import { Store } from '../store/store';
 import { mean } from '../util/stats';
 
@@ -45,6 +44,8 @@ export interface RaceOptions {
   checkpoints: number;
   holdoutGames: number;
   workers: number;
+  /** redis://…: play through this Redis queue instead of local processes. */
+  queue?: string;
   onLog?: (line: string) => void;
   /** Games played so far of all the race's games (fitness games of every run, then holdout games), for a progress bar. */
   onProgress?: (done: number, total: number) => void;
@@ -106,6 +107,7 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
         const perGeneration = new Map<number, number>();
         const outcome = await new Tuner(store, runId, {
           workers: o.workers,
+          queue: o.queue,
           onProgress: (p) => {
             if (p.phase !== 'fitness') return;
             perGeneration.set(p.generation, p.done);
@@ -169,18 +171,18 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
       .filter((c) => c.kind === 'race-checkpoint' && c.holdoutGames === seeds.length)
       .map((c) => [c.generation, c.holdout]),
   );
-  let pool: ReturnType<typeof createPool<BatchTask, BatchResult>> | null = null;
+  let runner: GameRunner | null = null;
   let done = 0;
   try {
     const points: RacePoint[] = [];
     for (const { idx: generation, games } of picked) {
       let holdout = stored.get(generation);
       if (holdout === undefined) {
-        pool ??= createPool<BatchTask, BatchResult>({ workers: o.workers });
+        runner ??= await openRunner({ workers: o.workers, queue: o.queue ?? config.pool.queue });
         const cands = store.getCandidates(runId, generation);
         const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
         const weights = space.toWeights(JSON.parse(rec.genome));
-        const played = await playSeedsOnPool(pool, weights, { depth: config.fitness.depth, cprob: config.fitness.cprob }, seeds, 25, (g) => onGames((done += g.length)));
+        const played = await playSeeds(runner, expectimaxSpec(weights, config.fitness), seeds, 25, (g) => onGames((done += g.length)));
         holdout = objectiveValue(config.fitness, played);
         const record: StoredCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
         store.insertComparison(runId, record);
@@ -191,7 +193,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
     }
     return { points, note };
   } finally {
-    await pool?.end();
+    await runner?.end();
   }
 }
 

@@ -22,3 +22,11 @@ export function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   return (code && reasons[code]) ?? (e as Error).message;
 }
+
+/** A service the command needs cannot be reached (Redis): the CLI exits with code 4, nothing created. */
+export class UnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}

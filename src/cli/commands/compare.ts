@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
-import { defaultWorkers } from '../../pool/pool';
-import { compareSequential, compareWeights, type Comparison, type Contender } from '../../solver/compare';
+import { compareSequential, compareWeights, type Comparison, type Contender } from '../../compare/compare';
+import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../errors';
 import { percent, table } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
+import { checkQueue, queueOption, withCliRunner } from '../runner';
 import { checkStoreTarget, storeResult } from '../stored-results';
 
 function pValue(p: number): string {
@@ -18,6 +19,7 @@ interface CompareCliOptions {
   cprob: number;
   seed: number;
   workers?: number;
+  queue?: string;
   db?: string;
   run?: number;
   json?: boolean;
@@ -31,7 +33,7 @@ interface CompareCliOptions {
 }
 
 /** compare --sprt: pairs until the sequential test decides; the LLR after each step, then the usual tables. */
-async function sequential(a: Contender, b: Contender, opts: CompareCliOptions): Promise<void> {
+async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, runner: GameRunner): Promise<void> {
   const progress = createProgress('pairs', opts.maxGames, 'SPRT [{bar}] {value}/{total} pairs at most | LLR {llr} in ({lower}, {upper}) | ETA (at most) {eta_formatted}', { llr: '0', lower: '-', upper: '-' });
   const result = await compareSequential(a, b, {
     sprt: { ratio0: opts.ratio0, ratio1: opts.ratio1, alpha: opts.alpha, beta: opts.beta },
@@ -40,7 +42,7 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions): 
     seed: opts.seed,
     depth: opts.depth,
     cprob: opts.cprob,
-    workers: opts.workers ?? defaultWorkers(),
+    runner,
     onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
   });
   progress.stop();
@@ -100,6 +102,7 @@ export function command(): Command {
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i (use seeds not used in tuning)', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
+    .addOption(queueOption())
     .option('--db <file>', 'also store the comparison in this database (see --run)')
     .option('--run <id>', "tie the stored comparison to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout (per-game scores included)')
@@ -119,16 +122,12 @@ export function command(): Command {
         const weights = loadWeights(spec);
         return { label: weights.name ?? spec, weights };
       });
-      if (opts.sprt) return sequential(contenders[0], contenders[1], opts);
+      await checkQueue(opts.queue);
+      if (opts.sprt) return withCliRunner(opts, (runner) => sequential(contenders[0], contenders[1], opts, runner));
       const progress = createProgress('games', contenders.length * opts.games);
-      const result = await compareWeights(contenders, {
-        games: opts.games,
-        seed: opts.seed,
-        depth: opts.depth,
-        cprob: opts.cprob,
-        workers: opts.workers ?? defaultWorkers(),
-        onProgress: (done) => progress.update(done),
-      });
+      const result = await withCliRunner(opts, (runner) =>
+        compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, runner, onProgress: (done) => progress.update(done) }),
+      );
       progress.stop();
       storeResult(opts, result);
       if (opts.json) {

@@ -1,26 +1,25 @@
 import { Command } from 'commander';
 import type { GameResult } from '../../engine/game';
 import { loadWeights } from '../../heuristic/weights';
-import { createSolver, gameSeed, playGames } from '../../solver/solver';
+import { createPlayer, gameSeed, playGames } from '../../solver/solver';
+import { expectimaxSpec, type PlayerSpec } from '../../solver/spec';
 import { summarizeGames, type GameRecord } from '../../solver/summary';
 import { formatSummary } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
+import { queueOption } from '../runner';
 
 type Played = GameRecord & { seed: number };
 
-/** Plays on worker processes (--workers > 1); the games come back in seed order. */
-async function playOnWorkers(weights: ReturnType<typeof loadWeights>, search: { depth: number | 'auto'; cprob: number }, seeds: number[], workers: number, onDone: (n: number) => void): Promise<Played[]> {
-  const { createPool } = await import('../../pool/pool');
-  const { playSeedsOnPool } = await import('../../solver/compare');
-  const pool = createPool<import('../../pool/protocol').BatchTask, import('../../pool/protocol').BatchResult>({ workers });
+/** Plays on worker processes (--workers > 1) or a Redis queue (--queue); the games come back in seed order. */
+async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers: number; queue?: string }, onDone: (n: number) => void): Promise<Played[]> {
+  const { checkQueue, withCliRunner } = await import('../runner');
+  const { playSeeds } = await import('../../runner/runner');
+  await checkQueue(where.queue);
   let done = 0;
-  try {
-    // Small batches: a game at depth 3 takes seconds, and both workers should stay busy to the end.
-    return await playSeedsOnPool(pool, weights, search, seeds, Math.max(1, Math.min(10, Math.ceil(seeds.length / (4 * workers)))), (games) => onDone((done += games.length)));
-  } finally {
-    await pool.end();
-  }
+  // Small batches: a game at depth 3 takes seconds, and every worker should stay busy to the end.
+  const batch = Math.max(1, Math.min(10, Math.ceil(seeds.length / (4 * where.workers))));
+  return withCliRunner(where, (runner) => playSeeds(runner, spec, seeds, batch, (games) => onDone((done += games.length))));
 }
 
 export function command(): Command {
@@ -32,22 +31,23 @@ export function command(): Command {
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1)
     .option('--workers <n>', 'worker processes (default 1: in this process)', parseWorkers, 1)
+    .addOption(queueOption())
     .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; json?: boolean }) => {
+    .action(async (opts: { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; json?: boolean }) => {
       const weights = loadWeights(opts.weights);
       const progress = createProgress('games', opts.games);
       const line = (i: number, r: Played) => {
         if (!opts.json) console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
       };
+      const spec = expectimaxSpec(weights, opts);
       let games: Played[];
-      if (opts.workers > 1) {
+      if (opts.workers > 1 || opts.queue) {
         const seeds = Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
-        games = await playOnWorkers(weights, { depth: opts.depth, cprob: opts.cprob }, seeds, opts.workers, (n) => progress.update(n));
+        games = await playOnRunner(spec, seeds, opts, (n) => progress.update(n));
         progress.stop();
         games.forEach((g, i) => line(i, g));
       } else {
-        const solver = createSolver(weights, { depth: opts.depth, cprob: opts.cprob });
-        games = playGames(solver, {
+        games = playGames(createPlayer(spec), {
           games: opts.games,
           seed: opts.seed,
           onGame: (r: GameResult, i) => {

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { defaultWorkers } from '../../pool/pool';
+import { defaultWorkers } from '../../runner/runner';
 import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
@@ -9,6 +9,7 @@ import { InputError } from '../errors';
 import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
+import { checkQueue, queueOption } from '../runner';
 
 
 export function command(): Command {
@@ -25,12 +26,14 @@ export function command(): Command {
     .option('--holdout <games>', 'held-out games per checkpoint (the same seeds for everyone)', parseIntegerOption('--holdout', 1), 300)
     .option('--db <file>', 'SQLite database for the race runs', 'db/race.sqlite')
     .option('--workers <n>', 'worker processes', parseWorkers)
+    .addOption(queueOption())
     .option('--svg <file>', 'write the figure (SVG) here')
     .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { config: string; optimizers: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; svg?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; optimizers: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean }) => {
       const problem = loadConfig(opts.config);
       prepareRun(problem);
       if (opts.svg) checkOutputPath(opts.svg, '--svg');
+      await checkQueue(opts.queue ?? problem.pool.queue);
       const store = Store.open(opts.db);
       const progress = createProgress('race', 1, 'race [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
       try {
@@ -42,6 +45,7 @@ export function command(): Command {
           checkpoints: opts.checkpoints,
           holdoutGames: opts.holdout,
           workers: opts.workers ?? problem.workers ?? defaultWorkers(),
+          queue: opts.queue,
           onLog: (l) => console.error(`\n${l}`),
           onProgress: (done, total) => {
             progress.setTotal(total);

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
-import { defaultWorkers } from '../../pool/pool';
+import { defaultWorkers } from '../../runner/runner';
 import { readStoredConfig } from '../../tuner/controller';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseRunId, parseWorkers } from '../options';
+import { checkQueue, queueOption } from '../runner';
 
 export function command(): Command {
   return new Command('resume')
@@ -11,8 +12,9 @@ export function command(): Command {
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
+    .addOption(queueOption())
     .option('--json', 'one JSON event per line on stdout')
-    .action(async (runId: number, opts: { db: string; workers?: number; json?: boolean }) => {
+    .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; json?: boolean }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
         const run = store.requireRun(runId);
         const { config } = readStoredConfig(run.config);
@@ -20,7 +22,8 @@ export function command(): Command {
           console.error(`tune2048: run ${runId} is already finished; nothing to do`);
           return;
         }
-        await driveRun(store, runId, true, opts.workers ?? config.workers ?? defaultWorkers(), !!opts.json);
+        await checkQueue(opts.queue ?? config.pool.queue);
+        await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue }, !!opts.json);
       });
     });
 }

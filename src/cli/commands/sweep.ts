@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
-import { defaultWorkers } from '../../pool/pool';
-import { compareWeights, Sweep } from '../../solver/compare';
+import { compareWeights, Sweep } from '../../compare/compare';
 import type { GameSummary } from '../../solver/summary';
 import { percent, table } from '../format';
 import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
+import { checkQueue, queueOption, withCliRunner } from '../runner';
 import { checkStoreTarget, storeResult } from '../stored-results';
 
 export function command(): Command {
@@ -17,27 +17,24 @@ export function command(): Command {
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
+    .addOption(queueOption())
     .option('--db <file>', 'also store the sweep in this database (see --run)')
     .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout')
-    .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; db?: string; run?: number; json?: boolean }) => {
+    .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
       checkStoreTarget(opts);
       const weights = loadWeights(spec);
       const label = weights.name ?? spec;
+      await checkQueue(opts.queue);
       const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
-      for (const depth of opts.depths) {
-        const progress = createProgress(`depth ${depth}`, opts.games);
-        const r = await compareWeights([{ label, weights }], {
-          games: opts.games,
-          seed: opts.seed,
-          depth,
-          cprob: opts.cprob,
-          workers: opts.workers ?? defaultWorkers(),
-          onProgress: (done) => progress.update(done),
-        });
-        progress.stop();
-        rows.push({ depth, summary: r.contenders[0].summary });
-      }
+      await withCliRunner(opts, async (runner) => {
+        for (const depth of opts.depths) {
+          const progress = createProgress(`depth ${depth}`, opts.games);
+          const r = await compareWeights([{ label, weights }], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, runner, onProgress: (done) => progress.update(done) });
+          progress.stop();
+          rows.push({ depth, summary: r.contenders[0].summary });
+        }
+      });
       const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
       storeResult(opts, sweep);
       if (opts.json) {

@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { defaultWorkers } from '../../pool/pool';
+import { defaultWorkers } from '../../runner/runner';
 import { loadConfig } from '../../tuner/config';
 import { createRun, prepareRun } from '../../tuner/controller';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseWorkers } from '../options';
+import { checkQueue, queueOption } from '../runner';
 
 export function command(): Command {
   return new Command('tune')
@@ -13,15 +14,17 @@ export function command(): Command {
     .option('--name <name>', 'name of the run (default: the config name)')
     .addOption(dbOption())
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
+    .addOption(queueOption())
     .option('--json', 'one JSON event per line on stdout')
-    .action(async (opts: { config: string; name?: string; db: string; workers?: number; json?: boolean }) => {
+    .action(async (opts: { config: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean }) => {
       // Everything the run needs is checked before the database is opened (or created).
       const config = loadConfig(opts.config);
       prepareRun(config);
+      await checkQueue(opts.queue ?? config.pool.queue);
       await withStore(opts.db, 'write', async (store) => {
         const runId = createRun(store, config, opts.name);
         if (!opts.json) console.log(`run ${runId}`);
-        await driveRun(store, runId, false, opts.workers ?? config.workers ?? defaultWorkers(), !!opts.json);
+        await driveRun(store, runId, false, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue }, !!opts.json);
       });
     });
 }

@@ -1,17 +1,19 @@
 /**
  * Paired comparison of weight sets: every contender plays the same game seeds
- * (over the worker pool), so each seed gives a pair of scores per two
- * contenders and the test is on their differences.
+ * (on the game runner it is given: local workers or a Redis queue), so each
+ * seed gives a pair of scores per two contenders and the test is on their
+ * differences.
  */
 import seedrandom from 'seedrandom';
 import type { Weights } from '../heuristic/weights';
-import { createPool, type WorkerPool } from '../pool/pool';
-import type { BatchGame, BatchResult, BatchTask } from '../pool/protocol';
+import type { BatchGame } from '../runner/protocol';
+import { playSeeds, type GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../search/expectimax';
+import { gameSeed } from '../solver/solver';
+import { expectimaxSpec } from '../solver/spec';
+import { GameSummary, summarizeGames } from '../solver/summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from '../util/sprt';
-import { gameSeed } from './solver';
-import { GameSummary, summarizeGames } from './summary';
 
 export interface Contender {
   label: string;
@@ -23,7 +25,7 @@ export interface CompareOptions {
   seed: number;
   depth: DepthSetting;
   cprob: number;
-  workers: number;
+  runner: GameRunner;
   batchGames?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -61,27 +63,6 @@ export interface Comparison {
   settings: { games: number; seed: number; depth: DepthSetting; cprob: number };
   contenders: ContenderResult[];
   pairs: PairResult[];
-}
-
-/** Plays `seeds` with one weight set on the pool, in batches; the games come back in seed order. */
-export async function playSeedsOnPool(
-  pool: WorkerPool<BatchTask, BatchResult>,
-  weights: Weights,
-  search: BatchTask['search'],
-  seeds: readonly number[],
-  batchGames: number,
-  onBatch?: (games: BatchGame[]) => void,
-): Promise<BatchGame[]> {
-  const parts: Promise<BatchResult>[] = [];
-  for (let i = 0; i < seeds.length; i += batchGames) {
-    parts.push(
-      pool.run({ weights, search, seeds: seeds.slice(i, i + batchGames) }).then((r) => {
-        onBatch?.(r.games);
-        return r;
-      }),
-    );
-  }
-  return (await Promise.all(parts)).flatMap((r) => r.games);
 }
 
 /** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
@@ -130,25 +111,20 @@ export interface SequentialComparison extends Comparison {
  * played. The steps are fixed, so the decision depends on the seeds only, never on the worker count.
  */
 export async function compareSequential(a: Contender, b: Contender, o: SequentialOptions): Promise<SequentialComparison> {
-  const pool = createPool<BatchTask, BatchResult>({ workers: o.workers });
   const batch = o.batchGames ?? 5;
-  const search = { depth: o.depth, cprob: o.cprob };
+  const specs = [a, b].map((c) => expectimaxSpec(c.weights, o));
   const played: [BatchGame[], BatchGame[]] = [[], []];
   const trajectory: SprtState[] = [];
-  try {
-    while (played[0].length < o.maxGames) {
-      const first = played[0].length;
-      const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
-      const [ga, gb] = await Promise.all([a, b].map((c) => playSeedsOnPool(pool, c.weights, search, seeds, batch)));
-      played[0].push(...ga);
-      played[1].push(...gb);
-      const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
-      trajectory.push(state);
-      o.onStep?.(state);
-      if (state.decision !== 'continue') break;
-    }
-  } finally {
-    await pool.end();
+  while (played[0].length < o.maxGames) {
+    const first = played[0].length;
+    const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
+    const [ga, gb] = await Promise.all(specs.map((spec) => playSeeds(o.runner, spec, seeds, batch)));
+    played[0].push(...ga);
+    played[1].push(...gb);
+    const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
+    trajectory.push(state);
+    o.onStep?.(state);
+    if (state.decision !== 'continue') break;
   }
   const last = trajectory[trajectory.length - 1];
   const { results, pairs } = summarizePlayed([a, b], played, o.seed);
@@ -165,21 +141,16 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
 export async function compareWeights(contenders: readonly Contender[], o: CompareOptions): Promise<Comparison> {
   const seeds = Array.from({ length: o.games }, (_, i) => gameSeed(o.seed, i));
   const batch = o.batchGames ?? 10;
-  const pool = createPool<BatchTask, BatchResult>({ workers: o.workers });
   const total = contenders.length * seeds.length;
   let done = 0;
-  try {
-    const played = await Promise.all(
-      contenders.map((c) =>
-        playSeedsOnPool(pool, c.weights, { depth: o.depth, cprob: o.cprob }, seeds, batch, (games) => {
-          done += games.length;
-          o.onProgress?.(done, total);
-        }),
-      ),
-    );
-    const { results, pairs } = summarizePlayed(contenders, played, o.seed);
-    return { settings: { games: o.games, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs };
-  } finally {
-    await pool.end();
-  }
+  const played = await Promise.all(
+    contenders.map((c) =>
+      playSeeds(o.runner, expectimaxSpec(c.weights, o), seeds, batch, (games) => {
+        done += games.length;
+        o.onProgress?.(done, total);
+      }),
+    ),
+  );
+  const { results, pairs } = summarizePlayed(contenders, played, o.seed);
+  return { settings: { games: o.games, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs };
 }

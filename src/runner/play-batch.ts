@@ -1,11 +1,12 @@
 /**
- * Worker entry (loaded through child.ts in a worker-farm child): plays batches
- * of seeded games and returns their results. It never opens the database.
+ * The worker entry (loaded through child.ts in a worker-farm child, locally or
+ * under `tune2048 worker`): plays batches of seeded games and returns their
+ * results. It never opens the database.
  */
 import type { Board } from '../engine/board';
 import { playGame, type Player } from '../engine/game';
 import type { Searcher } from '../search/expectimax';
-import { createSolver } from '../solver/solver';
+import { createPlayer } from '../solver/solver';
 import { parentGone } from './parent';
 import type { BatchResult, BatchTask } from './protocol';
 
@@ -14,12 +15,12 @@ const solvers = new Map<string, Searcher>();
 const CACHED_SOLVERS = 2;
 
 function solverFor(task: BatchTask): Searcher {
-  const key = JSON.stringify([task.weights, task.search]);
+  const key = JSON.stringify(task.spec);
   let solver = solvers.get(key);
   if (solver) {
     solvers.delete(key);
   } else {
-    solver = createSolver(task.weights, task.search); // the default cache, as play and hint use: the same game everywhere
+    solver = createPlayer(task.spec);
     if (solvers.size >= CACHED_SOLVERS) solvers.delete(solvers.keys().next().value as string);
   }
   solvers.set(key, solver);

@@ -1,6 +1,7 @@
 /**
  * A small typed Promise adapter over worker-farm: child processes, one call at
- * a time per worker, bounded retries.
+ * a time per worker, bounded retries. The local game runner (local.ts) and the
+ * remote worker (remote-worker.ts) both play their batches on one.
  *
  * worker-farm's own behaviour, and what this adds:
  * - a worker that dies mid-call: worker-farm re-queues the call, up to
@@ -18,11 +19,14 @@
  *   (a crash, process.exit after a signal or a closed pipe), and a child
  *   whose parent vanished (kill -9) notices it by itself (parent.ts).
  * Error classes are not exported by worker-farm: errors are told apart by `type`.
+ * A call that fails for good rejects with RunnerError, a cancelled one with
+ * RunnerStoppedError (errors.ts).
  */
 import workerFarm from 'worker-farm';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { RunnerError, RunnerStoppedError } from './errors';
 
 export interface PoolOptions {
   workers?: number;
@@ -33,29 +37,11 @@ export interface PoolOptions {
   retries?: number;
 }
 
-export class PoolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PoolError';
-  }
-}
-
-/** The pool was terminated while the call was pending. */
-export class PoolTerminatedError extends PoolError {
-  constructor() {
-    super('worker pool terminated');
-    this.name = 'PoolTerminatedError';
-  }
-}
-
-export function defaultWorkers(): number {
-  return availableParallelism();
-}
 
 /** Running from TypeScript sources (tests, tsx): workers need tsx too. */
 const FROM_SOURCE = __filename.endsWith('.ts');
 const EXT = FROM_SOURCE ? '.ts' : '.js';
-export const DEFAULT_WORKER = join(__dirname, `worker${EXT}`);
+export const DEFAULT_WORKER = join(__dirname, `play-batch${EXT}`);
 const CHILD_MODULE = join(__dirname, `child${EXT}`);
 
 /** Every worker process of every pool of this process, killed when it exits. */
@@ -66,16 +52,17 @@ process.once('exit', () => {
 
 export interface WorkerPool<TTask, TResult> {
   readonly size: number;
-  run(task: TTask): Promise<TResult>;
+  /** `timeoutMs` overrides the pool's call limit for this call (remote jobs carry their own). */
+  run(task: TTask, options?: { timeoutMs?: number }): Promise<TResult>;
   /** Calls running now. */
   inFlight(): number;
   /** Live worker processes (for tests and diagnostics). */
   children(): ChildProcess[];
-  /** Cancels queued calls (they reject with PoolTerminatedError); running calls finish normally. */
+  /** Cancels queued calls (they reject with RunnerStoppedError); running calls finish normally. */
   drain(): void;
   /** Waits for running calls, then stops the workers. */
   end(): Promise<void>;
-  /** Kills the workers now; every pending call rejects with PoolTerminatedError. */
+  /** Kills the workers now; every pending call rejects with RunnerStoppedError. */
   terminate(): void;
 }
 
@@ -86,6 +73,8 @@ interface Job<TTask, TResult> {
   task: TTask;
   resolve: (r: TResult) => void;
   reject: (e: Error) => void;
+  /** Its time limit once started. */
+  limitMs: number;
   /** Times its worker was killed for running past the limit. */
   timeouts: number;
   timer: NodeJS.Timeout | null;
@@ -94,7 +83,7 @@ interface Job<TTask, TResult> {
 let nextToken = 1;
 
 export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPool<TTask, TResult> {
-  const size = options.workers ?? defaultWorkers();
+  const size = options.workers ?? availableParallelism();
   const workerPath = options.workerPath ?? DEFAULT_WORKER;
   const method = options.method ?? 'playBatch';
   const retries = options.retries ?? 2;
@@ -106,13 +95,13 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
 
   function onStart(child: ChildProcess, token: number): void {
     const job = byToken.get(token);
-    if (!job || callTimeoutMs === Infinity) return;
+    if (!job || job.limitMs === Infinity) return;
     if (job.timer) clearTimeout(job.timer);
     job.timer = setTimeout(() => {
       job.timer = null;
       job.timeouts++;
       child.kill('SIGKILL'); // worker-farm re-queues the call (or fails it when retries are used up)
-    }, callTimeoutMs);
+    }, job.limitMs);
   }
 
   const farmOptions = {
@@ -167,10 +156,10 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
       if (!running.has(job)) return;
       if (!error) return settle(job, null, result as TResult);
       if (error.type === 'ProcessTerminatedError') {
-        const why = job.timeouts > 0 ? `was killed ${job.timeouts} time(s) for running past ${callTimeoutMs} ms or died` : 'died';
-        return settle(job, new PoolError(`the worker running a batch ${why}, ${retries + 1} times; giving up`));
+        const why = job.timeouts > 0 ? `was killed ${job.timeouts} time(s) for running past ${job.limitMs} ms or died` : 'died';
+        return settle(job, new RunnerError(`the worker running a batch ${why}, ${retries + 1} times; giving up`));
       }
-      settle(job, new PoolError(`worker error: ${error.message}`));
+      settle(job, new RunnerError(`worker error: ${error.message}`));
     });
   }
 
@@ -181,15 +170,15 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
 
   function drain(): void {
     closed = true;
-    for (const job of queue.splice(0)) job.reject(new PoolTerminatedError());
+    for (const job of queue.splice(0)) job.reject(new RunnerStoppedError());
   }
 
   return {
     size,
-    run: (task) =>
+    run: (task, runOptions) =>
       new Promise<TResult>((resolve, reject) => {
-        if (closed) return reject(new PoolTerminatedError());
-        queue.push({ token: nextToken++, task, resolve, reject, timeouts: 0, timer: null });
+        if (closed) return reject(new RunnerStoppedError());
+        queue.push({ token: nextToken++, task, resolve, reject, limitMs: runOptions?.timeoutMs ?? callTimeoutMs, timeouts: 0, timer: null });
         pump();
       }),
     inFlight: () => running.size,
@@ -205,7 +194,7 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
       killed = true;
       for (const job of [...running]) {
         forget(job);
-        job.reject(new PoolTerminatedError());
+        job.reject(new RunnerStoppedError());
       }
       workerFarm.end(farm as never);
       for (const child of live) child.kill('SIGKILL');

@@ -1,0 +1,21 @@
+/** What crosses from a game runner to the processes that play (IPC or a Redis job), and back. */
+import type { PlayerSpec } from '../solver/spec';
+
+/** A batch: several seeded games of one player. */
+export interface BatchTask {
+  spec: PlayerSpec;
+  seeds: number[];
+}
+
+export interface BatchGame {
+  seed: number;
+  score: number;
+  maxTile: number;
+  moves: number;
+  ms: number;
+}
+
+export interface BatchResult {
+  pid: number;
+  games: BatchGame[];
+}

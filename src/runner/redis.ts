@@ -1,0 +1,253 @@
+/**
+ * The Redis game runner: each batch is a BullMQ job on a queue of its own run;
+ * `tune2048 worker` processes on any machine take the jobs and the results come
+ * back here (the parent stays the only writer of SQLite).
+ *
+ * What BullMQ gives and what this adds:
+ * - a job is locked by the worker that took it; a worker that dies leaves a
+ *   stalled job that another worker's stalled-job check hands on; a failed
+ *   attempt is retried with exponential backoff (`retries`);
+ * - a job carries its own time limit: the worker kills a game process that
+ *   runs past it (a hung worker would otherwise keep renewing its lock);
+ * - one queue per run (`queueName`); at the start of a session the queue is
+ *   emptied, so late results of an earlier, killed session of the run are
+ *   never waited for (resume re-plans the missing games from SQLite);
+ * - a registry of live queues (`tune2048:queues`, heartbeats) so workers find
+ *   the runs to serve and stop serving runs whose parent is gone;
+ * - Redis unreachable at the start → UnavailableError; lost for longer than
+ *   `lostAfterMs` during the run → every pending batch fails with one clear
+ *   error (finished batches are stored by then; resume continues).
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Queue, QueueEvents } from 'bullmq';
+import IORedis, { type RedisOptions } from 'ioredis';
+import type { PlayerSpec } from '../solver/spec';
+import { UnavailableError } from '../util/errors';
+import { RunnerError, RunnerStoppedError } from './errors';
+import type { BatchGame } from './protocol';
+import { parseQueueUrl, type QueueUrl } from './queue-url';
+import type { GameRunner } from './runner';
+
+/** BullMQ key prefix of every tune2048 queue. */
+export const QUEUE_PREFIX = 'tune2048';
+/** Sorted set: queue name → time (ms) of its parent's last heartbeat. */
+export const REGISTRY_KEY = 'tune2048:queues';
+export const HEARTBEAT_MS = 2000;
+/** A queue whose parent has not beaten for this long is not served. */
+export const STALE_MS = 15_000;
+/** A queue whose parent has been silent this long is deleted by the next parent that starts (a run killed and never resumed). */
+export const DEAD_MS = 3_600_000;
+
+/** What a job holds: one batch and its time limit. */
+export interface RemoteBatch {
+  spec: PlayerSpec;
+  seeds: number[];
+  timeoutMs: number;
+}
+
+/** What a worker returns for it. */
+export interface RemoteResult {
+  host: string;
+  pid: number;
+  games: BatchGame[];
+}
+
+export function connectionOptions(url: QueueUrl): RedisOptions {
+  return {
+    host: url.host,
+    port: url.port,
+    db: url.db,
+    ...(url.username ? { username: url.username } : {}),
+    ...(url.password ? { password: url.password } : {}),
+    maxRetriesPerRequest: null, // BullMQ's blocking connections require it
+    connectTimeout: 5000,
+    retryStrategy: (times) => Math.min(200 * times, 2000),
+  };
+}
+
+/** Connects once, without retrying, and checks that the server answers; else UnavailableError. */
+export async function checkRedis(url: QueueUrl): Promise<void> {
+  const probe = new IORedis({ ...connectionOptions(url), lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 3000 });
+  let cause: Error | null = null; // the socket's own error (ECONNREFUSED…), more telling than connect()'s
+  probe.on('error', (e: Error) => (cause ??= e));
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (e) {
+    throw new UnavailableError(`cannot reach Redis at ${url.display}: ${(cause ?? (e as Error)).message || String(e)}`);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Deletes the queues of parents silent for DEAD_MS (killed, never resumed): their jobs would otherwise stay in Redis. */
+async function removeDeadQueues(connection: IORedis): Promise<void> {
+  for (const dead of await connection.zrangebyscore(REGISTRY_KEY, '-inf', Date.now() - DEAD_MS)) {
+    if ((await connection.zrem(REGISTRY_KEY, dead)) !== 1) continue; // another parent is on it
+    const q = new Queue(dead, { connection, prefix: QUEUE_PREFIX });
+    await q.obliterate({ force: true }).finally(() => q.close());
+  }
+}
+
+export interface RedisRunnerOptions {
+  url: string;
+  queueName?: string;
+  callTimeoutMs?: number;
+  retries?: number;
+  /** Pending batches fail when Redis stays unreachable this long. */
+  lostAfterMs?: number;
+}
+
+interface Pending {
+  resolve: (games: BatchGame[]) => void;
+  reject: (e: Error) => void;
+}
+
+export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunner> {
+  const url = parseQueueUrl(o.url);
+  await checkRedis(url);
+  const name = o.queueName ?? `adhoc-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const connection = new IORedis(connectionOptions(url));
+  const eventsConnection = new IORedis(connectionOptions(url));
+  const queue = new Queue<RemoteBatch, RemoteResult>(name, { connection, prefix: QUEUE_PREFIX });
+  const events = new QueueEvents(name, { connection: eventsConnection, prefix: QUEUE_PREFIX });
+  const pending = new Map<string, Pending>();
+  const active = new Set<string>();
+  let nextJob = 1;
+  let closed = false;
+  let failure: RunnerError | null = null;
+  let lostTimer: NodeJS.Timeout | null = null;
+  const tasks = new Set<Promise<unknown>>(); // background Redis calls end() waits for
+  const track = (p: Promise<unknown>) => {
+    const t = p.catch(() => {}).finally(() => tasks.delete(t));
+    tasks.add(t);
+  };
+
+  // end() waits for the batches still pending (the running ones after a drain).
+  let idle: (() => void) | null = null;
+  const settle = (id: string): Pending | undefined => {
+    const p = pending.get(id);
+    pending.delete(id);
+    if (pending.size === 0) idle?.();
+    return p;
+  };
+
+  function failAll(error: RunnerError): void {
+    failure ??= error;
+    for (const id of [...pending.keys()]) settle(id)?.reject(error);
+  }
+
+  // Redis gone for good (not a blip): fail what is pending, so the caller stops with a clear message.
+  const lostAfterMs = o.lostAfterMs ?? 10_000;
+  for (const c of [connection, eventsConnection]) {
+    c.on('error', () => {}); // ioredis reconnects by itself; the timer below decides when it is hopeless
+    c.on('close', () => {
+      if (lostTimer || closed) return;
+      lostTimer = setTimeout(() => failAll(new RunnerError(`lost the connection to Redis at ${url.display} for ${lostAfterMs / 1000} s`)), lostAfterMs);
+      lostTimer.unref();
+    });
+    c.on('ready', () => {
+      if (connection.status === 'ready' && eventsConnection.status === 'ready' && lostTimer) {
+        clearTimeout(lostTimer);
+        lostTimer = null;
+      }
+    });
+  }
+  events.on('error', () => {});
+  queue.on('error', () => {});
+
+  events.on('active', ({ jobId }) => active.add(jobId));
+  events.on('completed', ({ jobId, returnvalue }) => {
+    active.delete(jobId);
+    const p = settle(jobId);
+    if (!p) return; // an earlier session's job, or one given up
+    const result = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as RemoteResult;
+    p.resolve(result.games);
+  });
+  events.on('failed', ({ jobId, failedReason }) => {
+    active.delete(jobId);
+    settle(jobId)?.reject(new RunnerError(`a remote batch failed ${(o.retries ?? 2) + 1} times; giving up: ${failedReason}`));
+  });
+
+  try {
+    await events.waitUntilReady();
+    // Jobs of an earlier session of this run: nobody waits for them; resume plays what SQLite lacks.
+    await queue.obliterate({ force: true });
+    await connection.zadd(REGISTRY_KEY, Date.now(), name);
+    await removeDeadQueues(connection);
+  } catch (e) {
+    await Promise.allSettled([queue.close(), events.close()]);
+    throw new UnavailableError(`Redis at ${url.display}: ${(e as Error).message}`);
+  }
+  const heartbeat = setInterval(() => track(connection.zadd(REGISTRY_KEY, Date.now(), name)), HEARTBEAT_MS);
+  heartbeat.unref();
+
+  let drained = false;
+  function drain(): void {
+    if (drained || failure) return;
+    drained = true;
+    // Jobs still waiting are removed and their batches cancelled; a job a worker holds finishes.
+    for (const id of [...pending.keys()]) {
+      track(
+        queue.remove(id).then((removed) => {
+          if (removed === 1) settle(id)?.reject(new RunnerStoppedError());
+        }),
+      );
+    }
+  }
+
+  let releasing: Promise<void> | null = null;
+  const release = () => (releasing ??= releaseNow());
+  async function releaseNow(): Promise<void> {
+    closed = true;
+    clearInterval(heartbeat);
+    if (lostTimer) clearTimeout(lostTimer);
+    if (failure) {
+      // Redis is gone: commands would wait for it forever. Drop the connections; a later session cleans up.
+      connection.disconnect();
+      eventsConnection.disconnect();
+    } else {
+      await Promise.allSettled([...tasks]);
+      await Promise.allSettled([connection.zrem(REGISTRY_KEY, name), queue.obliterate({ force: true })]);
+    }
+    await Promise.allSettled([events.close(), queue.close()]);
+    connection.disconnect();
+    eventsConnection.disconnect();
+  }
+
+  return {
+    description: `Redis queue ${name} at ${url.display}`,
+    playBatch: (spec, seeds) =>
+      new Promise<BatchGame[]>((resolve, reject) => {
+        if (failure) return reject(failure);
+        if (drained || closed) return reject(new RunnerStoppedError());
+        const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
+        pending.set(jobId, { resolve, reject });
+        const data: RemoteBatch = { spec, seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
+        track(
+          queue
+            .add('batch', data, {
+              jobId,
+              attempts: (o.retries ?? 2) + 1,
+              backoff: { type: 'exponential', delay: 500 },
+              removeOnComplete: true,
+              removeOnFail: true,
+            })
+            .catch((e: Error) => settle(jobId)?.reject(new RunnerError(`could not queue a batch on Redis at ${url.display}: ${e.message}`)))
+        );
+      }),
+    inFlight: () => [...pending.keys()].filter((id) => active.has(id)).length,
+    drain,
+    end: async () => {
+      drain();
+      if (pending.size > 0) await new Promise<void>((resolve) => (idle = resolve));
+      await release();
+    },
+    terminate: () => {
+      drained = true;
+      for (const id of [...pending.keys()]) settle(id)?.reject(new RunnerStoppedError());
+      void release();
+    },
+  };
+}

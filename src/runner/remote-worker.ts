@@ -1,0 +1,125 @@
+/**
+ * `tune2048 worker`: plays the batches of every live tune2048 queue on a Redis
+ * server, on this machine's cores.
+ *
+ * The games run in worker-farm processes (farm.ts), never on this event loop,
+ * which stays free to renew BullMQ's job locks. Queues are found through the
+ * registry the parents keep beating (redis.ts); a queue whose parent stopped
+ * beating is left. A job whose game process dies or runs past the job's time
+ * limit fails this attempt; BullMQ retries it (on any worker) with backoff. If
+ * this process dies, its jobs' locks expire and another worker's stalled-job
+ * check hands them on.
+ */
+import { hostname } from 'node:os';
+import { Worker, type Job } from 'bullmq';
+import IORedis from 'ioredis';
+import { createPool } from './farm';
+import type { BatchResult, BatchTask } from './protocol';
+import { parseQueueUrl } from './queue-url';
+import { checkRedis, connectionOptions, QUEUE_PREFIX, REGISTRY_KEY, STALE_MS, type RemoteBatch, type RemoteResult } from './redis';
+
+export interface RemoteWorkerOptions {
+  url: string;
+  /** Games played at once (worker processes). */
+  concurrency: number;
+  /** How long a job stays locked to a worker that stopped renewing (died): the hand-on delay. */
+  lockDurationMs?: number;
+  /** How often the registry of live queues is read. */
+  pollMs?: number;
+  onLog?: (line: string) => void;
+  /** Tests: the module the game processes run. */
+  workerPath?: string;
+}
+
+export interface RemoteWorker {
+  /** Jobs finished so far. */
+  jobs(): number;
+  /** Takes no new jobs, lets running ones finish, then closes everything. */
+  stop(): Promise<void>;
+  /** Kills the game processes now (their jobs will be handed on after the lock expires). */
+  kill(): void;
+}
+
+export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteWorker> {
+  const url = parseQueueUrl(o.url);
+  await checkRedis(url);
+  const log = o.onLog ?? (() => {});
+  const host = hostname();
+  const lockDuration = o.lockDurationMs ?? 30_000;
+  const pool = createPool<BatchTask, BatchResult>({ workers: o.concurrency, retries: 0, workerPath: o.workerPath });
+  const registry = new IORedis(connectionOptions(url));
+  let redisDown = false;
+  registry.on('error', (e: Error) => {
+    if (!redisDown) log(`Redis at ${url.display} unreachable (${e.message}); retrying`);
+    redisDown = true;
+  });
+  registry.on('ready', () => {
+    if (redisDown) log(`Redis at ${url.display} is back`);
+    redisDown = false;
+  });
+  const serving = new Map<string, Worker<RemoteBatch, RemoteResult>>();
+  let finished = 0;
+  let stopping = false;
+
+  const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
+    const r = await pool.run({ spec: job.data.spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs });
+    finished++;
+    return { host, pid: r.pid, games: r.games };
+  };
+
+  async function refresh(): Promise<void> {
+    const live = new Set(await registry.zrangebyscore(REGISTRY_KEY, Date.now() - STALE_MS, '+inf'));
+    for (const name of live) {
+      if (serving.has(name) || stopping) continue;
+      const worker = new Worker<RemoteBatch, RemoteResult>(name, processor, {
+        connection: connectionOptions(url),
+        prefix: QUEUE_PREFIX,
+        concurrency: o.concurrency,
+        lockDuration,
+        stalledInterval: lockDuration,
+        maxStalledCount: 10,
+      });
+      // Lost connections are retried by ioredis; a job completed after its queue was emptied is simply dropped.
+      worker.on('error', () => {});
+      worker.on('stalled', (jobId) => log(`batch ${jobId} of queue ${name} stalled (its worker stopped answering); it goes to the next free worker`));
+      worker.on('failed', (job, e) => log(`batch ${job?.id ?? '?'} of queue ${name} failed on this machine: ${e.message}`));
+      serving.set(name, worker);
+      log(`serving queue ${name}`);
+    }
+    for (const [name, worker] of serving) {
+      if (live.has(name)) continue;
+      serving.delete(name);
+      log(`queue ${name} ended`);
+      await worker.close(true); // its parent is gone or done: results nobody waits for
+    }
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  const poll = async () => {
+    try {
+      await refresh();
+    } catch {
+      // Redis unreachable: logged by the error handler; try again at the next poll.
+    }
+    if (!stopping) timer = setTimeout(poll, o.pollMs ?? 1000);
+  };
+  await poll();
+  log(`worker on ${host}: ${o.concurrency} game process(es), Redis ${url.display}; waiting for runs (Ctrl-C to stop)`);
+
+  return {
+    jobs: () => finished,
+    stop: async () => {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...serving.values()].map((w) => w.close()));
+      await pool.end();
+      registry.disconnect();
+    },
+    kill: () => {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      pool.terminate();
+      registry.disconnect();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The Redis game runner against a real redis-server on loopback and real
+ * `tune2048 worker` processes: the same rows and export as the local pool,
+ * through a worker killed mid-job, a parent killed and resumed, and Redis
+ * itself going away.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { DEAD_MS, QUEUE_PREFIX, REGISTRY_KEY } from '../src/runner/redis';
+import { freePort, startRedis, type RedisServer } from './helpers/redis-server';
+import { dumpRun, gamesIn, SLOW, SMOKE, smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
+
+const FIXTURES = join(__dirname, 'fixtures', 'workers');
+let redis: RedisServer;
+const started: RunningCli[] = [];
+
+const logs = new Map<RunningCli, string>();
+
+/** A `tune2048 worker` on `url`, one game at a time, handing a dead worker's batch on after 2 s; `gameModule` replaces its games (a fixture). */
+async function startWorker(url: string, gameModule?: string): Promise<RunningCli> {
+  const env = { ...process.env, ...(gameModule ? { TUNE2048_TEST_GAME_MODULE: gameModule } : {}) };
+  const w = startCli(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', '2000'], { env });
+  started.push(w);
+  logs.set(w, '');
+  w.child.stderr!.on('data', (d) => logs.set(w, logs.get(w) + String(d)));
+  await waitForOutput(w, 'stderr', /waiting for runs/);
+  return w;
+}
+
+const anyLog = (pattern: RegExp) => [...logs.values()].some((l) => pattern.test(l));
+
+/** Export of a run as JSON, minus what names the database or the time. */
+function exported(db: string, run: number) {
+  const r = runCli(['export', String(run), '--db', db, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout, (key, value) => (key === 'exportedAt' ? undefined : value));
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  for (const w of started) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  await redis?.stop();
+});
+
+describe.sequential('tuning through Redis with tune2048 worker processes', () => {
+  let smokeDb: string;
+  let smokeId: number;
+  let slowDb: string;
+  let slowId: number;
+  const slowConfig = { ...SLOW, name: 'slow' };
+
+  beforeAll(async () => {
+    smokeDb = tempDb();
+    smokeId = (await tuneToEnd(smokeDb, smokeConfig({ name: 'smoke' }), { workers: 2 })).id;
+    slowDb = tempDb();
+    slowId = (await tuneToEnd(slowDb, smokeConfig(slowConfig), { workers: 2 })).id;
+    await startWorker(redis.url);
+    await startWorker(redis.url);
+  });
+
+  it('two workers: the same rows and the same export as the local pool', async () => {
+    const db = tempDb();
+    const r = await startCli(['tune', '-c', writeConfig({ ...SMOKE, name: 'smoke' }), '--name', 'test', '--db', db, '--queue', redis.url]).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(smokeDb, smokeId));
+    expect(exported(db, 1)).toEqual(exported(smokeDb, smokeId));
+  });
+
+  it('a worker SIGKILLed mid-job: its batch goes to another worker, and the run is the same', async () => {
+    const db = tempDb();
+    const marker = join(mkdtempSync(join(tmpdir(), 'tune2048-m-')), 'hung');
+    // The victim's game process hangs on its first batch and writes the marker: from then it is surely mid-job.
+    process.env.TUNE2048_TEST_MARKER = marker; // read by the fixture, inherited by the worker's processes
+    const victim = await startWorker(redis.url, join(FIXTURES, 'hang-once.ts'));
+    const tune = startCli(['tune', '-c', writeConfig(slowConfig), '--name', 'test', '--db', db, '--queue', redis.url]);
+    await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8') !== '');
+    victim.child.kill('SIGKILL');
+    process.kill(Number(readFileSync(marker, 'utf8')), 'SIGKILL'); // a hung game never looks at its parent
+    const r = await tune.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(anyLog(/stalled \(its worker stopped answering\)/)).toBe(true);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(slowDb, slowId));
+  });
+
+  it('a hung game: the batch is stopped at its time limit and retried, and the run is the same', async () => {
+    const db = tempDb();
+    const marker = join(mkdtempSync(join(tmpdir(), 'tune2048-m-')), 'hung');
+    process.env.TUNE2048_TEST_MARKER = marker;
+    const hanging = await startWorker(redis.url, join(FIXTURES, 'hang-once.ts'));
+    const config = { ...slowConfig, pool: { ...slowConfig.pool, batchTimeoutSec: 3 } };
+    const r = await startCli(['tune', '-c', writeConfig(config), '--name', 'test', '--db', db, '--queue', redis.url]).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(logs.get(hanging)).toMatch(/failed on this machine: the worker running a batch was killed 1 time\(s\) for running past 3000 ms/);
+    hanging.child.kill('SIGKILL');
+    const { run, ...rest } = dumpRun(db, 1);
+    const { run: refRun, ...refRest } = dumpRun(slowDb, slowId);
+    expect(rest).toEqual(refRest); // the config differs in its time limit only
+    expect(run).toMatchObject({ status: 'finished', best_candidate: (refRun as { best_candidate: number }).best_candidate });
+  });
+
+  it('the parent SIGKILLed mid-run: resume through the queue ends with the same rows', async () => {
+    const db = tempDb();
+    const tune = startCli(['tune', '-c', writeConfig(slowConfig), '--name', 'test', '--db', db, '--queue', redis.url]);
+    await waitFor(() => gamesIn(db) >= 24);
+    tune.child.kill('SIGKILL');
+    await tune.done;
+    const r = await startCli(['resume', '1', '--db', db, '--queue', redis.url]).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(slowDb, slowId));
+  });
+
+  it("a killed run's queue, silent for an hour, is deleted by the next parent; a finished run leaves nothing", async () => {
+    const redisClient = new IORedis(redis.url);
+    try {
+      const dead = new Queue('run-dead-1', { connection: redisClient, prefix: QUEUE_PREFIX });
+      await dead.add('batch', { spec: null, seeds: [1], timeoutMs: 1000 }, { jobId: 'b1' });
+      await redisClient.zadd(REGISTRY_KEY, Date.now() - DEAD_MS - 1000, 'run-dead-1');
+      await dead.close();
+      const r = await startCli(['tune', '-c', writeConfig({ ...SMOKE, name: 'smoke' }), '--db', tempDb(), '--queue', redis.url]).done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(await redisClient.zrange(REGISTRY_KEY, 0, -1)).toEqual([]);
+      expect(await redisClient.keys(`${QUEUE_PREFIX}:run-dead-1:*`)).toEqual([]);
+      expect(await redisClient.keys(`${QUEUE_PREFIX}:*:b[0-9]*`)).toEqual([]); // no job of the finished run either
+    } finally {
+      redisClient.disconnect();
+    }
+  });
+
+  it('compare through the queue gives the local numbers', () => {
+    const args = ['compare', 'nneonneo', 'flat', '-n', '6', '-d', '0', '--json'];
+    const local = JSON.parse(runCli(args).stdout);
+    const remote = runCli([...args, '--queue', redis.url]);
+    expect(remote.code, remote.stderr).toBe(0);
+    const strip = (c: { contenders: { games: { ms: number }[]; summary: { msPerMove: number } }[] }) =>
+      c.contenders.map((x) => ({ ...x, games: x.games.map((g) => ({ ...g, ms: 0 })), summary: { ...x.summary, msPerMove: 0 } }));
+    expect(strip(JSON.parse(remote.stdout))).toEqual(strip(local));
+  });
+});
+
+describe('bad queues', () => {
+  it('Redis down at the start: one line, exit 4, no database created', async () => {
+    const db = tempDb();
+    const port = await freePort();
+    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--queue', `redis://127.0.0.1:${port}`]);
+    expect(r.code).toBe(4);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^tune2048: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(db)).toBe(false);
+    const w = runCli(['worker', '--queue', `redis://127.0.0.1:${port}`]);
+    expect(w.code).toBe(4);
+    expect(w.stderr).toMatch(/cannot reach Redis/);
+  });
+
+  it('a malformed queue URL, on the command line or in a config: exit 2 naming it', () => {
+    const r = runCli(['compare', 'nneonneo', 'flat', '--queue', 'http://localhost:6379']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--queue must be a Redis URL like redis:\/\//);
+    const c = runCli(['tune', '-c', writeConfig({ ...SMOKE, pool: { queue: 'redis://localhost:6379/x' } }), '--db', tempDb()]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/pool\.queue.*database after the host must be a number/);
+  });
+
+  it('Redis lost mid-run: the run fails with a clear error, keeps its games, and resumes to the same rows', async () => {
+    const own = await startRedis();
+    const reference = tempDb();
+    const refId = (await tuneToEnd(reference, smokeConfig({ ...SLOW, name: 'slow' }), { workers: 2 })).id;
+    const db = tempDb();
+    try {
+      await startWorker(own.url);
+      const tune = startCli(['tune', '-c', writeConfig({ ...SLOW, name: 'slow' }), '--name', 'test', '--db', db, '--queue', own.url]);
+      await waitFor(() => gamesIn(db) >= 24);
+      await own.stop();
+      const r = await tune.done;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/run 1 failed: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ for 10 s; finished games are stored, resume with: tune2048 resume 1 --db /);
+      const kept = gamesIn(db);
+      expect(kept).toBeGreaterThanOrEqual(24);
+      const back = await startRedis(own.port); // the worker reconnects by itself
+      try {
+        const resumed = await startCli(['resume', '1', '--db', db, '--queue', back.url]).done;
+        expect(resumed.code, resumed.stderr).toBe(0);
+        expect(dumpRun(db, 1)).toEqual(dumpRun(reference, refId));
+      } finally {
+        await back.stop();
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+});
