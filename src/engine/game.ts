@@ -22,21 +22,44 @@ export interface PlayGameOptions {
   maxMoves?: number;
 }
 
+/**
+ * One seeded game, a move at a time (the viewer steps through it; playGame runs it to the end): the same
+ * seed and the same moves give the same spawns everywhere.
+ */
+export class SeededGame {
+  private readonly rng: ReturnType<typeof createRng>;
+  board: Board;
+  score = 0;
+  moves = 0;
+
+  constructor(readonly seed: number) {
+    this.rng = createRng(seed);
+    this.board = initialBoard(this.rng);
+  }
+
+  /** Plays a legal move and spawns the next tile; returns the merge score it earned. */
+  play(dir: Direction): number {
+    const result = applyMove(this.board, dir);
+    if (!result.legal) throw new Error(`player chose the illegal move ${dir}`);
+    this.score += result.score;
+    this.board = spawnTile(result.board, this.rng);
+    this.moves++;
+    return result.score;
+  }
+
+  maxTile(): number {
+    return 2 ** maxRank(this.board);
+  }
+}
+
 export function playGame(player: Player, seed: number, options: PlayGameOptions = {}): GameResult {
   const started = performance.now();
-  const rng = createRng(seed);
+  const game = new SeededGame(seed);
   const maxMoves = options.maxMoves ?? Infinity;
-  let board = initialBoard(rng);
-  let score = 0;
-  let moves = 0;
-  while (moves < maxMoves) {
-    const dir = player.chooseMove(board);
+  while (game.moves < maxMoves) {
+    const dir = player.chooseMove(game.board);
     if (dir === -1) break;
-    const result = applyMove(board, dir);
-    if (!result.legal) throw new Error(`player chose the illegal move ${dir}`);
-    score += result.score;
-    board = spawnTile(result.board, rng);
-    moves++;
+    game.play(dir);
   }
-  return { seed, score, maxTile: 2 ** maxRank(board), moves, ms: performance.now() - started, finalBoard: board };
+  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, finalBoard: game.board };
 }

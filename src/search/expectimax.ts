@@ -72,6 +72,8 @@ export interface Searcher {
   /** The best legal move, or -1 when the game is over. Ties go to the earlier of up, down, left, right. */
   chooseMove(board: Board): Direction | -1;
   evaluateMoves(board: Board): MoveEvaluation[];
+  /** chooseMove's search, also giving the value of each root move it saw (NaN when illegal): what the viewer shows. */
+  decide(board: Board): { move: Direction | -1; values: number[] };
   /** The static heuristic value of a board. */
   heuristic(board: Board): number;
   /** The depth limit the search uses for this board. */
@@ -145,6 +147,10 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
   return {
     settings: Object.freeze({ ...settings }),
     chooseMove: (board) => search(board) as Direction | -1,
+    decide(board) {
+      const move = search(board) as Direction | -1;
+      return { move, values: Array.from(wasm.rootValues()) };
+    },
     evaluateMoves(board) {
       search(board);
       const values = wasm.rootValues();

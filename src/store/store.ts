@@ -127,6 +127,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Apply pending migrations (default true). Tests pass false to build old files. */
   migrate?: boolean;
+  /** Run quick_check first (default true). A server re-opening a file it checked at start skips it. */
+  check?: boolean;
 }
 
 /** The one-line problem with opening `path` for writing, or null (checked before SQLite tries). */
@@ -187,7 +189,7 @@ export class Store {
   }
 
   static open(path: string, options: OpenOptions = {}): Store {
-    const { create = true, readonly = false, migrate = true } = options;
+    const { create = true, readonly = false, migrate = true, check: quickCheck = true } = options;
     if (!readonly) {
       const problem = writeProblem(path, create);
       if (problem) throw new InputError(problem);
@@ -218,7 +220,7 @@ export class Store {
         throw new InputError(`"${path}" has schema version ${version}, older than this tune2048's (${SCHEMA_VERSION}); a writing command upgrades it (e.g. tune2048 resume <run> --db ${path})`);
       }
       // Before anything is written: a damaged file is refused, not written into (and not read as if whole).
-      const check = (db.pragma('quick_check(3)') as { quick_check: string }[]).map((r) => r.quick_check).filter((line) => !line.startsWith('***'));
+      const check = quickCheck ? (db.pragma('quick_check(3)') as { quick_check: string }[]).map((r) => r.quick_check).filter((line) => !line.startsWith('***')) : ['ok'];
       if (check[0] !== 'ok') throw new InputError(`"${path}" is damaged (SQLite quick_check: ${check[0]}); refusing to use it: restore a backup or pass another --db`);
       if (!readonly) {
         db.pragma('journal_mode = WAL');

@@ -50,9 +50,18 @@ function readModule(): Buffer {
   }
 }
 
+/** The module, from build/search.wasm the first time (Node). */
 export function searchModule(): SearchModule {
-  if (loaded) return loaded;
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(readModule()), {
+  return (loaded ??= instantiate(readModule()));
+}
+
+/** Browsers: the module from bytes the page fetched (before the first search). */
+export function loadSearchModule(bytes: Uint8Array): SearchModule {
+  return (loaded ??= instantiate(bytes));
+}
+
+function instantiate(bytes: Uint8Array): SearchModule {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), {
     env: {
       abort: (_message: number, _file: number, line: number, column: number) => {
         throw new Error(`the search module stopped (out of memory or a bug) at search.ts:${line}:${column}`);
@@ -65,7 +74,7 @@ export function searchModule(): SearchModule {
   const f64 = (ptr: number, length: number) => new Float64Array(exports.memory.buffer, ptr, length);
   new Uint16Array(exports.memory.buffer, exports.rowLeftPtr(), ROW_COUNT).set(ROW_LEFT);
   new Uint16Array(exports.memory.buffer, exports.rowRightPtr(), ROW_COUNT).set(ROW_RIGHT);
-  loaded = {
+  return {
     exports,
     loadHeuristic(lineTable, rowTables) {
       f64(exports.lineTablePtr(), ROW_COUNT).set(lineTable);
@@ -74,5 +83,4 @@ export function searchModule(): SearchModule {
     },
     rootValues: () => f64(exports.rootValuesPtr(), 4),
   };
-  return loaded;
 }

@@ -276,6 +276,7 @@ export function createJsSearcher(tables: HeuristicTables, options: Partial<Searc
     settings: Object.freeze({ ...settings }),
     chooseMove,
     evaluateMoves,
+    decide: (board) => ({ move: chooseMove(board), values: evaluateMoves(board).map((m) => m.value ?? NaN) }),
     heuristic: (board) => evaluate(board.lo | 0, board.hi | 0),
     depthFor,
     stats: () => ({ nodes, leaves, cacheHits, movesExecuted }),

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { listRunItems } from '../../report/run-list';
 import { dbOption, withStore } from '../db';
 import { fmt, formatDuration, formatTime, table } from '../format';
 
@@ -9,26 +10,20 @@ export function command(): Command {
     .option('--json', 'a JSON array on stdout')
     .action(async (opts: { db: string; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
-        const now = Date.now();
-        const runs = store.listRuns().map((r) => {
-          // Only the planned generation count is needed: read it without loading the config schema (start-up).
-          const planned = (JSON.parse(r.config) as { config: { optimizer: { generations: number } } }).config.optimizer.generations;
-          const end = r.finished_at ?? (r.status === 'running' ? now : r.last_activity);
-          return {
-            id: r.id,
-            name: r.name,
-            status: r.status,
-            generation: r.generations,
-            generations: planned,
-            validatedBest: r.best_validation,
-            bestFitnessInSample: r.best_fitness,
-            gamesPlayed: r.games_played,
-            bestCandidate: r.best_candidate,
-            startedAt: new Date(r.created_at).toISOString(),
-            seconds: end === null ? null : (end - r.created_at) / 1000,
-            error: r.error,
-          };
-        });
+        const runs = listRunItems(store).map((r) => ({
+          id: r.id,
+          name: r.name,
+          status: r.status,
+          generation: r.generation,
+          generations: r.generations,
+          validatedBest: r.validatedBest,
+          bestFitnessInSample: r.bestInSample,
+          gamesPlayed: r.games,
+          bestCandidate: r.bestCandidate,
+          startedAt: new Date(r.startedAt).toISOString(),
+          seconds: r.elapsedSec,
+          error: r.error,
+        }));
         if (opts.json) return console.log(JSON.stringify(runs));
         if (runs.length === 0) return console.log('no runs');
         const rows = [['id', 'name', 'status', 'generations done', 'validated best', 'best in-sample', 'games', 'started', 'duration']];

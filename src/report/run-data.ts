@@ -1,0 +1,91 @@
+/**
+ * What the report, the dashboard (tune2048 serve) and `runs` show of a run, as
+ * plain data read from the store: one place that turns rows into figures, so
+ * the three never disagree.
+ */
+import type { Comparison, Sweep } from '../compare/compare';
+import type { Weights } from '../heuristic/weights';
+import type { RunSummary, Store } from '../store/store';
+import { runListItem, type RunListItem } from './run-list';
+import { readStoredConfig } from '../tuner/controller';
+import { createOptimizer } from '../tuner/optimizers';
+import { ParameterSpace } from '../tuner/space';
+
+export interface GenerationPoint {
+  idx: number;
+  best: number | null;
+  mean: number | null;
+  stdev: number | null;
+  step: number | null;
+  games: number;
+  seconds: number | null;
+  /** Games each candidate played (differs with racing), in candidate order. */
+  gamesPerCandidate: number[];
+  /** The generation's best candidate, each tuned parameter in [0, 1] of its range. */
+  bestGenome: number[];
+}
+
+export interface RunDetail {
+  run: RunListItem;
+  settings: { optimizer: string; depth: number | 'auto'; games: number; objective: string; start: string; seed: number; configHash: string; racing: { rounds: number; keep: number } | null; validationGames: number };
+  params: { name: string; min: number; max: number; scale: string; best: number | null }[];
+  generations: GenerationPoint[];
+  /** The run's best weights: validated once finished, else the best in-sample of the last generation done. */
+  best: { candidate: number; validated: boolean; weights: Weights } | null;
+  finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null }[];
+  comparisons: (Comparison & { id: number })[];
+  sweeps: (Sweep & { id: number })[];
+}
+
+export function runDetail(store: Store, runId: number): RunDetail {
+  const summary = store.listRuns().find((r) => r.id === runId) ?? store.requireRun(runId);
+  const run = runListItem(summary as RunSummary);
+  const { config, startWeights } = readStoredConfig(summary.config);
+  const optimizer = createOptimizer(config);
+  const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
+  const done = store.listGenerations(runId).filter((g) => g.status === 'done');
+  const generations = done.map((g): GenerationPoint => {
+    const cands = store.getCandidates(runId, g.idx);
+    const best = [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
+    return {
+      idx: g.idx,
+      best: g.best_fitness,
+      mean: g.mean_fitness,
+      stdev: g.stdev_fitness,
+      step: optimizer.summary(JSON.parse(g.state)).stepSize,
+      games: g.games,
+      seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
+      gamesPerCandidate: cands.map((c) => store.getGames(c.id, 'fitness').length),
+      bestGenome: JSON.parse(best.genome) as number[],
+    };
+  });
+  const validatedId = summary.best_candidate;
+  const lastBest = done.length ? [...store.getCandidates(runId, done[done.length - 1].idx)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0] : undefined;
+  const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
+  const bestParams = bestRow ? (JSON.parse(bestRow.params) as Record<string, number>) : {};
+  const finalists = store.raw
+    .prepare('SELECT id, generation, origin, fitness, validation FROM candidates WHERE run_id = ? AND validation IS NOT NULL ORDER BY validation DESC')
+    .all(runId) as RunDetail['finalists'];
+  const stored = store.listComparisons(runId);
+  return {
+    run,
+    settings: {
+      optimizer: config.optimizer.kind,
+      depth: config.fitness.depth,
+      games: config.fitness.games,
+      objective: config.fitness.objective,
+      start: config.space.start,
+      seed: summary.seed,
+      configHash: summary.config_hash,
+      racing: config.fitness.racing ?? null,
+      validationGames: config.validation.games,
+    },
+    params: Object.entries(config.space.params).map(([name, p]) => ({ name, min: p.min, max: p.max, scale: p.scale, best: bestParams[name] ?? null })),
+    generations,
+    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, weights: space.toWeights(JSON.parse(bestRow.genome)) } : null,
+    finalists,
+    // Comparisons have no kind; race checkpoints (kind race-checkpoint) are the race's own bookkeeping.
+    comparisons: stored.filter((c) => (c.result as { kind?: string }).kind === undefined).map((c) => ({ id: c.id, ...(c.result as Comparison) })),
+    sweeps: stored.filter((c) => (c.result as { kind?: string }).kind === 'sweep').map((c) => ({ id: c.id, ...(c.result as Sweep) })),
+  };
+}

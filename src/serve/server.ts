@@ -1,0 +1,204 @@
+/**
+ * tune2048 serve: the dashboard's HTTP server (Node's http, no framework: a
+ * handful of routes). Pages are one shell that the bundled front end
+ * (build/web/dashboard.js) fills from the JSON API; everything is served from
+ * the package, nothing from a CDN.
+ *
+ * The database is opened read-only, per request, without a lock held in
+ * between: a tuner writing the file is never blocked or slowed, and never
+ * sees "database is locked" because of us (WAL readers do not block writers).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { listPresets, loadWeights, type Weights } from '../heuristic/weights';
+import { runDetail } from '../report/run-data';
+import { listRunItems } from '../report/run-list';
+import { Store } from '../store/store';
+import { exportBestWeights } from '../tuner/export';
+import { InputError } from '../util/errors';
+
+/** build/ of this package: the front end bundles and the search module. */
+const BUILD = resolve(__dirname, '..', '..', 'build');
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'dashboard.js': { file: join(BUILD, 'web', 'dashboard.js'), type: 'text/javascript; charset=utf-8' },
+  'search-worker.js': { file: join(BUILD, 'web', 'search-worker.js'), type: 'text/javascript; charset=utf-8' },
+  'uPlot.min.css': { file: join(BUILD, 'web', 'uPlot.min.css'), type: 'text/css; charset=utf-8' },
+  'dashboard.css': { file: join(BUILD, 'web', 'dashboard.css'), type: 'text/css; charset=utf-8' },
+  'search.wasm': { file: join(BUILD, 'search.wasm'), type: 'application/wasm' },
+};
+
+export interface ServeOptions {
+  db: string;
+  port: number;
+  host: string;
+  /** Folders whose weights files (*.json) the viewer may load, besides the presets. */
+  weightsDirs: string[];
+}
+
+/** Checks the database (exists, is ours, not damaged) and the front end; throws one clear error. */
+export function checkServe(o: ServeOptions): void {
+  Store.open(o.db, { readonly: true }).close();
+  for (const { file } of Object.values(ASSETS)) {
+    try {
+      statSync(file);
+    } catch {
+      throw new Error(`the web front end "${file}" is missing; build it with: npm run build`);
+    }
+  }
+}
+
+function readStore<T>(db: string, use: (store: Store) => T): T {
+  const store = Store.open(db, { readonly: true, check: false });
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+function shell(title: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/uPlot.min.css"><link rel="stylesheet" href="/assets/dashboard.css">
+</head><body><nav><a href="/">runs</a> <a href="/viewer">game viewer</a> <span id="db"></span></nav><main id="app"></main>
+<script src="/assets/dashboard.js"></script></body></html>
+`;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function notFoundPage(message: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found — tune2048</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/dashboard.css"></head>
+<body><nav><a href="/">runs</a> <a href="/viewer">game viewer</a></nav><main><h1>Not found</h1><p id="not-found">${escapeHtml(message)}</p><p><a href="/">Back to the runs</a></p></main></body></html>
+`;
+}
+
+/** Weights files (*.json) in the allowed folders, by file name: the only files the viewer may load. */
+function weightsFiles(dirs: readonly string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const dir of dirs) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    } catch {
+      continue; // a folder that does not exist lists nothing
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      try {
+        const data = JSON.parse(readFileSync(path, 'utf8')) as { format?: string };
+        if (data.format === 'tune2048/weights' && !files.has(name)) files.set(name, path);
+      } catch {
+        // not JSON, or unreadable: not a weights file
+      }
+    }
+  }
+  return files;
+}
+
+export function createDashboardServer(o: ServeOptions): Server {
+  const dbName = basename(o.db);
+
+  function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+    res.end(JSON.stringify(body));
+  }
+  function html(res: ServerResponse, status: number, body: string): void {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(body);
+  }
+  const runExists = (id: number) => readStore(o.db, (s) => s.getRun(id) !== undefined);
+
+  /** A weights source of the viewer: preset:NAME, file:NAME (a listed file) or run:ID (its best so far). */
+  function weightsFor(source: string): Weights | null {
+    const [kind, ...rest] = source.split(':');
+    const name = rest.join(':');
+    if (kind === 'preset' && listPresets().includes(name)) return loadWeights(name);
+    if (kind === 'file') {
+      const path = weightsFiles(o.weightsDirs).get(name);
+      return path ? loadWeights(path) : null;
+    }
+    if (kind === 'run' && /^\d+$/.test(name) && runExists(Number(name))) return readStore(o.db, (s) => runDetail(s, Number(name)).best?.weights ?? null);
+    return null;
+  }
+
+  function route(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'only GET' });
+    let m: RegExpExecArray | null;
+    if (path === '/' || path === '/viewer') return html(res, 200, shell(path === '/' ? `tune2048 — ${dbName}` : 'tune2048 — game viewer'));
+    if ((m = /^\/runs\/(\d+)$/.exec(path))) {
+      const id = Number(m[1]);
+      if (!runExists(id)) return html(res, 404, notFoundPage(`There is no run ${id} in ${o.db}.`));
+      return html(res, 200, shell(`tune2048 — run ${id}`));
+    }
+    if ((m = /^\/assets\/([\w.-]+)$/.exec(path)) && ASSETS[m[1]]) {
+      const asset = ASSETS[m[1]];
+      res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache' });
+      return void res.end(readFileSync(asset.file));
+    }
+    if (path === '/api/info') return json(res, 200, { db: o.db });
+    if (path === '/api/runs') return json(res, 200, readStore(o.db, listRunItems));
+    if ((m = /^\/api\/runs\/(\d+)$/.exec(path))) {
+      const id = Number(m[1]);
+      if (!runExists(id)) return json(res, 404, { error: `no run ${id} in ${o.db}` });
+      return json(res, 200, readStore(o.db, (s) => runDetail(s, id)));
+    }
+    if ((m = /^\/api\/runs\/(\d+)\/export$/.exec(path))) {
+      const id = Number(m[1]);
+      if (!runExists(id)) return json(res, 404, { error: `no run ${id} in ${o.db}` });
+      try {
+        const weights = readStore(o.db, (s) => exportBestWeights(s, id));
+        return json(res, 200, weights, { 'content-disposition': `attachment; filename="run-${id}-best.json"` });
+      } catch (e) {
+        if (e instanceof InputError) return json(res, 409, { error: e.message });
+        throw e;
+      }
+    }
+    if (path === '/api/weights') {
+      const presets = listPresets().map((name) => ({ source: `preset:${name}`, label: `preset ${name}`, description: loadWeights(name).description ?? '' }));
+      const files = [...weightsFiles(o.weightsDirs).keys()].map((name) => ({ source: `file:${name}`, label: `file ${name}`, description: '' }));
+      const runs = readStore(o.db, listRunItems).map((r) => ({ source: `run:${r.id}`, label: `run ${r.id} (${r.name}) best`, description: r.status }));
+      return json(res, 200, [...presets, ...files, ...runs]);
+    }
+    if (path === '/api/weights/one') {
+      const weights = weightsFor(url.searchParams.get('source') ?? '');
+      if (!weights) return json(res, 404, { error: `no weights "${url.searchParams.get('source')}"` });
+      return json(res, 200, weights);
+    }
+    if (path.startsWith('/api/')) return json(res, 404, { error: `no API ${path}` });
+    return html(res, 404, notFoundPage(`Nothing at ${path}.`));
+  }
+
+  return createServer((req, res) => {
+    try {
+      route(req, res);
+    } catch (e) {
+      if (!res.headersSent) json(res, 500, { error: (e as Error).message });
+      else res.end();
+    }
+  });
+}
+
+/** Listens; a port in use or a host that cannot be bound becomes one clear error. */
+export function listen(server: Server, o: Pick<ServeOptions, 'port' | 'host'>): Promise<{ url: string }> {
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE') reject(new InputError(`port ${o.port} on ${o.host} is in use; pick another with --port`));
+      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') reject(new InputError(`cannot listen on host "${o.host}": ${e.code}`));
+      else if (e.code === 'EACCES') reject(new InputError(`not allowed to listen on port ${o.port} (ports below 1024 need privileges)`));
+      else reject(e);
+    });
+    server.listen(o.port, o.host, () => {
+      const address = server.address() as { port: number };
+      resolvePromise({ url: `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${address.port}` });
+    });
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The charts of tune2048, drawn with uPlot (small, fast, no dependencies; it
+ * is bundled into the page, never fetched): the dashboard and the static
+ * report both draw through these functions, so there is one chart code path.
+ */
+import uPlot from 'uplot';
+import type { RunDetail } from '../../report/run-data';
+
+const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+export const color = (i: number) => PALETTE[i % PALETTE.length];
+
+export interface ChartSeries {
+  name: string;
+  values: (number | null)[];
+}
+
+export interface ChartSpec {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  x: number[];
+  series: ChartSeries[];
+  /** A shaded band between two more series (e.g. mean ± stdev). */
+  band?: { name: string; low: (number | null)[]; high: (number | null)[] };
+  /** Draw steps (an empirical CDF) instead of straight segments. */
+  stepped?: boolean;
+}
+
+/** A line chart in `el` (replacing what was there), as wide as its container. */
+export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
+  el.replaceChildren();
+  const width = Math.max(320, Math.min(960, el.clientWidth || 900));
+  const series: uPlot.Series[] = [{ label: spec.xLabel }];
+  const data: uPlot.AlignedData = [spec.x, ...spec.series.map((s) => s.values)] as uPlot.AlignedData;
+  const paths = spec.stepped ? uPlot.paths.stepped!({ align: 1 }) : undefined;
+  // Markers only where they help: few series, few points.
+  const points = { show: spec.series.length <= 3 && spec.x.length <= 60 && !spec.stepped };
+  spec.series.forEach((s, i) => series.push({ label: s.name, stroke: color(i), width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) }));
+  const opts: uPlot.Options = {
+    title: spec.title,
+    width,
+    height: 300,
+    series,
+    axes: [{ label: spec.xLabel }, { label: spec.yLabel, size: 70 }],
+    scales: { x: { time: false } },
+  };
+  if (spec.band) {
+    const n = series.length;
+    series.push({ label: spec.band.name.replace('±', '−'), stroke: 'rgba(31,119,180,0.3)', width: 1, spanGaps: true, points: { show: false } });
+    series.push({ label: spec.band.name.replace('±', '+'), stroke: 'rgba(31,119,180,0.3)', width: 1, spanGaps: true, points: { show: false } });
+    (data as unknown as (number | null)[][]).push(spec.band.low, spec.band.high);
+    opts.bands = [{ series: [n + 1, n], fill: 'rgba(31,119,180,0.12)' }];
+  }
+  const chart = new uPlot(opts, data, el);
+  el.dataset.series = JSON.stringify(spec.series.map((s) => s.name));
+  return chart;
+}
+
+/** The empirical score distribution of each contender of a comparison (same seeds). */
+export function drawEcdf(el: HTMLElement, title: string, contenders: { label: string; scores: number[] }[]): uPlot {
+  const xs = [...new Set(contenders.flatMap((c) => c.scores))].sort((a, b) => a - b);
+  const series = contenders.map((c) => {
+    const sorted = [...c.scores].sort((a, b) => a - b);
+    let k = 0;
+    return {
+      name: c.label,
+      values: xs.map((x) => {
+        while (k < sorted.length && sorted[k] <= x) k++;
+        return k / sorted.length;
+      }),
+    };
+  });
+  return drawChart(el, { title, xLabel: 'score', yLabel: 'share of games with at most this score', x: xs, series, stepped: true });
+}
+
+/** The figures of a run: fitness, step size, tuned parameters, and each stored comparison's distributions. */
+export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLElement | null): void {
+  const g = detail.generations;
+  const x = g.map((p) => p.idx);
+  const fitness = find('chart-fitness');
+  if (fitness) {
+    drawChart(fitness, {
+      title: `Fitness (${detail.settings.objective}) per generation`,
+      xLabel: 'generation',
+      yLabel: detail.settings.objective,
+      x,
+      series: [
+        { name: 'best', values: g.map((p) => p.best) },
+        { name: 'mean', values: g.map((p) => p.mean) },
+      ],
+      band: { name: 'mean ± stdev', low: g.map((p) => (p.mean ?? 0) - (p.stdev ?? 0)), high: g.map((p) => (p.mean ?? 0) + (p.stdev ?? 0)) },
+    });
+  }
+  const step = find('chart-step');
+  if (step && g.some((p) => p.step !== null)) {
+    drawChart(step, { title: 'Step size per generation (normalised space)', xLabel: 'generation', yLabel: 'σ', x, series: [{ name: detail.settings.optimizer === 'cmaes' ? 'CMA-ES σ' : 'mutation σ', values: g.map((p) => p.step) }] });
+  }
+  const params = find('chart-params');
+  if (params) {
+    drawChart(params, {
+      title: "The generation's best candidate, each tuned parameter in [0, 1] of its range",
+      xLabel: 'generation',
+      yLabel: 'position in range',
+      x,
+      series: detail.params.map((p, i) => ({ name: p.name, values: g.map((q) => q.bestGenome[i] ?? null) })),
+    });
+  }
+  for (const c of detail.comparisons) {
+    const el = find(`chart-comparison-${c.id}`);
+    if (el) drawEcdf(el, `Score distributions (comparison ${c.id}: ${c.settings.games} paired games, depth ${c.settings.depth})`, c.contenders.map((k) => ({ label: k.label, scores: k.games.map((x) => x.score) })));
+  }
+}

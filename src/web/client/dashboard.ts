@@ -1,0 +1,156 @@
+/**
+ * The dashboard's front end: the runs page (/), a run's page (/runs/:id) and
+ * the game viewer (/viewer). Pages poll the JSON API (every 1.5 s) and redraw
+ * only what changed, so a running tune updates without a reload.
+ */
+import type { RunDetail } from '../../report/run-data';
+import type { RunListItem } from '../../report/run-list';
+import { drawRunCharts } from './charts';
+import { startViewer } from './viewer';
+
+const POLL_MS = 1500;
+const app = document.getElementById('app')!;
+
+export function esc(s: unknown): string {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+export const num = (x: number | null | undefined, digits = 0) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+
+function duration(sec: number | null): string {
+  if (sec === null) return '–';
+  const s = Math.round(sec);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s % 60} s` : `${s} s`;
+}
+
+export function table(head: string[], rows: string[][], id?: string): string {
+  return `<table${id ? ` id="${id}"` : ''}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const r = await fetch(url, { cache: 'no-store' });
+  if (!r.ok) throw new Error(`${url}: ${r.status} ${(await r.json().catch(() => ({ error: '' }))).error ?? ''}`);
+  return (await r.json()) as T;
+}
+
+/** Calls `tick` now and every POLL_MS; redraws only when the JSON it returns changed. */
+function poll<T>(url: string, draw: (data: T) => void): void {
+  let last = '';
+  const tick = async () => {
+    try {
+      const data = await getJson<T>(url);
+      const text = JSON.stringify(data);
+      if (text !== last) {
+        last = text;
+        draw(data);
+      }
+      document.body.dataset.live = 'ok';
+    } catch (e) {
+      document.body.dataset.live = 'error';
+      console.warn(`refresh failed: ${(e as Error).message}`);
+    }
+    setTimeout(tick, POLL_MS);
+  };
+  void tick();
+}
+
+function runsPage(): void {
+  document.title = 'tune2048 — runs';
+  app.innerHTML = `<h1>Runs</h1><div id="runs">loading…</div>`;
+  poll<RunListItem[]>('/api/runs', (runs) => {
+    const el = document.getElementById('runs')!;
+    if (runs.length === 0) {
+      el.innerHTML = '<p>No runs in this database yet. Start one with <code>tune2048 tune -c configs/quick.json</code>.</p>';
+      return;
+    }
+    el.innerHTML = table(
+      ['run', 'name', 'status', 'optimizer', 'generation', 'games', 'best (validated)', 'best in-sample', 'elapsed', 'ETA'],
+      runs.map((r) => [
+        `<a href="/runs/${r.id}">${r.id}</a>`,
+        esc(r.name),
+        `<span class="status ${esc(r.status)}">${esc(r.status)}</span>`,
+        esc(r.optimizer),
+        `<span class="generation">${r.generation} / ${r.generations}</span>`,
+        num(r.games),
+        num(r.validatedBest),
+        num(r.bestInSample),
+        duration(r.elapsedSec),
+        r.status === 'running' ? duration(r.etaSec) : '–',
+      ]),
+      'runs-table',
+    );
+  });
+}
+
+/** The positional matrix as a 4×4 heat map (darker = larger weight). */
+function heatMap(matrix: number[][] | undefined, on: string): string {
+  if (!matrix) return '<p>No positional matrix in these weights (line terms only).</p>';
+  const flat = matrix.flat();
+  const lo = Math.min(...flat);
+  const hi = Math.max(...flat);
+  const cells = matrix
+    .map((row) => `<tr>${row.map((x) => {
+      const t = hi > lo ? (x - lo) / (hi - lo) : 0.5;
+      return `<td style="background: rgba(214, 39, 40, ${(0.1 + 0.85 * t).toFixed(2)}); color: ${t > 0.55 ? '#fff' : '#222'}">${num(x, Math.abs(x) < 10 ? 2 : 0)}</td>`;
+    }).join('')}</tr>`)
+    .join('');
+  return `<table class="heatmap" id="heatmap">${cells}</table><p class="note">matrix on tile ${esc(on)}s</p>`;
+}
+
+function runPage(id: number): void {
+  document.title = `tune2048 — run ${id}`;
+  app.innerHTML = `<h1>Run ${id}</h1><div id="run-summary">loading…</div>
+<h2>Fitness</h2><div id="chart-fitness" class="chart"></div><div id="generations"></div>
+<h2>Step size</h2><div id="chart-step" class="chart"></div>
+<h2>Tuned parameters</h2><div id="chart-params" class="chart"></div><div id="params"></div>
+<h2>Best weights</h2><div id="best"></div>
+<h2>Validation of the finalists</h2><div id="finalists"></div>
+<div id="sweeps"></div><div id="comparisons"></div>`;
+  poll<RunDetail>(`/api/runs/${id}`, (d) => {
+    const r = d.run;
+    const s = d.settings;
+    document.getElementById('run-summary')!.innerHTML = `<p><b>${esc(r.name)}</b> — status <span class="status ${esc(r.status)}" id="status">${esc(r.status)}</span>${r.error ? ` (${esc(r.error)})` : ''};
+      <span id="generation">generation ${r.generation} of ${r.generations}</span>; ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
+      Optimizer <code>${esc(s.optimizer)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''} at depth ${esc(s.depth)}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
+      <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best weights</a>
+      <a class="button" href="/viewer?weights=run:${r.id}">Watch the best play</a></p>`;
+    document.getElementById('generations')!.innerHTML = table(
+      ['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(s.racing ? ['games per candidate'] : []), 'seconds'],
+      d.generations.map((g) => [String(g.idx), num(g.best, 1), num(g.mean, 1), num(g.stdev, 1), num(g.step, 4), num(g.games), ...(s.racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds, 1)]),
+    );
+    document.getElementById('params')!.innerHTML = table(['parameter', 'min', 'max', 'scale', d.best?.validated ? 'best (validated)' : 'best so far (in-sample)'], d.params.map((p) => [esc(p.name), num(p.min, 2), num(p.max, 2), esc(p.scale), num(p.best, 4)]));
+    const w = d.best?.weights;
+    document.getElementById('best')!.innerHTML = w
+      ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'}.</p>
+         <div class="side">${heatMap(w.matrix, w.matrixOn ?? 'rank')}${table(['weight', 'value'], (['alive', 'empty', 'merges', 'descents', 'monotonicity', 'monotonicityPower', 'smoothness', 'sum', 'sumPower'] as const).filter((k) => w[k] !== undefined).map((k) => [k, num(w[k] as number, 3)]))}</div>`
+      : '<p>No generation finished yet.</p>';
+    document.getElementById('finalists')!.innerHTML = d.finalists.length
+      ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)]))
+      : `<p>Validated after the last generation, on ${s.validationGames} held-out games each.</p>`;
+    document.getElementById('sweeps')!.innerHTML = d.sweeps
+      .map((sw) => `<h2>Depth sweep of ${esc(sw.weights)} (${sw.games} games per depth)</h2>` + table(['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', 'moves/game', 'ms/move'], sw.depths.map(({ depth, summary: m }) => [esc(depth), num(m.meanScore), num(m.medianScore), num(m.maxScore), ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * m.reach[t]).toFixed(1)}%`), num(m.movesPerGame), num(m.msPerMove, 4)])))
+      .join('');
+    document.getElementById('comparisons')!.innerHTML = d.comparisons
+      .map(
+        (c) =>
+          `<h2>Comparison ${c.id}</h2><div id="chart-comparison-${c.id}" class="chart"></div>` +
+          table(['weights', 'mean', '95% CI', 'median', '2048', '4096', '8192', '16384', 'moves/game'], c.contenders.map((k) => [esc(k.label), num(k.summary.meanScore), `${num(k.meanCI95.low)}–${num(k.meanCI95.high)}`, num(k.summary.medianScore), ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * k.summary.reach[t]).toFixed(1)}%`), num(k.summary.movesPerGame)])) +
+          table(['pair', 'mean difference (95% CI)', 'relative', 'Wilcoxon p'], c.pairs.map((p) => [`${esc(p.a)} − ${esc(p.b)}`, `${num(p.meanDiff)} (${num(p.ci95.low)}–${num(p.ci95.high)})`, `${(100 * p.relative).toFixed(1)}%`, p.wilcoxon.p < 1e-6 ? '&lt; 1e-6' : p.wilcoxon.p.toPrecision(2)])),
+      )
+      .join('');
+    drawRunCharts(d, (x) => document.getElementById(x));
+  });
+}
+
+function route(): void {
+  const path = location.pathname;
+  const run = /^\/runs\/(\d+)$/.exec(path);
+  if (path === '/') runsPage();
+  else if (run) runPage(Number(run[1]));
+  else if (path === '/viewer') startViewer(app);
+  else app.innerHTML = `<h1>Not found</h1><p id="not-found">Nothing at ${esc(path)}.</p>`;
+  void getJson<{ db: string }>('/api/info').then((i) => (document.getElementById('db')!.textContent = i.db), () => {});
+}
+
+route();

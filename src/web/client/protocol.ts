@@ -1,0 +1,11 @@
+/** Messages between the viewer page and its search worker. */
+export type WorkerRequest =
+  | { type: 'start'; weights: unknown; depth: number | 'auto'; cprob: number; seed: number }
+  | { type: 'step' }
+  | { type: 'hint'; weights: unknown; depth: number | 'auto'; cprob: number; ranks: number[] };
+
+export type WorkerReply =
+  /** The board after a move (move and the values of the four moves the player saw; null before the first). */
+  | { type: 'state'; ranks: number[]; score: number; moves: number; move: number | null; values: (number | null)[] | null; over: boolean }
+  | { type: 'hint'; move: number | null; values: (number | null)[] }
+  | { type: 'error'; message: string };

@@ -1,0 +1,60 @@
+/**
+ * The viewer's player, in a Web Worker: the same engine, heuristic tables and
+ * WebAssembly search as `tune2048 play` (bundled from src/), so a seed gives
+ * the same game in the page as on the command line. In a worker the page
+ * stays responsive at depth 3 and beyond, and the module can be compiled
+ * synchronously (browsers forbid that on the main thread for modules > 4 KB).
+ */
+import { boardFromRanks, boardToRanks } from '../../engine/board';
+import { SeededGame } from '../../engine/game';
+import { applyMove } from '../../engine/moves';
+import { buildHeuristicTables } from '../../heuristic/tables';
+import { parseWeights } from '../../heuristic/weights';
+import { createSearcher, type Searcher } from '../../search/expectimax';
+import { loadSearchModule } from '../../wasm/module';
+import type { WorkerReply, WorkerRequest } from './protocol';
+
+let ready: Promise<void> | null = null;
+let searcher: Searcher | null = null;
+let game: SeededGame | null = null;
+
+function load(): Promise<void> {
+  return (ready ??= fetch('/assets/search.wasm')
+    .then((r) => {
+      if (!r.ok) throw new Error(`the search module did not load (${r.status})`);
+      return r.arrayBuffer();
+    })
+    .then((b) => void loadSearchModule(new Uint8Array(b))));
+}
+
+function legal(ranks: number[]): boolean[] {
+  const board = boardFromRanks(ranks);
+  return [0, 1, 2, 3].map((d) => applyMove(board, d as 0 | 1 | 2 | 3).legal);
+}
+
+async function handle(m: WorkerRequest): Promise<WorkerReply> {
+  await load();
+  if (m.type === 'start') {
+    searcher = createSearcher(buildHeuristicTables(parseWeights(m.weights, 'viewer weights')), { depth: m.depth, cprob: m.cprob });
+    game = new SeededGame(m.seed);
+    return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: false };
+  }
+  if (m.type === 'step') {
+    if (!game || !searcher) throw new Error('no game started');
+    const { move, values } = searcher.decide(game.board);
+    if (move === -1) return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: true };
+    game.play(move);
+    return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move, values: values.map((v) => (Number.isNaN(v) ? null : v)), over: false };
+  }
+  const hint = createSearcher(buildHeuristicTables(parseWeights(m.weights, 'viewer weights')), { depth: m.depth, cprob: m.cprob });
+  const { move, values } = hint.decide(boardFromRanks(m.ranks));
+  const ok = legal(m.ranks);
+  return { type: 'hint', move: move === -1 ? null : move, values: values.map((v, i) => (ok[i] && !Number.isNaN(v) ? v : null)) };
+}
+
+self.onmessage = (e: MessageEvent<WorkerRequest & { id: number }>) => {
+  handle(e.data).then(
+    (reply) => self.postMessage({ ...reply, id: e.data.id }),
+    (err: Error) => self.postMessage({ type: 'error', message: err.message, id: e.data.id }),
+  );
+};

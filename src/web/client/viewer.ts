@@ -1,0 +1,203 @@
+/**
+ * The game viewer: a seeded game played by the chosen weights in the page
+ * (search in a Web Worker, search-worker.ts), with pause, step and speed, the
+ * expectimax value of each move the player saw, and a hint mode where tiles
+ * are set by clicking and the best move is shown.
+ */
+import type { WorkerReply, WorkerRequest } from './protocol';
+
+const NAMES = ['up', 'down', 'left', 'right'];
+const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A request/answer channel over the worker's messages. */
+function channel(worker: Worker) {
+  let next = 1;
+  const waiting = new Map<number, (r: WorkerReply) => void>();
+  worker.onmessage = (e: MessageEvent<WorkerReply & { id: number }>) => {
+    waiting.get(e.data.id)?.(e.data);
+    waiting.delete(e.data.id);
+  };
+  return (m: WorkerRequest) =>
+    new Promise<WorkerReply>((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, (r) => (r.type === 'error' ? reject(new Error(r.message)) : resolve(r)));
+      worker.postMessage({ ...m, id });
+    });
+}
+
+export function startViewer(app: HTMLElement): void {
+  document.title = 'tune2048 — game viewer';
+  const params = new URLSearchParams(location.search);
+  app.innerHTML = `<h1>Game viewer</h1>
+<form id="controls" onsubmit="return false">
+  <label>weights <select id="weights"></select></label>
+  <label>player <select id="player"><option value="expectimax">expectimax</option></select></label>
+  <label>depth <select id="depth">${['0', '1', '2', '3', '4', 'auto'].map((d) => `<option${d === (params.get('depth') ?? '1') ? ' selected' : ''}>${d}</option>`).join('')}</select></label>
+  <label>seed <input id="seed" type="number" min="0" step="1" value="${esc(params.get('seed') ?? '1')}"></label>
+  <button id="start" type="button">play</button>
+  <button id="pause" type="button" disabled>pause</button>
+  <button id="step" type="button" disabled>step</button>
+  <label>speed <input id="speed" type="range" min="1" max="61" value="${esc(params.get('speed') === 'max' ? '61' : (params.get('speed') ?? '20'))}"> <span id="speed-label"></span></label>
+  <button id="hint-mode" type="button">hint mode</button>
+</form>
+<div class="viewer"><div id="board" class="board">${'<div class="cell"></div>'.repeat(16)}</div>
+<div class="side-panel"><p>score <b id="score">0</b> · moves <b id="moves">0</b></p><p id="status">pick weights, a depth and a seed, then play</p>
+<table id="values"><thead><tr><th>move</th><th>value the player saw</th></tr></thead><tbody>${NAMES.map((n) => `<tr data-move="${n}"><td>${n}</td><td>–</td></tr>`).join('')}</tbody></table>
+<div id="hint-panel" hidden><p>Click a tile to raise it (shift-click to lower), then <button id="hint-go" type="button">best move?</button> <button id="hint-clear" type="button">clear</button></p><p id="hint-result"></p></div></div></div>`;
+  const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+  const call = channel(new Worker('/assets/search-worker.js'));
+  const cells = [...$('board').children] as HTMLElement[];
+  let ranks = new Array<number>(16).fill(0);
+  let playing = false;
+  let over = true;
+  let timer: number | null = null;
+  let busy = false;
+  let hintMode = false;
+
+  /** Moves per second; the slider's top end (61) is "as fast as the search goes". */
+  const speed = () => Number(($('speed') as HTMLInputElement).value);
+  const showSpeed = () => ($('speed-label').textContent = speed() > 60 ? 'max' : `${speed()} moves/s`);
+  showSpeed();
+  $('speed').addEventListener('input', showSpeed);
+
+  function drawBoard(next: number[], spawnAnimation: boolean): void {
+    next.forEach((r, i) => {
+      const cell = cells[i];
+      const value = r === 0 ? '' : String(2 ** r);
+      if (cell.textContent !== value) {
+        cell.textContent = value;
+        cell.className = `cell${r ? ` t${Math.min(r, 12)}` : ''}`;
+        if (spawnAnimation && r && speed() <= 60) {
+          cell.animate([{ transform: 'scale(0.6)' }, { transform: 'scale(1)' }], { duration: Math.min(120, 600 / speed()), easing: 'ease-out' });
+        }
+      }
+    });
+    ranks = next;
+  }
+
+  function drawValues(values: (number | null)[] | null, chosen: number | null): void {
+    const rows = [...$('values').querySelectorAll('tbody tr')] as HTMLElement[];
+    rows.forEach((row, i) => {
+      row.classList.toggle('chosen', chosen === i);
+      row.children[1].textContent = values ? (values[i] === null ? 'illegal' : values[i]!.toFixed(0)) : '–';
+    });
+  }
+
+  async function weights(): Promise<unknown> {
+    const source = ($('weights') as HTMLSelectElement).value;
+    const r = await fetch(`/api/weights/one?source=${encodeURIComponent(source)}`);
+    if (!r.ok) throw new Error(`cannot load ${source}`);
+    return r.json();
+  }
+  const depth = () => {
+    const d = ($('depth') as HTMLSelectElement).value;
+    return d === 'auto' ? ('auto' as const) : Number(d);
+  };
+
+  function schedule(): void {
+    if (timer !== null) clearTimeout(timer);
+    timer = playing && !over ? window.setTimeout(() => void step(), speed() > 60 ? 0 : 1000 / speed()) : null;
+  }
+
+  async function step(): Promise<void> {
+    if (busy || over) return;
+    busy = true;
+    try {
+      const s = await call({ type: 'step' });
+      if (s.type !== 'state') return;
+      if (s.over) {
+        over = true;
+        playing = false;
+        $('status').innerHTML = `game over: final score <b id="final-score">${s.score}</b> after ${s.moves} moves, largest tile ${2 ** Math.max(...ranks)}`;
+        ($('pause') as HTMLButtonElement).disabled = true;
+        ($('step') as HTMLButtonElement).disabled = true;
+        return;
+      }
+      drawBoard(s.ranks, true);
+      drawValues(s.values, s.move);
+      $('score').textContent = String(s.score);
+      $('moves').textContent = String(s.moves);
+      $('status').textContent = `moved ${NAMES[s.move!]}`;
+    } catch (e) {
+      $('status').textContent = `error: ${(e as Error).message}`;
+      playing = false;
+    } finally {
+      busy = false;
+      schedule();
+    }
+  }
+
+  $('start').addEventListener('click', async () => {
+    setHintMode(false);
+    playing = false;
+    try {
+      const seed = Number(($('seed') as HTMLInputElement).value);
+      if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('the seed must be a whole number ≥ 0');
+      const s = await call({ type: 'start', weights: await weights(), depth: depth(), cprob: 1e-4, seed });
+      if (s.type !== 'state') return;
+      over = false;
+      playing = true;
+      drawBoard(s.ranks, false);
+      drawValues(null, null);
+      $('score').textContent = '0';
+      $('moves').textContent = '0';
+      $('status').textContent = `playing seed ${seed}`;
+      ($('pause') as HTMLButtonElement).disabled = false;
+      ($('step') as HTMLButtonElement).disabled = false;
+      $('pause').textContent = 'pause';
+      schedule();
+    } catch (e) {
+      $('status').textContent = `error: ${(e as Error).message}`;
+    }
+  });
+  $('pause').addEventListener('click', () => {
+    playing = !playing;
+    $('pause').textContent = playing ? 'pause' : 'resume';
+    schedule();
+  });
+  $('step').addEventListener('click', () => {
+    playing = false;
+    $('pause').textContent = 'resume';
+    schedule();
+    void step();
+  });
+
+  function setHintMode(on: boolean): void {
+    hintMode = on;
+    $('hint-panel').hidden = !on;
+    $('board').classList.toggle('editable', on);
+    if (on) {
+      playing = false;
+      over = true;
+      schedule();
+      $('status').textContent = 'hint mode: set up a board';
+    }
+  }
+  $('hint-mode').addEventListener('click', () => setHintMode(!hintMode));
+  cells.forEach((cell, i) =>
+    cell.addEventListener('click', (e) => {
+      if (!hintMode) return;
+      const next = [...ranks];
+      next[i] = Math.max(0, Math.min(15, next[i] + ((e as MouseEvent).shiftKey ? -1 : 1)));
+      drawBoard(next, false);
+    }),
+  );
+  $('hint-clear').addEventListener('click', () => drawBoard(new Array(16).fill(0), false));
+  $('hint-go').addEventListener('click', async () => {
+    try {
+      const h = await call({ type: 'hint', weights: await weights(), depth: depth(), cprob: 1e-4, ranks });
+      if (h.type !== 'hint') return;
+      drawValues(h.values, h.move);
+      $('hint-result').innerHTML = h.move === null ? 'no legal move: the game is over' : `best move: <b id="hint-move">${NAMES[h.move]}</b>`;
+    } catch (e) {
+      $('hint-result').textContent = `error: ${(e as Error).message}`;
+    }
+  });
+
+  void fetch('/api/weights')
+    .then((r) => r.json() as Promise<{ source: string; label: string }[]>)
+    .then((list) => {
+      const wanted = params.get('weights') ?? 'preset:tuned-d2';
+      $('weights').innerHTML = list.map((w) => `<option value="${esc(w.source)}"${w.source === wanted ? ' selected' : ''}>${esc(w.label)}</option>`).join('');
+    });
+}

@@ -1,0 +1,154 @@
+/// <reference lib="dom" />
+/**
+ * tune2048 serve end to end, in real headless Chromium: the runs page lists a
+ * run this test started, the run page's generation count rises while the tune
+ * writes (no reload), the viewer plays a seeded game to the same final score
+ * as `tune2048 play`, hint mode agrees with `tune2048 hint`, the static report
+ * draws its charts — all without console errors. Plus the bad inputs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import { launchBrowser, openPage } from './helpers/browser';
+import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
+import { SLOW, SMOKE, gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
+
+let browser: Browser;
+const errors: string[] = [];
+const started: RunningCli[] = [];
+
+/** Starts `serve` on a free port and returns its URL (the one line it prints on stdout). */
+async function serve(db: string): Promise<string> {
+  const s = startCli(['serve', '--db', db, '--port', '0']);
+  started.push(s);
+  let out = '';
+  s.child.stdout!.on('data', (d) => (out += d));
+  await waitForOutput(s, 'stdout', /^http:\/\/\S+\n/);
+  return out.trim().split('\n')[0];
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+  await browser?.close();
+});
+
+describe('tune2048 serve in Chromium', () => {
+  it('lists a running tune, and its page follows the generations live', async () => {
+    const db = tempDb();
+    // Depth-2 games: a generation takes seconds, long enough to be watched rising.
+    const tune = startCli(['tune', '-c', writeConfig({ ...SLOW, name: 'live', fitness: { games: 12, depth: 2 } }), '--db', db]);
+    started.push(tune);
+    await waitFor(() => gamesIn(db) > 0);
+    const url = await serve(db);
+    const page = await openPage(browser, errors);
+    await page.goto(url);
+    await page.waitForSelector('#runs-table a[href="/runs/1"]');
+    expect(await page.$eval('#runs-table tbody tr', (tr) => tr.textContent)).toMatch(/live.*running/);
+
+    await page.goto(`${url}/runs/1`);
+    await page.waitForSelector('#generation');
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42)); // gone if the page reloads
+    const generation = async () => Number(/generation (\d+) of/.exec((await page.$eval('#generation', (e) => e.textContent)) ?? '')![1]);
+    const first = await generation();
+    await page.waitForFunction((n) => Number(/generation (\d+) of/.exec(document.getElementById('generation')?.textContent ?? '')?.[1]) > n, { timeout: 240_000 }, first);
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
+    expect(await generation()).toBeGreaterThan(first);
+    expect(await page.$$eval('#chart-fitness canvas', (c) => c.length)).toBe(1); // uPlot drew the fitness chart
+    tune.child.kill('SIGINT');
+    const t = await tune.done;
+    expect(t.stderr).not.toMatch(/locked|busy/i); // the dashboard's reads never stood in the writer's way
+  });
+
+  it('the viewer plays a seeded game to the final score `tune2048 play` gives, and hint mode agrees with `tune2048 hint`', async () => {
+    const db = tempDb();
+    expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).done).code).toBe(0);
+    const url = await serve(db);
+    const expected = JSON.parse(runCli(['play', '-w', 'tuned-d1', '-n', '1', '-s', '5', '-d', '1', '--json']).stdout).games[0];
+    const page = await openPage(browser, errors);
+    await page.goto(`${url}/viewer?weights=preset:tuned-d1&depth=1&seed=5&speed=max`);
+    await page.waitForSelector('#weights option[value="preset:tuned-d1"]');
+    await page.click('#start');
+    await page.waitForSelector('#final-score', { timeout: 240_000 });
+    expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(expected.score);
+    expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
+
+    // Hint mode: 2 4 / 2 8 in the top-left corner (clicks raise a tile by one rank).
+    await page.click('#hint-mode');
+    await page.click('#hint-clear');
+    const cells = await page.$$('#board .cell');
+    for (const [cell, clicks] of [[0, 1], [1, 2], [4, 1], [5, 3]] as const) for (let i = 0; i < clicks; i++) await cells[cell].click();
+    await page.click('#hint-go');
+    await page.waitForSelector('#hint-move');
+    const cli = JSON.parse(runCli(['hint', '-w', 'tuned-d1', '-d', '1', '--json', '2 4 0 0/2 8 0 0/0 0 0 0/0 0 0 0']).stdout);
+    expect(await page.$eval('#hint-move', (e) => e.textContent)).toBe(cli.best);
+  });
+
+  it("a finished run's page: the export button downloads the exported weights; the static report draws its charts", async () => {
+    const db = tempDb();
+    expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).done).code).toBe(0);
+    const url = await serve(db);
+    const page = await openPage(browser, errors);
+    await page.goto(`${url}/runs/1`);
+    await page.waitForSelector('#export:not(.disabled)');
+    const href = await page.$eval('#export', (a) => (a as HTMLAnchorElement).href);
+    const downloaded = await page.evaluate(async (h) => (await fetch(h)).text(), href);
+    const strip = (t: string) => JSON.parse(t, (k, v) => (k === 'exportedAt' ? undefined : v));
+    expect(strip(downloaded)).toEqual(strip(runCli(['export', '1', '--db', db, '--json']).stdout).weights);
+    expect(await page.$$eval('canvas', (c) => c.length)).toBeGreaterThanOrEqual(3);
+
+    const report = join(mkdtempSync(join(tmpdir(), 'tune2048-r-')), 'report.html');
+    expect(runCli(['report', '1', '--db', db, '--out', report]).code).toBe(0);
+    await page.goto(`file://${report}`);
+    await page.waitForSelector('#chart-fitness canvas');
+    expect(await page.$$eval('canvas', (c) => c.length)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('no page logged a console error', () => {
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('tune2048 serve: bad input', () => {
+  it('an unknown run is a 404 page that says so; an unknown API path a 404 JSON', async () => {
+    const db = tempDb();
+    expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).done).code).toBe(0);
+    const url = await serve(db);
+    const page = await fetch(`${url}/runs/99`);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toMatch(/There is no run 99 in /);
+    const api = await fetch(`${url}/api/runs/99`);
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { error: string }).error).toMatch(/no run 99/);
+  });
+
+  it('a missing or foreign database, or a port in use: one clear error, non-zero exit', async () => {
+    const missing = runCli(['serve', '--db', join(mkdtempSync(join(tmpdir(), 'tune2048-s-')), 'none.sqlite')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toMatch(/^tune2048: no database at ".*none\.sqlite"/);
+    const foreign = join(mkdtempSync(join(tmpdir(), 'tune2048-s-')), 'foreign.sqlite');
+    writeFileSync(foreign, 'not a database at all, just text that is long enough to be read as a header.........');
+    const f = runCli(['serve', '--db', foreign]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toMatch(/is not a SQLite database/);
+    const db = tempDb();
+    expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).done).code).toBe(0);
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const busy = runCli(['serve', '--db', db, '--port', String(port)]);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr.trim()).toBe(`tune2048: port ${port} on 127.0.0.1 is in use; pick another with --port`);
+    } finally {
+      blocker.close();
+    }
+    expect(peek(db, 'SELECT 1 AS one')).toEqual({ one: 1 }); // serve wrote nothing: the file is as the tune left it
+  });
+});
