@@ -48,10 +48,11 @@ describe('signals, pipes and processes', () => {
     await waitFor(() => workersOf(pid).length === 2);
     const workers = workersOf(pid);
     run.child.kill(signal);
-    const r = await run.done; // 'close' comes once every holder of its stdio (the workers too) has exited
+    const r = await run.done;
     expect(r.code).toBe(130);
     expect(r.stderr).not.toMatch(STACK_TRACE);
-    expect(workers.filter(alive)).toEqual([]);
+    // Its exit SIGKILLs them; on a loaded machine the kill may land a moment after the parent is gone.
+    await waitFor(() => workers.filter(alive).length === 0, 30_000);
   });
 
   it('kill -9 of the parent: its workers notice and exit without a stack trace', async () => {

@@ -29,6 +29,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   play: { summary: 'play seeded games and print score statistics', load: () => import('./commands/play') },
   hint: { summary: 'the best move for a board', load: () => import('./commands/hint') },
   presets: { summary: 'list the weight presets', load: () => import('./commands/presets') },
+  solve: { summary: "seed 003's classic searches on the deterministic corner rules", load: () => import('./commands/solve') },
   serve: { summary: 'a web dashboard of the runs and a game viewer, in the browser', load: () => import('./commands/serve') },
   worker: { summary: 'play the games of runs that use a Redis queue (--queue), on this machine', load: () => import('./commands/worker') },
   bench: { summary: 'engine and search speed on the bench positions', load: () => import('./commands/bench') },

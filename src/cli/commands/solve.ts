@@ -1,0 +1,43 @@
+import { Command, Option } from 'commander';
+import { parseBoard, prettyBoard } from '../../engine/board';
+import { cornerStart } from '../../engine/rules';
+import { HEURISTICS, replay, solve, STRATEGIES, targetRankOf, type HeuristicName, type Strategy } from '../../solve/solve';
+import { InputError } from '../errors';
+import { EXIT_FAILURE } from '../errors';
+import { parseIntegerOption } from '../options';
+
+export function command(): Command {
+  return new Command('solve')
+    .description("seed 003's search problem on the deterministic corner rules: the moves from BOARD (default: 2s in the top corners) to a board holding tile M")
+    .argument('[board]', 'start board: 16 tile values, rows separated by "/" (e.g. "2 0 0 2/0 0 0 0/0 0 0 0/0 0 0 0")')
+    .requiredOption('--target <M>', 'the tile to reach (4 … 32768)', parseIntegerOption('--target', 4, 32768))
+    .addOption(new Option('--strategy <s>', 'search strategy').choices([...STRATEGIES]).default('dfs'))
+    .addOption(new Option('--heuristic <h>', 'for greedy and astar: h1 doublings, h2 score, h3 merges still needed').choices([...HEURISTICS]).default('h2'))
+    .option('--max-nodes <n>', 'expanded nodes at most (bounds memory and time)', parseIntegerOption('--max-nodes', 1, 100_000_000), 1_000_000)
+    .option('--json', 'one JSON object on stdout')
+    .action((boardText: string | undefined, opts: { target: number; strategy: Strategy; heuristic: HeuristicName; maxNodes: number; json?: boolean }) => {
+      try {
+        targetRankOf(opts.target);
+      } catch (e) {
+        throw new InputError(`--target: ${(e as Error).message}`);
+      }
+      const start = boardText === undefined ? cornerStart() : parseBoard(boardText);
+      const r = solve(start, opts);
+      if (r.found) {
+        const check = replay(start, r.moves); // the solution, replayed from the start, reaches the target
+        if (check.cost !== r.cost) throw new Error('internal error: the solution does not replay to its cost');
+      }
+      if (opts.json) {
+        console.log(JSON.stringify({ target: opts.target, strategy: opts.strategy, heuristic: ['greedy', 'astar'].includes(opts.strategy) ? opts.heuristic : null, ...r }));
+      } else if (r.found) {
+        console.log(`${opts.strategy}${['greedy', 'astar'].includes(opts.strategy) ? ` (${opts.heuristic})` : ''}: reached ${opts.target} in ${r.moves.length} moves, cost ${r.cost}, ${r.expanded} nodes expanded, ${r.ms.toFixed(0)} ms`);
+        console.log(r.moves.join(' '));
+        console.log(prettyBoard(replay(start, r.moves).board));
+      }
+      if (!r.found) {
+        const why = r.reason === 'max-nodes' ? `no solution within ${opts.maxNodes} expanded nodes (raise --max-nodes)` : `no board with ${opts.target} can be reached from this start`;
+        console.error(`tune2048: ${opts.strategy}: ${why}`);
+        process.exitCode = EXIT_FAILURE;
+      }
+    });
+}
