@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { InputError, UnavailableError } from '../util/errors';
 import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_UNAVAILABLE } from './errors';
 import { installProcessGuards } from './process';
+import { stopAllProgress } from './progress';
 
 interface CommandEntry {
   summary: string;
@@ -63,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
+    stopAllProgress();
     if (e instanceof CommanderError) {
       // --help and --version "fail" with exit code 0; usage errors were already printed.
       return e.exitCode === 0 ? 0 : EXIT_BAD_INPUT;

@@ -10,6 +10,14 @@ export interface Progress {
   stop(): void;
 }
 
+/** Bars running now: a command that fails stops them (their redraw timer would keep the process alive). */
+const running = new Set<cliProgress.SingleBar>();
+
+export function stopAllProgress(): void {
+  for (const bar of running) bar.stop();
+  running.clear();
+}
+
 export function createProgress(label: string, total: number, format?: string, payload: Record<string, string | number> = {}): Progress {
   const bar = new cliProgress.SingleBar(
     {
@@ -24,9 +32,13 @@ export function createProgress(label: string, total: number, format?: string, pa
     cliProgress.Presets.legacy,
   );
   bar.start(total, 0, payload);
+  running.add(bar);
   return {
     update: (done, extra) => bar.update(done, extra),
     setTotal: (total) => bar.setTotal(total),
-    stop: () => bar.stop(),
+    stop: () => {
+      running.delete(bar);
+      bar.stop();
+    },
   };
 }

@@ -10,7 +10,7 @@ import type { BatchGame } from '../runner/protocol';
 import { playSeeds, type GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../search/expectimax';
 import { gameSeed } from '../solver/solver';
-import { expectimaxSpec } from '../solver/spec';
+import { playerSpec, type PlayerKind } from '../solver/spec';
 import { GameSummary, summarizeGames } from '../solver/summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from '../util/sprt';
@@ -25,6 +25,11 @@ export interface CompareOptions {
   seed: number;
   depth: DepthSetting;
   cprob: number;
+  /** The player every contender plays with (absent: expectimax), and MCTS's settings. */
+  player?: PlayerKind;
+  iterations?: number;
+  c?: number;
+  rolloutDepth?: number;
   runner: GameRunner;
   batchGames?: number;
   onProgress?: (done: number, total: number) => void;
@@ -112,7 +117,7 @@ export interface SequentialComparison extends Comparison {
  */
 export async function compareSequential(a: Contender, b: Contender, o: SequentialOptions): Promise<SequentialComparison> {
   const batch = o.batchGames ?? 5;
-  const specs = [a, b].map((c) => expectimaxSpec(c.weights, o));
+  const specs = [a, b].map((c) => playerSpec(o.player ?? 'expectimax', c.weights, o));
   const played: [BatchGame[], BatchGame[]] = [[], []];
   const trajectory: SprtState[] = [];
   while (played[0].length < o.maxGames) {
@@ -145,7 +150,7 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   let done = 0;
   const played = await Promise.all(
     contenders.map((c) =>
-      playSeeds(o.runner, expectimaxSpec(c.weights, o), seeds, batch, (games) => {
+      playSeeds(o.runner, playerSpec(o.player ?? 'expectimax', c.weights, o), seeds, batch, (games) => {
         done += games.length;
         o.onProgress?.(done, total);
       }),

@@ -5,16 +5,16 @@
  */
 import type { Board } from '../engine/board';
 import { playGame, type Player } from '../engine/game';
-import type { Searcher } from '../search/expectimax';
+import type { GamePlayer } from '../search/player';
 import { createPlayer } from '../solver/solver';
 import { parentGone } from './parent';
 import type { BatchResult, BatchTask } from './protocol';
 
 // Consecutive batches usually belong to the same candidate: keep the last few solvers.
-const solvers = new Map<string, Searcher>();
+const solvers = new Map<string, GamePlayer>();
 const CACHED_SOLVERS = 2;
 
-function solverFor(task: BatchTask): Searcher {
+function solverFor(task: BatchTask): GamePlayer {
   const key = JSON.stringify(task.spec);
   let solver = solvers.get(key);
   if (solver) {
@@ -28,7 +28,7 @@ function solverFor(task: BatchTask): Searcher {
 }
 
 /** The solver, plus a look every 8 moves at whether the parent still exists (an orphan exits). */
-function watched(solver: Searcher): Player {
+function watched(solver: GamePlayer): Player {
   let moves = 0;
   return {
     chooseMove(board: Board) {

@@ -3,19 +3,36 @@
  * scores and what exported weights are played with.
  */
 import type { Board } from '../engine/board';
-import { GameResult, playGame } from '../engine/game';
+import { GameResult, playGame, type Player } from '../engine/game';
 import { buildHeuristicTables, HeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
 import { createSearcher, Searcher, SearchSettings } from '../search/expectimax';
-import type { PlayerSpec } from './spec';
+import { createMctsPlayer } from '../search/mcts';
+import { createMinimaxPlayer } from '../search/minimax';
+import type { GamePlayer } from '../search/player';
+import { InputError } from '../util/errors';
+import { MCTS_DEFAULTS, type PlayerSpec } from './spec';
 
 export function createSolver(weights: Weights, settings: Partial<SearchSettings> = {}): Searcher {
   return createSearcher(buildHeuristicTables(weights), settings);
 }
 
-/** The player a spec describes (the default transposition table unless it says otherwise: the same game everywhere). */
-export function createPlayer(spec: PlayerSpec): Searcher {
-  return createSolver(spec.weights, spec.search);
+/** The player a spec describes (expectimax: the default transposition table unless it says otherwise: the same game everywhere). */
+export function createPlayer(spec: PlayerSpec): GamePlayer {
+  const s = spec.search;
+  switch (spec.kind) {
+    case 'expectimax':
+      return createSolver(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}) });
+    case 'minimax':
+      if (s.depth === 'auto') throw new InputError('minimax needs a fixed --depth (auto is for expectimax)');
+      return createMinimaxPlayer(spec.weights, { depth: s.depth });
+    case 'mcts':
+    case 'mcts-emm': {
+      const d = MCTS_DEFAULTS[spec.kind];
+      const settings = { iterations: s.iterations ?? d.iterations, c: s.c ?? d.c, rolloutDepth: s.rolloutDepth ?? d.rolloutDepth, depth: s.depth === 'auto' ? 1 : s.depth, cprob: s.cprob };
+      return createMctsPlayer(spec.weights, settings, spec.kind === 'mcts' ? 'random' : 'expectimax');
+    }
+  }
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */
@@ -29,7 +46,7 @@ export interface PlayGamesOptions {
   onGame?: (result: GameResult, index: number) => void;
 }
 
-export function playGames(solver: Searcher, options: PlayGamesOptions): GameResult[] {
+export function playGames(solver: Player, options: PlayGamesOptions): GameResult[] {
   const results: GameResult[] = [];
   for (let i = 0; i < options.games; i++) {
     const r = playGame(solver, gameSeed(options.seed, i));

@@ -1,28 +1,70 @@
 /**
  * What a player is, as data: the one description that travels from the CLI or
  * the tuner to a worker process on this machine or another one. Settings not
- * given take the search defaults, so a spec plays the same game everywhere.
+ * given take the player's defaults, so a spec plays the same game everywhere.
  */
 import type { Weights } from '../heuristic/weights';
 import type { DepthSetting } from '../search/expectimax';
+import { InputError } from '../util/errors';
+
+/**
+ * expectimax: the default (nneonneo's search); minimax: seed 000's alpha-beta with adversarial placement;
+ * mcts / mcts-emm: seed 004's tree search with random or expectimax rollouts.
+ */
+export const PLAYER_KINDS = ['expectimax', 'minimax', 'mcts', 'mcts-emm'] as const;
+export type PlayerKind = (typeof PLAYER_KINDS)[number];
 
 export interface SearchSpec {
+  /** expectimax and minimax: chance layers below the root move; mcts-emm: the rollouts' expectimax depth. */
   depth: DepthSetting;
+  /** expectimax (and mcts-emm's rollouts): probability cutoff. */
   cprob: number;
   /** Transposition table size; the default (4 MiB) unless a benchmark sets it. */
   cacheMB?: number;
+  /** mcts, mcts-emm: iterations per move, UCB1's C, rollout length. */
+  iterations?: number;
+  c?: number;
+  rolloutDepth?: number;
 }
 
 export interface PlayerSpec {
-  /** The player's algorithm. Only expectimax exists today; the seeds' other players are coming (issue 14). */
-  kind: 'expectimax';
+  kind: PlayerKind;
   weights: Weights;
   search: SearchSpec;
 }
 
-/** The expectimax player of a weight set at a depth and cutoff (the only place such a spec is built). */
-export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; cprob: number; cacheMB?: number }): PlayerSpec {
+/**
+ * Seed 004's parameters. mcts: as seed 004 (C 1.4, 1500 iterations, rollouts of 30). mcts-emm: seed 004
+ * used 50 iterations of 30-move rollouts played by expectimax at depth 5, ~1,500 depth-5 searches a move
+ * (minutes per move, days per game here); scaled down to rollouts of 10 moves at the --depth given
+ * (default 1), about 25 ms a move.
+ */
+export const MCTS_DEFAULTS: Record<'mcts' | 'mcts-emm', { iterations: number; c: number; rolloutDepth: number }> = {
+  mcts: { iterations: 1500, c: 1.4, rolloutDepth: 30 },
+  'mcts-emm': { iterations: 50, c: 1.4, rolloutDepth: 10 },
+};
+
+/** A player of a weight set with its settings (MCTS defaults filled in): the only place a spec is built. */
+export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<SearchSpec> & { depth: DepthSetting; cprob: number }): PlayerSpec {
+  const problem = playerSettingsProblem(kind, search.depth);
+  if (problem) throw new InputError(problem);
   const s: SearchSpec = { depth: search.depth, cprob: search.cprob };
   if (search.cacheMB !== undefined) s.cacheMB = search.cacheMB;
-  return { kind: 'expectimax', weights, search: s };
+  if (kind === 'mcts' || kind === 'mcts-emm') {
+    const d = MCTS_DEFAULTS[kind];
+    s.iterations = search.iterations ?? d.iterations;
+    s.c = search.c ?? d.c;
+    s.rolloutDepth = search.rolloutDepth ?? d.rolloutDepth;
+  }
+  return { kind, weights, search: s };
+}
+
+/** What is wrong with a player's settings, or null (checked where specs are built and in run configs). */
+export function playerSettingsProblem(kind: PlayerKind, depth: DepthSetting): string | null {
+  return kind === 'minimax' && depth === 'auto' ? 'minimax needs a fixed --depth (auto is for expectimax)' : null;
+}
+
+/** The expectimax player of a weight set at a depth and cutoff. */
+export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; cprob: number; cacheMB?: number }): PlayerSpec {
+  return playerSpec('expectimax', weights, search);
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseQueueUrl } from '../runner/queue-url';
+import { PLAYER_KINDS, playerSettingsProblem } from '../solver/spec';
 import { readJsonFile } from '../heuristic/weights';
 import { MAX_DEPTH } from '../search/limits';
 import { InputError } from '../util/errors';
@@ -97,6 +98,11 @@ const fitnessSchema = z
     depth: z.union([z.number().int().min(0).max(MAX_DEPTH), z.literal('auto')]).default(1),
     cprob: z.number().min(0).lt(1).default(1e-4),
     objective: z.enum(['mean-score', 'mean-log2-max-tile', 'reach-rate']).default('mean-score'),
+    /** The player the weights are tuned for (absent: expectimax), with MCTS's settings (absent: seed 004's). */
+    player: z.enum(PLAYER_KINDS).optional(),
+    iterations: z.number().int().min(1).max(10_000_000).optional(),
+    c: z.number().min(0).max(1000).optional(),
+    rolloutDepth: z.number().int().min(0).max(100_000).optional(),
     /**
      * A budget of fitness games: once a run has played this many, it proposes no further generation and goes
      * on to validation (so optimizers can be compared at equal cost). Absent: run all generations.
@@ -117,7 +123,11 @@ const fitnessSchema = z
     /** The tile of the reach-rate objective. */
     reachTile: z.number().int().min(4).max(32768).refine((t) => (t & (t - 1)) === 0, 'must be a power of two').default(2048),
   })
-  .strict();
+  .strict()
+  .superRefine((f, ctx) => {
+    const problem = f.player ? playerSettingsProblem(f.player, f.depth) : null;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['depth'], message: problem });
+  });
 
 export const configSchema = z
   .object({

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { RunnerStoppedError } from '../runner/errors';
 import { openRunner, type GameRunner } from '../runner/runner';
-import { expectimaxSpec } from '../solver/spec';
+import { fitnessPlayer } from './fitness';
 import { CandidateRow, GamePurpose, RunLostError, Store } from '../store/store';
 import { configHash, parseConfig, RunConfig } from './config';
 import { gameObjective, objectiveValue } from './fitness';
@@ -349,7 +349,7 @@ export class Tuner {
       const stored = new Set(this.store.getGames(c.id, purpose).map((g) => g.seed));
       done += seeds.filter((s) => stored.has(s)).length;
       const missing = seeds.filter((s) => !stored.has(s));
-      const spec = expectimaxSpec(space.toWeights(JSON.parse(c.genome)), config.fitness);
+      const spec = fitnessPlayer(config.fitness, space.toWeights(JSON.parse(c.genome)));
       for (let i = 0; i < missing.length; i += config.pool.batchGames) {
         tasks.push({ candidate: c.id, spec, seeds: missing.slice(i, i + config.pool.batchGames) });
       }

@@ -4,6 +4,7 @@ import { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { readStoredConfig } from './controller';
+import { fitnessPlayer } from './fitness';
 import { ParameterSpace } from './space';
 
 export function exportBestWeights(store: Store, runId: number): Weights {
@@ -36,7 +37,8 @@ export function exportBestWeights(store: Store, runId: number): Weights {
         objective: config.fitness.objective,
         fitness: best.fitness,
         validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
-        search: { depth: config.fitness.depth, cprob: config.fitness.cprob },
+        search: fitnessPlayer(config.fitness, weights).search,
+        player: config.fitness.player ?? 'expectimax',
         tuned: JSON.parse(best.params),
         start: config.space.start,
         seed: run.seed,

@@ -1,4 +1,6 @@
 /** Objectives: how a candidate's games become one number to maximise. */
+import type { Weights } from '../heuristic/weights';
+import { playerSpec, type PlayerSpec } from '../solver/spec';
 import type { RunConfig } from './config';
 
 export interface ScoredGame {
@@ -19,4 +21,9 @@ export function objectiveValue(fitness: RunConfig['fitness'], games: readonly Sc
   let total = 0;
   for (const g of games) total += gameObjective(fitness, g);
   return total / games.length;
+}
+
+/** The player a run's fitness games are played by: its weights with the config's player and search settings. */
+export function fitnessPlayer(fitness: RunConfig['fitness'], weights: Weights): PlayerSpec {
+  return playerSpec(fitness.player ?? 'expectimax', weights, fitness);
 }

@@ -14,7 +14,7 @@ import { objectiveValue } from './fitness';
 import { holdoutSeeds } from './seeds';
 import { ParameterSpace } from './space';
 import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
-import { expectimaxSpec } from '../solver/spec';
+import { fitnessPlayer } from './fitness';
 import { Store } from '../store/store';
 import { mean } from '../util/stats';
 
@@ -182,7 +182,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
         const cands = store.getCandidates(runId, generation);
         const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
         const weights = space.toWeights(JSON.parse(rec.genome));
-        const played = await playSeeds(runner, expectimaxSpec(weights, config.fitness), seeds, 25, (g) => onGames((done += g.length)));
+        const played = await playSeeds(runner, fitnessPlayer(config.fitness, weights), seeds, 25, (g) => onGames((done += g.length)));
         holdout = objectiveValue(config.fitness, played);
         const record: StoredCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
         store.insertComparison(runId, record);

@@ -5,6 +5,7 @@ import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../errors';
 import { percent, table } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
+import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner';
 import { checkStoreTarget, storeResult } from '../stored-results';
@@ -13,7 +14,7 @@ function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
 }
 
-interface CompareCliOptions {
+interface CompareCliOptions extends PlayerCliOptions {
   games: number;
   depth: number | 'auto';
   cprob: number;
@@ -42,6 +43,7 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
     seed: opts.seed,
     depth: opts.depth,
     cprob: opts.cprob,
+    ...playerOf(opts),
     runner,
     onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
   });
@@ -94,7 +96,7 @@ function printTables(result: Comparison): void {
 }
 
 export function command(): Command {
-  return new Command('compare')
+  const cmd = new Command('compare')
     .description('paired comparison: every weight set plays the same seeds; means with 95% CIs and a Wilcoxon signed-rank test per pair')
     .argument('<weights...>', 'weights files or preset names (two or more)')
     .option('-n, --games <n>', 'games per contender (the same seeds for all)', parseIntegerOption('--games', 2, 1_000_000), 200)
@@ -112,8 +114,8 @@ export function command(): Command {
     .option('--alpha <p>', 'SPRT: chance of accepting H1 when H0 holds', parseNumberOption('--alpha', 1e-6, 0.5), 0.05)
     .option('--beta <p>', 'SPRT: chance of accepting H0 when H1 holds', parseNumberOption('--beta', 1e-6, 0.5), 0.05)
     .option('--max-games <n>', 'SPRT: paired games per contender at most', parseIntegerOption('--max-games', 2, 1_000_000), 1000)
-    .option('--step <n>', 'SPRT: paired games between two looks at the test (fixed, so the decision never depends on --workers)', parseIntegerOption('--step', 2, 10_000), 20)
-    .action(async (specs: string[], opts: CompareCliOptions) => {
+    .option('--step <n>', 'SPRT: paired games between two looks at the test (fixed, so the decision never depends on --workers)', parseIntegerOption('--step', 2, 10_000), 20);
+  return addPlayerOptions(cmd).action(async (specs: string[], opts: CompareCliOptions) => {
       if (specs.length < 2) throw new InputError('compare needs two or more weight sets (files or presets)');
       if (opts.sprt && specs.length !== 2) throw new InputError('compare --sprt tests exactly two weight sets: A (the first) against B');
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
@@ -126,7 +128,7 @@ export function command(): Command {
       if (opts.sprt) return withCliRunner(opts, (runner) => sequential(contenders[0], contenders[1], opts, runner));
       const progress = createProgress('games', contenders.length * opts.games);
       const result = await withCliRunner(opts, (runner) =>
-        compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, runner, onProgress: (done) => progress.update(done) }),
+        compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, onProgress: (done) => progress.update(done) }),
       );
       progress.stop();
       storeResult(opts, result);

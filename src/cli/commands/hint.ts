@@ -1,36 +1,33 @@
 import { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { Board, formatBoard, parseBoard, prettyBoard } from '../../engine/board';
-import { DIRECTION_NAMES } from '../../engine/moves';
+import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
 import { loadWeights } from '../../heuristic/weights';
-import type { Searcher } from '../../search/expectimax';
-import { createSolver } from '../../solver/solver';
+import type { GamePlayer } from '../../search/player';
+import { createPlayer } from '../../solver/solver';
+import { addPlayerOptions, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
 import { EXIT_BAD_INPUT, InputError } from '../errors';
 import { table } from '../format';
 import { parseCprob, parseDepthOption } from '../options';
 
-interface HintOptions {
+interface HintOptions extends PlayerCliOptions {
   weights: string;
   depth: number | 'auto';
   cprob: number;
   json?: boolean;
 }
 
-export function hint(solver: Searcher, board: Board) {
-  const evaluations = solver.evaluateMoves(board);
-  let best: (typeof evaluations)[number] | null = null;
-  for (const e of evaluations) if (e.legal && (best === null || (e.value as number) > (best.value as number))) best = e;
+/** The player's decision for a board and what it saw for each move (expectimax: `depth` is the depth it used). */
+export function hint(player: GamePlayer, board: Board, depth: number | 'auto') {
+  const { move, values } = player.decide(board);
   return {
     board: formatBoard(board),
-    best: best ? DIRECTION_NAMES[best.move] : null,
-    depth: solver.depthFor(board),
-    moves: evaluations.map((e) => ({
-      move: DIRECTION_NAMES[e.move],
-      legal: e.legal,
-      board: formatBoard(e.board),
-      score: e.score,
-      value: e.value,
-    })),
+    best: move === -1 ? null : DIRECTION_NAMES[move],
+    depth,
+    moves: ([0, 1, 2, 3] as Direction[]).map((dir) => {
+      const after = applyMove(board, dir);
+      return { move: DIRECTION_NAMES[dir], legal: after.legal, board: formatBoard(after.board), score: after.score, value: after.legal && !Number.isNaN(values[dir]) ? values[dir] : null };
+    }),
   };
 }
 
@@ -43,14 +40,18 @@ function render(board: Board, h: ReturnType<typeof hint>, json: boolean): string
 
 export function command(): Command {
   const cmd = new Command('hint')
-    .description('the best move for a board, with every move\'s result and expectimax value')
+    .description("the best move for a board, with every move's result and the value the player saw (expectimax by default)")
     .argument('[board]', '16 tile values row by row, e.g. "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2"; without it, one board per line from stdin')
     .option('-w, --weights <file|preset>', 'weights file or preset name', 'nneonneo')
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 2 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
-    .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)')
-    .action(async (boardText: string | undefined, opts: HintOptions) => {
-      const solver = createSolver(loadWeights(opts.weights), { depth: opts.depth, cprob: opts.cprob });
+    .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)');
+  addPlayerOptions(cmd).action(async (boardText: string | undefined, opts: HintOptions) => {
+      const spec = cliPlayerSpec(opts, loadWeights(opts.weights));
+      const player = createPlayer(spec);
+      // expectimax reports the depth it used ("auto" resolves per board); the others, the depth asked for.
+      const depthOf = (board: Board) => ('depthFor' in player ? (player as { depthFor(b: Board): number }).depthFor(board) : opts.depth);
+      const hintOf = (board: Board) => hint(player, board, depthOf(board));
       if (boardText !== undefined) {
         let board: Board;
         try {
@@ -58,7 +59,7 @@ export function command(): Command {
         } catch (e) {
           throw new InputError(`bad board: ${(e as Error).message}`);
         }
-        console.log(render(board, hint(solver, board), !!opts.json));
+        console.log(render(board, hintOf(board), !!opts.json));
         return;
       }
       // Stream: answer each line as it comes; a bad line is reported and skipped, exit code 2 at the end.
@@ -69,7 +70,7 @@ export function command(): Command {
         if (line.trim() === '') continue;
         try {
           const board = parseBoard(line);
-          process.stdout.write(render(board, hint(solver, board), !!opts.json) + '\n');
+          process.stdout.write(render(board, hintOf(board), !!opts.json) + '\n');
         } catch (e) {
           bad++;
           console.error(`tune2048: line ${lineNo}: bad board: ${(e as Error).message}`);

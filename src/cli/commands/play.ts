@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import type { GameResult } from '../../engine/game';
 import { loadWeights } from '../../heuristic/weights';
 import { createPlayer, gameSeed, playGames } from '../../solver/solver';
-import { expectimaxSpec, type PlayerSpec } from '../../solver/spec';
+import type { PlayerSpec } from '../../solver/spec';
+import { addPlayerOptions, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
 import { summarizeGames, type GameRecord } from '../../solver/summary';
 import { formatSummary } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
@@ -23,7 +24,7 @@ async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers:
 }
 
 export function command(): Command {
-  return new Command('play')
+  const cmd = new Command('play')
     .description('play seeded games with a weight set and print score statistics')
     .requiredOption('-w, --weights <file|preset>', 'weights file or preset name (see tune2048 presets)', 'nneonneo')
     .option('-n, --games <n>', 'number of games', parseIntegerOption('--games', 1, 1_000_000), 10)
@@ -32,14 +33,15 @@ export function command(): Command {
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1)
     .option('--workers <n>', 'worker processes (default 1: in this process)', parseWorkers, 1)
     .addOption(queueOption())
-    .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; json?: boolean }) => {
+    .option('--json', 'one JSON object on stdout');
+  return addPlayerOptions(cmd).action(async (opts: PlayerCliOptions & { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; json?: boolean }) => {
       const weights = loadWeights(opts.weights);
+      const spec = cliPlayerSpec(opts, weights);
+      const local = opts.workers > 1 || opts.queue ? null : createPlayer(spec); // a bad player setting fails here, before any output
       const progress = createProgress('games', opts.games);
       const line = (i: number, r: Played) => {
         if (!opts.json) console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
       };
-      const spec = expectimaxSpec(weights, opts);
       let games: Played[];
       if (opts.workers > 1 || opts.queue) {
         const seeds = Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
@@ -47,7 +49,7 @@ export function command(): Command {
         progress.stop();
         games.forEach((g, i) => line(i, g));
       } else {
-        games = playGames(createPlayer(spec), {
+        games = playGames(local!, {
           games: opts.games,
           seed: opts.seed,
           onGame: (r: GameResult, i) => {
@@ -61,7 +63,7 @@ export function command(): Command {
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
-        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, ...settings, workers: opts.workers, summary, games: perGame }));
+        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, player: spec.kind, ...settings, workers: opts.workers, summary, games: perGame }));
       } else {
         console.log(formatSummary(weights.name ?? opts.weights, summary));
       }

@@ -4,12 +4,13 @@ import { compareWeights, Sweep } from '../../compare/compare';
 import type { GameSummary } from '../../solver/summary';
 import { percent, table } from '../format';
 import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
+import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner';
 import { checkStoreTarget, storeResult } from '../stored-results';
 
 export function command(): Command {
-  return new Command('sweep')
+  const cmd = new Command('sweep')
     .description('score, tile rates and ms per move of one weight set against search depth (the same seeds at every depth)')
     .argument('<weights>', 'weights file or preset name')
     .option('--depths <list>', 'depths to play', parseListOption('--depths', depthParser('--depths')), [1, 2, 3] as (number | 'auto')[])
@@ -20,8 +21,8 @@ export function command(): Command {
     .addOption(queueOption())
     .option('--db <file>', 'also store the sweep in this database (see --run)')
     .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
-    .option('--json', 'one JSON object on stdout')
-    .action(async (spec: string, opts: { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
+    .option('--json', 'one JSON object on stdout');
+  return addPlayerOptions(cmd).action(async (spec: string, opts: PlayerCliOptions & { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
       checkStoreTarget(opts);
       const weights = loadWeights(spec);
       const label = weights.name ?? spec;
@@ -30,7 +31,7 @@ export function command(): Command {
       await withCliRunner(opts, async (runner) => {
         for (const depth of opts.depths) {
           const progress = createProgress(`depth ${depth}`, opts.games);
-          const r = await compareWeights([{ label, weights }], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, runner, onProgress: (done) => progress.update(done) });
+          const r = await compareWeights([{ label, weights }], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, ...playerOf(opts), runner, onProgress: (done) => progress.update(done) });
           progress.stop();
           rows.push({ depth, summary: r.contenders[0].summary });
         }
