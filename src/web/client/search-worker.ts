@@ -8,14 +8,15 @@
 import { boardFromRanks, boardToRanks } from '../../engine/board';
 import { SeededGame } from '../../engine/game';
 import { applyMove } from '../../engine/moves';
-import { buildHeuristicTables } from '../../heuristic/tables';
 import { parseWeights } from '../../heuristic/weights';
-import { createSearcher, type Searcher } from '../../search/expectimax';
+import type { GamePlayer } from '../../search/player';
+import { createPlayer } from '../../solver/solver';
+import { playerSpec, type PlayerKind } from '../../solver/spec';
 import { loadSearchModule } from '../../wasm/module';
 import type { WorkerReply, WorkerRequest } from './protocol';
 
 let ready: Promise<void> | null = null;
-let searcher: Searcher | null = null;
+let searcher: GamePlayer | null = null;
 let game: SeededGame | null = null;
 
 function load(): Promise<void> {
@@ -32,10 +33,14 @@ function legal(ranks: number[]): boolean[] {
   return [0, 1, 2, 3].map((d) => applyMove(board, d as 0 | 1 | 2 | 3).legal);
 }
 
+function playerOf(m: { weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number }): GamePlayer {
+  return createPlayer(playerSpec(m.player, parseWeights(m.weights, 'viewer weights'), { depth: m.depth, cprob: m.cprob }));
+}
+
 async function handle(m: WorkerRequest): Promise<WorkerReply> {
   await load();
   if (m.type === 'start') {
-    searcher = createSearcher(buildHeuristicTables(parseWeights(m.weights, 'viewer weights')), { depth: m.depth, cprob: m.cprob });
+    searcher = playerOf(m);
     game = new SeededGame(m.seed);
     return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: false };
   }
@@ -46,7 +51,7 @@ async function handle(m: WorkerRequest): Promise<WorkerReply> {
     game.play(move);
     return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move, values: values.map((v) => (Number.isNaN(v) ? null : v)), over: false };
   }
-  const hint = createSearcher(buildHeuristicTables(parseWeights(m.weights, 'viewer weights')), { depth: m.depth, cprob: m.cprob });
+  const hint = playerOf(m);
   const { move, values } = hint.decide(boardFromRanks(m.ranks));
   const ok = legal(m.ranks);
   return { type: 'hint', move: move === -1 ? null : move, values: values.map((v, i) => (ok[i] && !Number.isNaN(v) ? v : null)) };

@@ -31,7 +31,7 @@ export function startViewer(app: HTMLElement): void {
   app.innerHTML = `<h1>Game viewer</h1>
 <form id="controls" onsubmit="return false">
   <label>weights <select id="weights"></select></label>
-  <label>player <select id="player"><option value="expectimax">expectimax</option></select></label>
+  <label>player <select id="player">${['expectimax', 'minimax', 'mcts', 'mcts-emm'].map((k) => `<option${k === (params.get('player') ?? 'expectimax') ? ' selected' : ''}>${k}</option>`).join('')}</select></label>
   <label>depth <select id="depth">${['0', '1', '2', '3', '4', 'auto'].map((d) => `<option${d === (params.get('depth') ?? '1') ? ' selected' : ''}>${d}</option>`).join('')}</select></label>
   <label>seed <input id="seed" type="number" min="0" step="1" value="${esc(params.get('seed') ?? '1')}"></label>
   <button id="start" type="button">play</button>
@@ -89,6 +89,7 @@ export function startViewer(app: HTMLElement): void {
     if (!r.ok) throw new Error(`cannot load ${source}`);
     return r.json();
   }
+  const player = () => ($('player') as HTMLSelectElement).value as 'expectimax' | 'minimax' | 'mcts' | 'mcts-emm';
   const depth = () => {
     const d = ($('depth') as HTMLSelectElement).value;
     return d === 'auto' ? ('auto' as const) : Number(d);
@@ -133,7 +134,7 @@ export function startViewer(app: HTMLElement): void {
     try {
       const seed = Number(($('seed') as HTMLInputElement).value);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('the seed must be a whole number ≥ 0');
-      const s = await call({ type: 'start', weights: await weights(), depth: depth(), cprob: 1e-4, seed });
+      const s = await call({ type: 'start', weights: await weights(), player: player(), depth: depth(), cprob: 1e-4, seed });
       if (s.type !== 'state') return;
       over = false;
       playing = true;
@@ -185,7 +186,7 @@ export function startViewer(app: HTMLElement): void {
   $('hint-clear').addEventListener('click', () => drawBoard(new Array(16).fill(0), false));
   $('hint-go').addEventListener('click', async () => {
     try {
-      const h = await call({ type: 'hint', weights: await weights(), depth: depth(), cprob: 1e-4, ranks });
+      const h = await call({ type: 'hint', weights: await weights(), player: player(), depth: depth(), cprob: 1e-4, ranks });
       if (h.type !== 'hint') return;
       drawValues(h.values, h.move);
       $('hint-result').innerHTML = h.move === null ? 'no legal move: the game is over' : `best move: <b id="hint-move">${NAMES[h.move]}</b>`;
