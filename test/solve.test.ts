@@ -115,3 +115,21 @@ describe('solve: classic searches on the corner rules', () => {
     expect(runCli(['solve', '--target', '48']).code).toBe(2);
   });
 });
+
+describe('playing under corner rules', () => {
+  it('needs no seed (every spawn is a corner 2) and ends when the game cannot progress', async () => {
+    const { playGame } = await import('../src/engine/game');
+    const { createSolver } = await import('../src/solver/solver');
+    const { loadWeights } = await import('../src/heuristic/weights');
+    const player = createSolver(loadWeights('nneonneo'), { depth: 1 });
+    const a = playGame(player, 1, { rules: 'corner' });
+    const b = playGame(player, 999, { rules: 'corner' });
+    expect(b.score).toBe(a.score);
+    expect(b.finalBoard).toEqual(a.finalBoard);
+    expect(a.moves).toBeGreaterThan(10);
+    // Replayed move by move, every spawn is the corner rule's.
+    const r = runCli(['play', '-w', 'nneonneo', '-d', '1', '--rules', 'corner', '-n', '1', '--json']);
+    expect(JSON.parse(r.stdout).games[0].score).toBe(a.score);
+    expect(runCli(['play', '--rules', 'corner', '--workers', '2']).code).toBe(2);
+  });
+});

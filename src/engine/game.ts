@@ -1,6 +1,7 @@
 /** Whole seeded games: spawn, ask the player, move, repeat until no move is legal. */
 import { Board, maxRank } from './board';
 import { Direction, applyMove } from './moves';
+import { cornerSpawn, cornerStart, type Rules } from './rules';
 import { createRng, initialBoard, spawnTile } from './spawn';
 
 /** Anything that picks a legal move for a board, or -1 when there is none. */
@@ -20,6 +21,8 @@ export interface GameResult {
 export interface PlayGameOptions {
   /** Stop after this many moves (for tests and benchmarks); the game is then unfinished. */
   maxMoves?: number;
+  /** classic (default): random spawns from the seed; corner: seed 003's deterministic corner spawns. */
+  rules?: Rules;
 }
 
 /**
@@ -32,9 +35,12 @@ export class SeededGame {
   score = 0;
   moves = 0;
 
-  constructor(readonly seed: number) {
+  constructor(
+    readonly seed: number,
+    readonly rules: Rules = 'classic',
+  ) {
     this.rng = createRng(seed);
-    this.board = initialBoard(this.rng);
+    this.board = rules === 'corner' ? cornerStart() : initialBoard(this.rng);
   }
 
   /** Plays a legal move and spawns the next tile; returns the merge score it earned. */
@@ -42,7 +48,7 @@ export class SeededGame {
     const result = applyMove(this.board, dir);
     if (!result.legal) throw new Error(`player chose the illegal move ${dir}`);
     this.score += result.score;
-    this.board = spawnTile(result.board, this.rng);
+    this.board = this.rules === 'corner' ? cornerSpawn(result.board) : spawnTile(result.board, this.rng);
     this.moves++;
     return result.score;
   }
@@ -54,9 +60,17 @@ export class SeededGame {
 
 export function playGame(player: Player, seed: number, options: PlayGameOptions = {}): GameResult {
   const started = performance.now();
-  const game = new SeededGame(seed);
+  const game = new SeededGame(seed, options.rules);
   const maxMoves = options.maxMoves ?? Infinity;
+  // Corner rules are deterministic, and a move with every corner taken spawns nothing: a deterministic
+  // player that meets a board again would loop forever, so the game ends there (it cannot progress).
+  const seen = options.rules === 'corner' ? new Set<string>() : null;
   while (game.moves < maxMoves) {
+    if (seen) {
+      const key = `${game.board.hi},${game.board.lo}`;
+      if (seen.has(key)) break;
+      seen.add(key);
+    }
     const dir = player.chooseMove(game.board);
     if (dir === -1) break;
     game.play(dir);

@@ -4,6 +4,7 @@
  */
 import type { Board } from '../engine/board';
 import { GameResult, playGame, type Player } from '../engine/game';
+import type { Rules } from '../engine/rules';
 import { buildHeuristicTables, HeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
 import { createSearcher, Searcher, SearchSettings } from '../search/expectimax';
@@ -43,13 +44,14 @@ export function gameSeed(seed: number, index: number): number {
 export interface PlayGamesOptions {
   games: number;
   seed: number;
+  rules?: Rules;
   onGame?: (result: GameResult, index: number) => void;
 }
 
 export function playGames(solver: Player, options: PlayGamesOptions): GameResult[] {
   const results: GameResult[] = [];
   for (let i = 0; i < options.games; i++) {
-    const r = playGame(solver, gameSeed(options.seed, i));
+    const r = playGame(solver, gameSeed(options.seed, i), { rules: options.rules });
     results.push(r);
     options.onGame?.(r, i);
   }

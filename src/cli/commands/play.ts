@@ -1,4 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { RULES, type Rules } from '../../engine/rules';
+import { InputError } from '../errors';
 import type { GameResult } from '../../engine/game';
 import { loadWeights } from '../../heuristic/weights';
 import { createPlayer, gameSeed, playGames } from '../../solver/solver';
@@ -33,8 +35,10 @@ export function command(): Command {
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1)
     .option('--workers <n>', 'worker processes (default 1: in this process)', parseWorkers, 1)
     .addOption(queueOption())
+    .addOption(new Option('--rules <rules>', "classic, or corner: seed 003's deterministic corner spawns (in this process only)").choices([...RULES]).default('classic'))
     .option('--json', 'one JSON object on stdout');
-  return addPlayerOptions(cmd).action(async (opts: PlayerCliOptions & { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; json?: boolean }) => {
+  return addPlayerOptions(cmd).action(async (opts: PlayerCliOptions & { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+      if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       const weights = loadWeights(opts.weights);
       const spec = cliPlayerSpec(opts, weights);
       const local = opts.workers > 1 || opts.queue ? null : createPlayer(spec); // a bad player setting fails here, before any output
@@ -52,6 +56,7 @@ export function command(): Command {
         games = playGames(local!, {
           games: opts.games,
           seed: opts.seed,
+          rules: opts.rules,
           onGame: (r: GameResult, i) => {
             progress.update(i + 1);
             line(i, r);
@@ -63,7 +68,7 @@ export function command(): Command {
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
-        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, player: spec.kind, ...settings, workers: opts.workers, summary, games: perGame }));
+        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, player: spec.kind, rules: opts.rules, ...settings, workers: opts.workers, summary, games: perGame }));
       } else {
         console.log(formatSummary(weights.name ?? opts.weights, summary));
       }
