@@ -5,7 +5,8 @@
  */
 import type { Comparison, Sweep } from '../compare/compare';
 import type { Weights } from '../heuristic/weights';
-import type { RunSummary, Store } from '../store/store';
+import type { GenerationRow, RunSummary, Store } from '../store/store';
+import type { Optimizer } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
 import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
@@ -37,6 +38,19 @@ export interface RunDetail {
   sweeps: (Sweep & { id: number })[];
 }
 
+/** A generation's figures from its row: the same in show, the report and the dashboard. */
+export function generationFigures(g: GenerationRow, optimizer: Optimizer) {
+  return {
+    idx: g.idx,
+    best: g.best_fitness,
+    mean: g.mean_fitness,
+    stdev: g.stdev_fitness,
+    step: optimizer.summary(JSON.parse(g.state)).stepSize,
+    games: g.games,
+    seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
+  };
+}
+
 export function runDetail(store: Store, runId: number): RunDetail {
   const summary = store.listRuns().find((r) => r.id === runId) ?? store.requireRun(runId);
   const run = runListItem(summary as RunSummary);
@@ -48,13 +62,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     const cands = store.getCandidates(runId, g.idx);
     const best = [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
     return {
-      idx: g.idx,
-      best: g.best_fitness,
-      mean: g.mean_fitness,
-      stdev: g.stdev_fitness,
-      step: optimizer.summary(JSON.parse(g.state)).stepSize,
-      games: g.games,
-      seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
+      ...generationFigures(g, optimizer),
       gamesPerCandidate: cands.map((c) => store.getGames(c.id, 'fitness').length),
       bestGenome: JSON.parse(best.genome) as number[],
     };

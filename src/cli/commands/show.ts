@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { generationFigures } from '../../report/run-data';
 import { readStoredConfig } from '../../tuner/controller';
 import { createOptimizer } from '../../tuner/optimizers';
 import { dbOption, withStore } from '../db';
@@ -15,16 +16,10 @@ export function command(): Command {
       await withStore(opts.db, 'read', (store) => {
         const run = store.requireRun(runId);
         const optimizer = createOptimizer(readStoredConfig(run.config).config);
-        const generations = store.listGenerations(runId).map((g) => ({
-          generation: g.idx,
-          status: g.status,
-          best: g.best_fitness,
-          mean: g.mean_fitness,
-          stdev: g.stdev_fitness,
-          stepSize: optimizer.summary(JSON.parse(g.state)).stepSize,
-          games: g.games,
-          seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
-        }));
+        const generations = store.listGenerations(runId).map((g) => {
+          const { idx, step, ...figures } = generationFigures(g, optimizer);
+          return { generation: idx, status: g.status, ...figures, stepSize: step };
+        });
         const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
         if (opts.json) {
           console.log(
