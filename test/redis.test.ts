@@ -176,12 +176,12 @@ describe('bad queues', () => {
     const db = tempDb();
     try {
       await startWorker(own.url);
-      const tune = startCli(['tune', '-c', writeConfig({ ...SLOW, name: 'slow' }), '--name', 'test', '--db', db, '--queue', own.url]);
+      const tune = startCli(['tune', '-c', writeConfig({ ...SLOW, name: 'slow' }), '--name', 'test', '--db', db, '--queue', own.url], { env: { ...process.env, TUNE2048_REDIS_LOST_AFTER_MS: '3000' } });
       await waitFor(() => gamesIn(db) >= 24);
       await own.stop();
       const r = await tune.done;
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/run 1 failed: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ for 10 s; finished games are stored, resume with: tune2048 resume 1 --db /);
+      expect(r.stderr).toMatch(/run 1 failed: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ for 3 s; finished games are stored, resume with: tune2048 resume 1 --db /);
       const kept = gamesIn(db);
       expect(kept).toBeGreaterThanOrEqual(24);
       const back = await startRedis(own.port); // the worker reconnects by itself

@@ -139,7 +139,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   }
 
   // Redis gone for good (not a blip): fail what is pending, so the caller stops with a clear message.
-  const lostAfterMs = o.lostAfterMs ?? 10_000;
+  const lostAfterMs = o.lostAfterMs ?? (Number(process.env.TUNE2048_REDIS_LOST_AFTER_MS) || 10_000); // the env: tests only
   for (const c of [connection, eventsConnection]) {
     c.on('error', () => {}); // ioredis reconnects by itself; the timer below decides when it is hopeless
     c.on('close', () => {
