@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../errors';
-import type { GameResult } from '../../engine/game';
 import { loadWeights } from '../../heuristic/weights';
 import { createPlayer, gameSeed, playGames } from '../../solver/solver';
 import type { PlayerSpec } from '../../solver/spec';
@@ -53,15 +52,16 @@ export function command(): Command {
         progress.stop();
         games.forEach((g, i) => line(i, g));
       } else {
-        games = playGames(local!, {
-          games: opts.games,
-          seed: opts.seed,
-          rules: opts.rules,
-          onGame: (r: GameResult, i) => {
-            progress.update(i + 1);
-            line(i, r);
-          },
-        });
+        // Game by game, yielding to the event loop in between: a signal (Ctrl-C) is handled after the
+        // current game instead of after the last one.
+        games = [];
+        for (let i = 0; i < opts.games; i++) {
+          const [r] = playGames(local!, { games: 1, seed: gameSeed(opts.seed, i), rules: opts.rules });
+          games.push(r);
+          progress.update(i + 1);
+          line(i, r);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         progress.stop();
       }
       const summary = summarizeGames(games);
