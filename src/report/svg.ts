@@ -35,7 +35,8 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
 }
 
 /** Escapes text for HTML/SVG content and double-quoted attributes. */
-export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text for HTML or SVG markup and attributes (the report, the dashboard's server and its pages). */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const esc = escapeHtml;
 const fmt = (v: number) => (Math.abs(v) >= 10000 ? `${Number((v / 1000).toPrecision(4))}k` : String(Number(v.toPrecision(4))));
 

@@ -13,6 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { listPresets, loadWeights, type Weights } from '../heuristic/weights';
 import { runDetail } from '../report/run-data';
+import { escapeHtml } from '../report/svg';
 import { listRunItems } from '../report/run-list';
 import { Store } from '../store/store';
 import { exportBestWeights } from '../tuner/export';
@@ -66,10 +67,6 @@ function shell(title: string): string {
 </head><body><nav><a href="/">runs</a> <a href="/viewer">game viewer</a> <span id="db"></span></nav><main id="app"></main>
 <script src="/assets/dashboard.js"></script></body></html>
 `;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 function notFoundPage(message: string): string {

@@ -5,15 +5,14 @@
  */
 import type { RunDetail } from '../../report/run-data';
 import type { RunListItem } from '../../report/run-list';
+import { escapeHtml } from '../../report/svg';
 import { drawRunCharts } from './charts';
 import { startViewer } from './viewer';
 
 const POLL_MS = 1500;
 const app = document.getElementById('app')!;
 
-export function esc(s: unknown): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+const esc = (s: unknown) => escapeHtml(String(s));
 export const num = (x: number | null | undefined, digits = 0) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 
 function duration(sec: number | null): string {

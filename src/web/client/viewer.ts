@@ -4,10 +4,11 @@
  * expectimax value of each move the player saw, and a hint mode where tiles
  * are set by clicking and the best move is shown.
  */
+import { escapeHtml } from '../../report/svg';
 import type { WorkerReply, WorkerRequest } from './protocol';
 
 const NAMES = ['up', 'down', 'left', 'right'];
-const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: unknown) => escapeHtml(String(s));
 
 /** A request/answer channel over the worker's messages. */
 function channel(worker: Worker) {
