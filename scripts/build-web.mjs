@@ -9,16 +9,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build', 'web');
 mkdirSync(out, { recursive: true });
 
-// The engine's Node-only corners (reading presets and build/search.wasm from disk) are never reached in a
-// browser (the page hands the module's bytes over); they resolve to stubs that say so if they ever are.
+// The engine's Node-only corners (reading presets and build/search.wasm from disk, the root split's
+// threads) are never reached in a browser (the page hands the module's bytes over; it searches with one
+// thread per Web Worker); they resolve to stubs that say so if they ever are.
 const nodeStubs = {
   name: 'node-stubs',
   setup(b) {
-    b.onResolve({ filter: /^node:(fs|path)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
+    b.onResolve({ filter: /^node:(fs|path|os|worker_threads)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
     b.onLoad({ filter: /.*/, namespace: 'node-stub' }, () => ({
       contents: `const no = () => { throw new Error('no file system in the browser'); };
         export const readFileSync = no, existsSync = () => false, readdirSync = () => [], statSync = no;
-        export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p;`,
+        export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p;
+        export const availableParallelism = () => 1, MessageChannel = no, Worker = no, receiveMessageOnPort = no, workerData = null;`,
       loader: 'js',
     }));
   },

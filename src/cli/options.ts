@@ -1,7 +1,8 @@
 /** Parsers for command-line values; each throws an InputError naming the option. */
 import { InputError } from '../util/errors';
 import type { DepthSetting } from '../search/expectimax';
-import { MAX_DEPTH } from '../search/limits';
+import { availableParallelism } from 'node:os';
+import { MAX_DEPTH, MAX_THREADS } from '../search/limits';
 
 /** A depth parser for the option `name` (--depth, or each item of --depths). */
 export function depthParser(name: string) {
@@ -47,4 +48,10 @@ export const parseSeed = parseIntegerOption('--seed', 0, 2 ** 53 - 1);
 export const parseCprob = parseNumberOption('--cprob', 0, 0.999999);
 
 export const parseWorkers = parseIntegerOption('--workers', 1, 256);
+
+/** --threads: a count, or "auto" = one per core. */
+export function parseThreads(value: string): number {
+  if (value === 'auto') return availableParallelism();
+  return parseIntegerOption('--threads', 1, MAX_THREADS)(value);
+}
 export const parseRunId = parseIntegerOption('<run>', 1);

@@ -3,10 +3,11 @@ import { Command, Option } from 'commander';
 import type { Weights } from '../heuristic/weights';
 import type { DepthSetting } from '../search/expectimax';
 import { PLAYER_KINDS, playerSpec, type PlayerKind, type PlayerSpec } from '../solver/spec';
-import { parseIntegerOption, parseNumberOption } from './options';
+import { parseIntegerOption, parseNumberOption, parseThreads } from './options';
 
 export interface PlayerCliOptions {
   player: PlayerKind;
+  threads?: number;
   iterations?: number;
   c?: number;
   rolloutDepth?: number;
@@ -20,8 +21,17 @@ export function addPlayerOptions(cmd: Command): Command {
     .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000));
 }
 
+/** --threads (play and hint: one game or board at a time, its search split over threads). */
+export function addThreadsOption(cmd: Command): Command {
+  return cmd.option(
+    '--threads <n|auto>',
+    'expectimax: split each decision\'s root moves over n threads (auto: one per core), each root move searched with a table of its own: the same moves for any n, not always the default search\'s',
+    parseThreads,
+  );
+}
+
 export function cliPlayerSpec(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number }, weights: Weights): PlayerSpec {
-  return playerSpec(opts.player, weights, { depth: opts.depth, cprob: opts.cprob, iterations: opts.iterations, c: opts.c, rolloutDepth: opts.rolloutDepth });
+  return playerSpec(opts.player, weights, { depth: opts.depth, cprob: opts.cprob, iterations: opts.iterations, c: opts.c, rolloutDepth: opts.rolloutDepth, threads: opts.threads });
 }
 
 /** The player settings of a comparison or sweep (the same player for every contender). */

@@ -25,10 +25,11 @@
 import { Board, countDistinctTiles, formatBoard } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
 import type { HeuristicTables } from '../heuristic/tables';
-import { MAX_DEPTH } from './limits';
+import { MAX_DEPTH, MAX_THREADS } from './limits';
 import { searchModule, type SearchModule } from '../wasm/module';
+import { createRootSplit } from './threads';
 
-export { MAX_DEPTH };
+export { MAX_DEPTH, MAX_THREADS };
 
 export type DepthSetting = number | 'auto';
 
@@ -39,10 +40,15 @@ export interface SearchSettings {
   cprob: number;
   /** Transposition table memory cap in MiB (0 disables the table). */
   cacheMB: number;
+  /**
+   * 0: the root moves share one table (the default search). N ≥ 1: the root split — each root move
+   * searched with a table of its own, on N threads (src/search/threads.ts); the same moves for every N.
+   */
+  threads: number;
 }
 
 /** 4 MiB of transposition table: faster than 16 or 64 MiB at every depth measured (1–4, auto), as it stays in L3 (README, Speed). */
-export const DEFAULT_SEARCH: Readonly<SearchSettings> = Object.freeze({ depth: 2, cprob: 1e-4, cacheMB: 4 });
+export const DEFAULT_SEARCH: Readonly<SearchSettings> = Object.freeze({ depth: 2, cprob: 1e-4, cacheMB: 4, threads: 0 });
 /** The transposition table's cap: the WebAssembly memory (4 GiB at most) also holds the tables. */
 export const MAX_CACHE_MB = 1024;
 
@@ -88,6 +94,7 @@ export function validateSearchSettings(s: SearchSettings): void {
   }
   if (!(s.cprob >= 0 && s.cprob < 1)) throw new Error(`cprob must be a number in [0, 1), got ${s.cprob}`);
   if (!(s.cacheMB >= 0 && s.cacheMB <= MAX_CACHE_MB)) throw new Error(`cache size must be 0..${MAX_CACHE_MB} MiB, got ${s.cacheMB}`);
+  if (!Number.isInteger(s.threads) || s.threads < 0 || s.threads > MAX_THREADS) throw new Error(`threads must be an integer from 0 (no split) to ${MAX_THREADS}, got ${s.threads}`);
 }
 
 const TT_BYTES_PER_ENTRY = 32;
@@ -134,26 +141,31 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
     return settings.depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : settings.depth;
   }
 
+  const split = settings.threads >= 1 ? createRootSplit(wasm, tables, hasMatrix, bits, settings.threads, base) : null;
+
+  /** The best move; the root values are then in rootValues(). */
   function search(board: Board): number {
     activate();
-    wasm.exports.setSearch(depthFor(board), settings.cprob);
+    const depth = depthFor(board);
+    wasm.exports.setSearch(depth, settings.cprob);
     try {
-      return wasm.exports.searchRoot(board.lo, board.hi);
+      return split ? split.search(board, depth, settings.cprob) : wasm.exports.searchRoot(board.lo, board.hi);
     } catch (e) {
       throw new Error(`the search failed on board ${formatBoard(board)} (depth ${settings.depth}, cprob ${settings.cprob}, cache ${settings.cacheMB} MiB): ${(e as Error).message}`);
     }
   }
+  const rootValues = () => (split ? split.values : wasm.rootValues());
 
   return {
     settings: Object.freeze({ ...settings }),
     chooseMove: (board) => search(board) as Direction | -1,
     decide(board) {
       const move = search(board) as Direction | -1;
-      return { move, values: Array.from(wasm.rootValues()) };
+      return { move, values: Array.from(rootValues()) };
     },
     evaluateMoves(board) {
       search(board);
-      const values = wasm.rootValues();
+      const values = rootValues();
       return ([0, 1, 2, 3] as Direction[]).map((dir) => {
         const after = applyMove(board, dir);
         return { move: dir, legal: after.legal, board: after.board, score: after.score, value: after.legal ? values[dir] : null };

@@ -23,7 +23,7 @@ export function createPlayer(spec: PlayerSpec): GamePlayer {
   const s = spec.search;
   switch (spec.kind) {
     case 'expectimax':
-      return createSolver(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}) });
+      return createSolver(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}), ...(s.threads !== undefined ? { threads: s.threads } : {}) });
     case 'minimax':
       if (s.depth === 'auto') throw new InputError('minimax needs a fixed --depth (auto is for expectimax)');
       return createMinimaxPlayer(spec.weights, { depth: s.depth });

@@ -21,6 +21,12 @@ export interface SearchSpec {
   cprob: number;
   /** Transposition table size; the default (4 MiB) unless a benchmark sets it. */
   cacheMB?: number;
+  /**
+   * expectimax: the root split (each root move searched with a table of its own) on this many threads of
+   * one process; the same moves for any count, though not always the default search's (which shares one
+   * table between the root moves). Absent: the default search.
+   */
+  threads?: number;
   /** mcts, mcts-emm: iterations per move, UCB1's C, rollout length. */
   iterations?: number;
   c?: number;
@@ -50,6 +56,10 @@ export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<S
   if (problem) throw new InputError(problem);
   const s: SearchSpec = { depth: search.depth, cprob: search.cprob };
   if (search.cacheMB !== undefined) s.cacheMB = search.cacheMB;
+  if (search.threads !== undefined) {
+    if (kind !== 'expectimax') throw new InputError(`--threads splits expectimax's root moves over threads; the ${kind} player has no such split`);
+    s.threads = search.threads;
+  }
   if (kind === 'mcts' || kind === 'mcts-emm') {
     const d = MCTS_DEFAULTS[kind];
     s.iterations = search.iterations ?? d.iterations;

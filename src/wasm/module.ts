@@ -22,6 +22,7 @@ export interface SearchExports {
   setCache(bits: number): void;
   setSearch(depthLimit: number, cprob: number): void;
   searchRoot(lo: number, hi: number): number;
+  searchMove(lo: number, hi: number, dir: number): number;
   heuristic(lo: number, hi: number): number;
   resetStats(): void;
   statNodes(): number;
@@ -50,18 +51,26 @@ function readModule(): Buffer {
   }
 }
 
-/** The module, from build/search.wasm the first time (Node). */
+let compiled: WebAssembly.Module | null = null;
+
+/** build/search.wasm compiled, once per process (Node); search threads get it to make their own instance. */
+export function compiledSearchModule(): WebAssembly.Module {
+  return (compiled ??= new WebAssembly.Module(readModule() as Uint8Array<ArrayBuffer>));
+}
+
+/** The process's instance (its main thread's), from build/search.wasm the first time (Node). */
 export function searchModule(): SearchModule {
-  return (loaded ??= instantiate(readModule()));
+  return (loaded ??= instantiateSearch(compiledSearchModule()));
 }
 
 /** Browsers: the module from bytes the page fetched (before the first search). */
 export function loadSearchModule(bytes: Uint8Array): SearchModule {
-  return (loaded ??= instantiate(bytes));
+  return (loaded ??= instantiateSearch(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>)));
 }
 
-function instantiate(bytes: Uint8Array): SearchModule {
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), {
+/** A new instance with its own memory: the process's, or a search thread's (src/search/threads.ts). */
+export function instantiateSearch(module: WebAssembly.Module): SearchModule {
+  const instance = new WebAssembly.Instance(module, {
     env: {
       abort: (_message: number, _file: number, line: number, column: number) => {
         throw new Error(`the search module stopped (out of memory or a bug) at search.ts:${line}:${column}`);

@@ -5,7 +5,7 @@ import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
 import { loadWeights } from '../../heuristic/weights';
 import type { GamePlayer } from '../../search/player';
 import { createPlayer } from '../../solver/solver';
-import { addPlayerOptions, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
+import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
 import { EXIT_BAD_INPUT, InputError } from '../errors';
 import { table } from '../format';
 import { parseCprob, parseDepthOption } from '../options';
@@ -46,7 +46,7 @@ export function command(): Command {
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 2 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)');
-  addPlayerOptions(cmd).action(async (boardText: string | undefined, opts: HintOptions) => {
+  addThreadsOption(addPlayerOptions(cmd)).action(async (boardText: string | undefined, opts: HintOptions) => {
       const spec = cliPlayerSpec(opts, loadWeights(opts.weights));
       const player = createPlayer(spec);
       // expectimax reports the depth it used ("auto" resolves per board); the others, the depth asked for.

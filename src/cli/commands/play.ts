@@ -4,7 +4,7 @@ import { InputError } from '../errors';
 import { loadWeights } from '../../heuristic/weights';
 import { createPlayer, gameSeed, playGames } from '../../solver/solver';
 import type { PlayerSpec } from '../../solver/spec';
-import { addPlayerOptions, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
+import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
 import { summarizeGames, type GameRecord } from '../../solver/summary';
 import { formatSummary } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
@@ -36,8 +36,9 @@ export function command(): Command {
     .addOption(queueOption())
     .addOption(new Option('--rules <rules>', "classic, or corner: seed 003's deterministic corner spawns (in this process only)").choices([...RULES]).default('classic'))
     .option('--json', 'one JSON object on stdout');
-  return addPlayerOptions(cmd).action(async (opts: PlayerCliOptions & { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+  return addThreadsOption(addPlayerOptions(cmd)).action(async (opts: PlayerCliOptions & { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
+      if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
       const weights = loadWeights(opts.weights);
       const spec = cliPlayerSpec(opts, weights);
       const local = opts.workers > 1 || opts.queue ? null : createPlayer(spec); // a bad player setting fails here, before any output
@@ -68,7 +69,7 @@ export function command(): Command {
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
-        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, player: spec.kind, rules: opts.rules, ...settings, workers: opts.workers, summary, games: perGame }));
+        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, player: spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
       } else {
         console.log(formatSummary(weights.name ?? opts.weights, summary));
       }

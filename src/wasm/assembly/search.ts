@@ -284,17 +284,22 @@ function maxNode(b: u64, cprob: f64, curdepth: i32): f64 {
   return best == -Infinity ? 0 : best;
 }
 
+/** Forgets every table entry at once: entries of an older epoch never match. */
+function newEpoch(): void {
+  epoch++;
+  if (epoch == 0x7fffffff) {
+    epoch = 1;
+    if (useCache) memory.fill(tt, 0, <usize>(ttMask + 1) << 5);
+  }
+}
+
 /**
  * One decision: the value of each legal root move (up, down, left, right) into rootValues (NaN when
  * illegal); returns the best move (ties to the earlier), or -1 when none is legal.
  */
 export function searchRoot(lo: i32, hi: i32): i32 {
   const b = (<u64>(<u32>hi) << 32) | <u64>(<u32>lo);
-  epoch++;
-  if (epoch == 0x7fffffff) {
-    epoch = 1;
-    if (useCache) memory.fill(tt, 0, <usize>(ttMask + 1) << 5);
-  }
+  newEpoch();
   let best = -Infinity;
   let bestMove = -1;
   for (let dir = 0; dir < 4; dir++) {
@@ -311,4 +316,17 @@ export function searchRoot(lo: i32, hi: i32): i32 {
     }
   }
   return bestMove;
+}
+
+/**
+ * The root-split search's unit: the value of one root move (0 up, 1 down, 2 left, 3 right; NaN when
+ * illegal), searched with a table of its own (a new epoch). Nothing searched before changes it, so any
+ * thread may search any root move, in any order, and get the same value.
+ */
+export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
+  const b = (<u64>(<u32>hi) << 32) | <u64>(<u32>lo);
+  const n = move(lo, hi, dir);
+  if (n == b) return NaN;
+  newEpoch();
+  return chanceNode(n, 1, 0);
 }

@@ -1,0 +1,44 @@
+/**
+ * A helper thread of the root-split search (src/search/threads.ts): its own WebAssembly instance, the
+ * weight sets' tables as the calling thread shared them, and a loop that sleeps until the next decision
+ * and searches the root moves it manages to claim.
+ */
+import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { instantiateSearch } from '../wasm/module';
+import { C, runTasks, type SharedBlock, type SharedTables } from './threads';
+
+const { module, block, port } = workerData as { module: WebAssembly.Module; block: SharedBlock; port: MessagePort };
+const wasm = instantiateSearch(module);
+const received = new Map<number, SharedTables>();
+let tablesId = -1;
+let bits = -1;
+
+/** Makes the instance hold the decision's tables and table size (both only change with the weight set). */
+function prepare(): void {
+  const id = block.control[C.TABLES];
+  if (id !== tablesId) {
+    // The caller posts a set's tables before its first decision with them, so they are already queued.
+    while (!received.has(id)) {
+      const m = receiveMessageOnPort(port);
+      if (!m) throw new Error(`search thread: the tables of weight set ${id} never arrived`);
+      const tables = m.message as SharedTables;
+      received.set(tables.id, tables);
+    }
+    const tables = received.get(id)!;
+    wasm.loadHeuristic(tables.lineTable, tables.rowTables);
+    tablesId = id;
+  }
+  const b = block.control[C.BITS];
+  if (b !== bits) {
+    wasm.exports.setCache(b);
+    bits = b;
+  }
+}
+
+let seen = 0;
+for (;;) {
+  Atomics.wait(block.control, C.SEQ, seen);
+  seen = Atomics.load(block.control, C.SEQ);
+  if (Atomics.load(block.control, C.STOP)) break;
+  runTasks(block, seen, wasm, prepare, true);
+}

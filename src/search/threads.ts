@@ -1,0 +1,265 @@
+/**
+ * Root-parallel expectimax (seeds 000 and 002 split the root's moves over threads): a decision's legal
+ * root moves are shared out among the calling thread and helper threads, each with a WebAssembly
+ * instance of its own.
+ *
+ * Every root move is searched with a transposition table of its own (the module's searchMove), so a
+ * move's value does not depend on which thread searched it or what it searched before: the values, and
+ * the move, are the same for any number of threads, including one. The default search shares one table
+ * between a decision's root moves; which entries a root move finds there depends on the moves searched
+ * before it, so no split can reproduce it, hence a mode of its own ("root split").
+ *
+ * A decision stays a synchronous call: the calling thread searches too, then waits with Atomics.wait
+ * (allowed on Node's main thread). Helpers block on a shared word between decisions; a task is claimed
+ * with a compare-and-swap on a word that also holds the decision's number, so a slow helper can never
+ * take a task of the next decision.
+ */
+import { availableParallelism } from 'node:os';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { Board } from '../engine/board';
+import { applyMove, type Direction } from '../engine/moves';
+import type { HeuristicTables } from '../heuristic/tables';
+import { compiledSearchModule, type SearchModule } from '../wasm/module';
+import type { SearchStats } from './expectimax';
+
+// Control words (Int32Array over a SharedArrayBuffer).
+export const C = {
+  SEQ: 0, // the decision's number; helpers wait on it
+  CLAIM: 1, // (SEQ & SEQ_MASK) << 3 | index of the next unclaimed task
+  DONE: 2, // tasks finished (or failed) of the current decision
+  TASKS: 3,
+  TABLES: 4, // id of the weight set's tables
+  BITS: 5, // transposition table: log2 of its entries (the same size everywhere: it changes values)
+  DEPTH: 6,
+  LO: 7,
+  HI: 8,
+  DIR: 9, // 9..12: the root move of each task
+  FAILED: 13, // 1 when a task failed; the message is in the message buffer
+  STOP: 14,
+  LENGTH: 16,
+} as const;
+// Numbers (Float64Array over a SharedArrayBuffer): the cutoff, then per task its value and counters.
+export const F = { CPROB: 0, VALUE: 1, STATS: 5, LENGTH: 21 } as const;
+export const SEQ_MASK = 0x0fffffff;
+export const MESSAGE_BYTES = 1024;
+
+/** What the helpers share with the calling thread. */
+export interface SharedBlock {
+  control: Int32Array;
+  numbers: Float64Array;
+  message: Uint8Array;
+}
+
+/** A weight set's tables, in shared memory so helpers read them without a copy per decision. */
+export interface SharedTables {
+  id: number;
+  lineTable: Float64Array;
+  rowTables: Float64Array[] | null;
+}
+
+
+/**
+ * Claims and searches tasks of decision `seq` until none is left: the one loop of helpers and the calling
+ * thread; returns how many it searched. `prepare` makes `wasm` ready for the decision's tables and table
+ * size (called once per claim).
+ */
+export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, prepare: () => void, countStats: boolean): number {
+  const { control, numbers } = block;
+  const tag = seq & SEQ_MASK;
+  let done = 0;
+  for (;;) {
+    const claim = Atomics.load(control, C.CLAIM);
+    if (claim >>> 3 !== tag) return done; // a newer decision: this one's tasks are all taken
+    const index = claim & 7;
+    if (index >= Atomics.load(control, C.TASKS)) return done;
+    if (Atomics.compareExchange(control, C.CLAIM, claim, claim + 1) !== claim) continue;
+    done++;
+    // Ours: the decision cannot end (nor its settings change) before we count this task done.
+    try {
+      prepare();
+      const e = wasm.exports;
+      if (countStats) e.resetStats();
+      e.setSearch(control[C.DEPTH], numbers[F.CPROB]);
+      numbers[F.VALUE + index] = e.searchMove(control[C.LO], control[C.HI], control[C.DIR + index]);
+      // The calling thread's counters go to its searcher as usual: its tasks report none here.
+      const s = F.STATS + 4 * index;
+      numbers[s] = countStats ? e.statNodes() : 0;
+      numbers[s + 1] = countStats ? e.statLeaves() : 0;
+      numbers[s + 2] = countStats ? e.statCacheHits() : 0;
+      numbers[s + 3] = countStats ? e.statMovesExecuted() : 0;
+    } catch (err) {
+      if (Atomics.compareExchange(control, C.FAILED, 0, 1) === 0) {
+        const text = new TextEncoder().encode(String((err as Error).message ?? err)).subarray(0, MESSAGE_BYTES - 1);
+        block.message.fill(0).set(text);
+      }
+    }
+    Atomics.add(control, C.DONE, 1);
+    Atomics.notify(control, C.DONE);
+  }
+}
+
+/** The helper's entry: from TypeScript sources (tests, tsx) it needs tsx too. */
+function helperEntry(): { file: string; execArgv: string[] } {
+  return __filename.endsWith('.ts') ? { file: `${__dirname}/search-thread.ts`, execArgv: ['--require', require.resolve('tsx/cjs')] } : { file: `${__dirname}/search-thread.js`, execArgv: [] };
+}
+
+/** The helpers of one thread count, for the whole process (a search with N threads uses N − 1 helpers and the caller). */
+export class SearchThreads {
+  readonly block: SharedBlock;
+  private readonly helpers: Worker[] = [];
+  private readonly ports: MessagePort[] = [];
+  private readonly sent = new Set<number>();
+  private seq = 0;
+  /** Root moves the helpers searched (the rest, the caller): tests wait for it to be positive. */
+  tasksByHelpers = 0;
+
+  constructor(readonly threads: number) {
+    this.block = {
+      control: new Int32Array(new SharedArrayBuffer(C.LENGTH * 4)),
+      numbers: new Float64Array(new SharedArrayBuffer(F.LENGTH * 8)),
+      message: new Uint8Array(new SharedArrayBuffer(MESSAGE_BYTES)),
+    };
+    const module = compiledSearchModule();
+    const entry = helperEntry();
+    for (let i = 1; i < threads; i++) {
+      const { port1, port2 } = new MessageChannel();
+      const helper = new Worker(entry.file, { workerData: { module, block: this.block, port: port2 }, transferList: [port2], execArgv: entry.execArgv });
+      // Helpers only ever wait or search: they must not keep the process alive.
+      helper.unref();
+      port1.unref();
+      // A helper that failed to start takes no task, so the caller searches alone (slower, same moves).
+      helper.on('error', () => {});
+      this.helpers.push(helper);
+      this.ports.push(port1);
+    }
+  }
+
+  /** Gives the helpers a weight set's tables (once per set; they read them with receiveMessageOnPort). */
+  share(tables: SharedTables): void {
+    if (this.sent.has(tables.id)) return;
+    for (const port of this.ports) port.postMessage(tables);
+    this.sent.add(tables.id);
+  }
+
+  /**
+   * Searches root moves `dirs` of a board, the caller taking part through `searchHere` (its own instance,
+   * already holding the tables); the values land in numbers[F.VALUE + i].
+   */
+  decide(job: { lo: number; hi: number; dirs: number[]; depth: number; cprob: number; tables: number; bits: number }, wasm: SearchModule): void {
+    const { control, numbers } = this.block;
+    const seq = (this.seq = (this.seq + 1) & SEQ_MASK);
+    control[C.LO] = job.lo;
+    control[C.HI] = job.hi;
+    control[C.DEPTH] = job.depth;
+    control[C.TABLES] = job.tables;
+    control[C.BITS] = job.bits;
+    job.dirs.forEach((dir, i) => (control[C.DIR + i] = dir));
+    control[C.TASKS] = job.dirs.length;
+    control[C.FAILED] = 0;
+    numbers[F.CPROB] = job.cprob;
+    Atomics.store(control, C.DONE, 0);
+    Atomics.store(control, C.CLAIM, seq << 3);
+    Atomics.store(control, C.SEQ, seq);
+    Atomics.notify(control, C.SEQ);
+    this.tasksByHelpers += job.dirs.length - runTasks(this.block, seq, wasm, () => {}, false);
+    for (let done = Atomics.load(control, C.DONE); done < job.dirs.length; done = Atomics.load(control, C.DONE)) Atomics.wait(control, C.DONE, done);
+    if (control[C.FAILED]) {
+      const end = this.block.message.indexOf(0);
+      throw new Error(new TextDecoder().decode(this.block.message.slice(0, end < 0 ? undefined : end)));
+    }
+  }
+
+  close(): Promise<unknown> {
+    Atomics.store(this.block.control, C.STOP, 1);
+    Atomics.add(this.block.control, C.SEQ, 1);
+    Atomics.notify(this.block.control, C.SEQ);
+    return Promise.all(this.helpers.map((h) => h.terminate()));
+  }
+}
+
+const pools = new Map<number, SearchThreads>();
+
+/** The process's helpers for a thread count (started on first use). */
+export function searchThreads(threads: number): SearchThreads {
+  let pool = pools.get(threads);
+  if (!pool) pools.set(threads, (pool = new SearchThreads(threads)));
+  return pool;
+}
+
+/** Stops every helper (tests; a process may also just exit: helpers never keep it alive). */
+export async function closeSearchThreads(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}
+
+/** `--threads auto`: one per core. */
+export function defaultThreads(): number {
+  return availableParallelism();
+}
+
+let nextTablesId = 1;
+/** A fresh id for a weight set's shared tables. */
+export function newTablesId(): number {
+  return nextTablesId++;
+}
+
+/** A searcher's root split: the best move of a board, and the value of each root move it saw. */
+export interface RootSplit {
+  /** The last decision's root values (NaN when illegal). */
+  readonly values: Float64Array;
+  /** The best move (ties to the earlier of up, down, left, right), or -1; the caller's instance holds the searcher's tables and settings. */
+  search(board: Board, depth: number, cprob: number): number;
+}
+
+export function createRootSplit(wasm: SearchModule, tables: HeuristicTables, hasMatrix: boolean, bits: number, threads: number, stats: SearchStats): RootSplit {
+  const values = new Float64Array(4);
+  const pool = threads > 1 ? searchThreads(threads) : null;
+  let shared: SharedTables | null = null;
+  const dirs: number[] = [];
+  return {
+    values,
+    search(board, depth, cprob) {
+      const lo = board.lo | 0;
+      const hi = board.hi | 0;
+      dirs.length = 0;
+      for (let dir = 0; dir < 4; dir++) if (applyMove(board, dir as Direction).legal) dirs.push(dir);
+      values.fill(NaN);
+      if (!pool || dirs.length < 2) {
+        for (const dir of dirs) values[dir] = wasm.exports.searchMove(lo, hi, dir);
+      } else {
+        shared ??= shareTables(tables, hasMatrix);
+        pool.share(shared);
+        pool.decide({ lo, hi, dirs, depth, cprob, tables: shared.id, bits }, wasm);
+        const n = pool.block.numbers;
+        dirs.forEach((dir, i) => {
+          values[dir] = n[F.VALUE + i];
+          const s = F.STATS + 4 * i;
+          stats.nodes += n[s];
+          stats.leaves += n[s + 1];
+          stats.cacheHits += n[s + 2];
+          stats.movesExecuted += n[s + 3];
+        });
+      }
+      let best = -Infinity;
+      let move = -1;
+      for (let dir = 0; dir < 4; dir++) {
+        if (values[dir] > best) {
+          best = values[dir];
+          move = dir;
+        }
+      }
+      return move;
+    },
+  };
+}
+
+/** A copy of a weight set's tables in shared memory (~0.5 MB, 2.5 MB with a matrix; once per searcher). */
+function shareTables(tables: HeuristicTables, hasMatrix: boolean): SharedTables {
+  const copy = (t: Float64Array) => {
+    const s = new Float64Array(new SharedArrayBuffer(t.byteLength));
+    s.set(t);
+    return s;
+  };
+  return { id: newTablesId(), lineTable: copy(tables.lineTable), rowTables: hasMatrix ? tables.rowTables.map(copy) : null };
+}
