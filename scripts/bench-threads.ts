@@ -4,10 +4,10 @@
  * decision and the speed-ups, and a check that N threads choose exactly the moves of one.
  *
  * Then where splitting deeper would pay: each root move of each position timed alone on one thread, and
- * the root split's best case on N threads computed from those times (tasks handed out in move order to
- * whichever thread is free first, no overhead) against a perfect split of the same work (work / N).
+ * the root split's best case on 2, 3, 4 and 8 threads computed from those times (tasks handed out in move
+ * order to whichever thread is free first, no overhead) against a perfect split of the same work (work / N).
  *
- *   npx tsx scripts/bench-threads.ts [--depths 2,3,auto] [--threads 2] [--passes 7] [--weights nneonneo]
+ *   npm run bench:threads -- [--depths 2,3,auto] [--threads 2] [--passes 7] [--weights nneonneo]
  */
 import { parseArgs } from 'node:util';
 import { loadBenchPositions } from '../src/bench/bench';
@@ -61,6 +61,7 @@ function makespan(times: number[], n: number): number {
   return Math.max(...free);
 }
 
+const MODEL_THREADS = [2, 3, 4, 8];
 const rows: string[][] = [];
 const balance: string[][] = [];
 for (const text of values.depths!.split(',')) {
@@ -88,21 +89,21 @@ for (const text of values.depths!.split(',')) {
   rows.push([text, ms0.toFixed(3), ms1.toFixed(3), msN.toFixed(3), (ms1 / msN).toFixed(2), (ms0 / msN).toFixed(2), `${same}/${boards.length}`, `${differFromDefault}/${boards.length}`]);
 
   let work = 0;
-  let root = 0;
+  const root = MODEL_THREADS.map(() => 0);
   for (const b of boards) {
     // The median of 3 timings of each root move, against timer noise.
     const runs = [rootMoveTimes(split1, b), rootMoveTimes(split1, b), rootMoveTimes(split1, b)];
     const times = runs[0].map((_, i) => median(runs.map((r) => r[i])));
     work += times.reduce((a, x) => a + x, 0);
-    root += makespan(times, threads);
+    MODEL_THREADS.forEach((n, i) => (root[i] += makespan(times, n)));
   }
-  balance.push([text, (work / root).toFixed(2), String(threads), `${((root / (work / threads) - 1) * 100).toFixed(0)}%`]);
+  balance.push([text, ...MODEL_THREADS.map((n, i) => `${(work / root[i]).toFixed(2)} (${((root[i] / (work / n) - 1) * 100).toFixed(0)}%)`)]);
 }
 console.log(`| depth | default ms/decision | root split, 1 thread | root split, ${threads} threads | ${threads} threads / 1 | ${threads} threads / default | same as 1 thread | moves ≠ default |`);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 console.log();
-console.log(`| depth | root split's best speed-up on ${threads} threads (no overhead) | threads | root split's time over a perfect split's |`);
-console.log('|---|---|---|---|');
+console.log(`| depth | ${MODEL_THREADS.map((n) => `root split's best speed-up on ${n} threads (time over a perfect split's)`).join(' | ')} |`);
+console.log(`|---|${MODEL_THREADS.map(() => '---|').join('')}`);
 for (const r of balance) console.log(`| ${r.join(' | ')} |`);
 void closeSearchThreads();
