@@ -8,6 +8,7 @@
  * order to whichever thread is free first, no overhead) against a perfect split of the same work (work / N).
  *
  *   npm run bench:threads -- [--depths 2,3,auto] [--threads 2] [--passes 7] [--weights nneonneo]
+ *   (TUNE2048_SPIN_MS=0 turns off the threads' short spin before sleeping, to see what it buys)
  */
 import { parseArgs } from 'node:util';
 import { loadBenchPositions } from '../src/bench/bench';

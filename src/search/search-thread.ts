@@ -5,7 +5,7 @@
  */
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { instantiateSearch } from '../wasm/module';
-import { C, runTasks, type SharedBlock, type SharedTables } from './threads';
+import { C, runTasks, SPIN_MS, waitWhile, type SharedBlock, type SharedTables } from './threads';
 
 const { module, block, port } = workerData as { module: WebAssembly.Module; block: SharedBlock; port: MessagePort };
 const wasm = instantiateSearch(module);
@@ -37,7 +37,7 @@ function prepare(): void {
 
 let seen = 0;
 for (;;) {
-  Atomics.wait(block.control, C.SEQ, seen);
+  waitWhile(block.control, C.SEQ, seen, SPIN_MS.helper);
   seen = Atomics.load(block.control, C.SEQ);
   if (Atomics.load(block.control, C.STOP)) break;
   runTasks(block, seen, wasm, prepare, true);

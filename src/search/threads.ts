@@ -98,6 +98,24 @@ export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, pr
   }
 }
 
+/**
+ * Waits until control[index] is no longer `value`: spinning first, then sleeping. A game's decisions come
+ * back to back, and waking a sleeping thread can cost tens of microseconds (more in a VM), a large part
+ * of a depth-2 or depth-3 decision; a short spin catches the next decision (or the last root move) awake.
+ */
+export function waitWhile(control: Int32Array, index: number, value: number, spinMs: number): void {
+  const until = performance.now() + spinMs;
+  for (let i = 0; Atomics.load(control, index) === value; i++) {
+    if ((i & 63) === 63 && performance.now() > until) {
+      Atomics.wait(control, index, value);
+      return;
+    }
+  }
+}
+
+/** How long helpers stay awake after a decision, and the caller before sleeping on the last root moves. */
+export const SPIN_MS = { helper: Number(process.env.TUNE2048_SPIN_MS ?? 0.5), caller: Number(process.env.TUNE2048_SPIN_MS ?? 0.5) };
+
 /** The helper's entry: from TypeScript sources (tests, tsx) it needs tsx too. */
 function helperEntry(): { file: string; execArgv: string[] } {
   return __filename.endsWith('.ts') ? { file: `${__dirname}/search-thread.ts`, execArgv: ['--require', require.resolve('tsx/cjs')] } : { file: `${__dirname}/search-thread.js`, execArgv: [] };
@@ -162,7 +180,7 @@ export class SearchThreads {
     Atomics.store(control, C.SEQ, seq);
     Atomics.notify(control, C.SEQ);
     this.tasksByHelpers += job.dirs.length - runTasks(this.block, seq, wasm, () => {}, false);
-    for (let done = Atomics.load(control, C.DONE); done < job.dirs.length; done = Atomics.load(control, C.DONE)) Atomics.wait(control, C.DONE, done);
+    for (let done = Atomics.load(control, C.DONE); done < job.dirs.length; done = Atomics.load(control, C.DONE)) waitWhile(control, C.DONE, done, SPIN_MS.caller);
     if (control[C.FAILED]) {
       const end = this.block.message.indexOf(0);
       throw new Error(new TextDecoder().decode(this.block.message.slice(0, end < 0 ? undefined : end)));
