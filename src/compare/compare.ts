@@ -71,7 +71,7 @@ export interface Comparison {
 }
 
 /** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
-function summarizePlayed(contenders: readonly Contender[], played: BatchGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
+export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: BatchGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
   const results: ContenderResult[] = contenders.map((c, k) => {
     const ci = meanWithCI95(played[k].map((g) => g.score));
     return { label: c.label, summary: summarizeGames(played[k]), meanCI95: { low: ci.low, high: ci.high }, games: played[k] };

@@ -64,7 +64,7 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
 }
 
 /** Per contender, then per pair. */
-function printTables(result: Comparison): void {
+export function printTables(result: Comparison): void {
   const { games, seed, depth, cprob } = result.settings;
   console.log(`${games} paired games per contender, seeds ${seed}..${seed + games - 1}, depth ${depth}, cprob ${cprob}`);
   const rows = [['weights', 'mean (95% CI)', 'median', 'stdev', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
