@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/main';
@@ -278,6 +279,31 @@ describe('honest numbers and clear errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('Ctrl-C stops a race as it stops a tune; the command it prints goes on to the uninterrupted result', async () => {
+    const args = (db: string) => ['race', '-c', writeConfig(SLOW), '--optimizers', 'ga', '--seeds', '1,2,3', '--budget', '150', '--checkpoints', '2', '--holdout', '6', '--db', db, '--json'];
+    const whole = runCli(args(tempDb()));
+    expect(whole.code, whole.stderr).toBe(0);
+    const db = tempDb();
+    const run = startCli(args(db));
+    // The first generation of the first run is stored: stop there.
+    await waitFor(() => (peek<{ n: number }>(db, 'SELECT count(*) AS n FROM generations WHERE status = \'done\'')?.n ?? 0) > 0);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stderr).toMatch(/stopping the race: waiting for \d+ running batch\(es\)/);
+    const hint = r.stderr.match(/race stopped; what finished is stored; go on with: tune2048 (.*)$/m);
+    expect(hint, r.stderr).not.toBeNull();
+    // No run is left "running" under a dead holder (the run stopped, or had just finished).
+    expect(peek<{ n: number }>(db, "SELECT count(*) AS n FROM runs WHERE status = 'running'")?.n).toBe(0);
+    // The hint as a shell reads it.
+    const words = execFileSync('sh', ['-c', `printf '%s\\n' ${hint![1]}`], { encoding: 'utf8' }).trimEnd().split('\n');
+    const again = runCli(words);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = (out: string) => JSON.parse(out).summary.map(({ seconds: _s, ...rest }: { seconds: number }) => rest);
+    expect(summary(again.stdout)).toEqual(summary(whole.stdout));
   });
 
   it('race shows progress with an ETA and as many checkpoints as asked', () => {

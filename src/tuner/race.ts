@@ -49,6 +49,42 @@ export interface RaceOptions {
   onLog?: (line: string) => void;
   /** Games played so far of all the race's games (fitness games of every run, then holdout games), for a progress bar. */
   onProgress?: (done: number, total: number) => void;
+  /** Lets the caller stop the race (Ctrl-C). */
+  control?: RaceControl;
+}
+
+/**
+ * Stops a race from outside: the running tune stops as `tune` does (running batches finish and are stored),
+ * a checkpoint being played is dropped (the next race plays it again); race() then throws RaceStoppedError.
+ */
+export class RaceControl {
+  stopped = false;
+  tuner: Tuner | null = null;
+  runner: GameRunner | null = null;
+
+  stop(): void {
+    this.stopped = true;
+    this.tuner?.stop();
+    this.runner?.terminate();
+  }
+
+  /** At once (a second Ctrl-C): the running tune is given up as stopped; the caller exits. */
+  abandon(): void {
+    this.stopped = true;
+    this.tuner?.abandon();
+    this.runner?.terminate();
+  }
+
+  /** Batches the stop waits for. */
+  inFlight(): number {
+    return this.tuner?.inFlight() ?? 0;
+  }
+}
+
+export class RaceStoppedError extends Error {
+  constructor() {
+    super('the race was stopped');
+  }
 }
 
 export interface RacePoint {
@@ -102,10 +138,11 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
       const runId = existing?.id ?? createRun(store, config, name);
       const t0 = performance.now();
       const played = () => store.listGenerations(runId).reduce((s, g) => s + g.games, 0);
+      if (o.control?.stopped) throw new RaceStoppedError();
       if (store.requireRun(runId).status !== 'finished') {
         const before = played();
         const perGeneration = new Map<number, number>();
-        const outcome = await new Tuner(store, runId, {
+        const tuner = new Tuner(store, runId, {
           workers: o.workers,
           queue: o.queue,
           onProgress: (p) => {
@@ -113,7 +150,12 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
             perGeneration.set(p.generation, p.done);
             progress(before + [...perGeneration.values()].reduce((a, b) => a + b, 0));
           },
-        }).run(existing !== undefined);
+        });
+        if (o.control) o.control.tuner = tuner;
+        const outcome = await tuner.run(existing !== undefined).finally(() => {
+          if (o.control) o.control.tuner = null;
+        });
+        if (outcome.status === 'stopped' && o.control?.stopped) throw new RaceStoppedError();
         if (outcome.status !== 'finished') throw new Error(`race run ${runId} (${name}) ${outcome.status}: ${outcome.error ?? ''}`);
       }
       const fitnessGames = played();
@@ -178,11 +220,15 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
     for (const { idx: generation, games } of picked) {
       let holdout = stored.get(generation);
       if (holdout === undefined) {
+        if (o.control?.stopped) throw new RaceStoppedError();
         runner ??= await openRunner({ workers: o.workers, queue: o.queue ?? config.pool.queue });
+        if (o.control) o.control.runner = runner;
         const cands = store.getCandidates(runId, generation);
         const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
         const weights = space.toWeights(JSON.parse(rec.genome));
-        const played = await playSeeds(runner, fitnessPlayer(config.fitness, weights), seeds, 25, (g) => onGames((done += g.length)));
+        const played = await playSeeds(runner, fitnessPlayer(config.fitness, weights), seeds, 25, (g) => onGames((done += g.length))).catch((e: unknown) => {
+          throw o.control?.stopped ? new RaceStoppedError() : e;
+        });
         holdout = objectiveValue(config.fitness, played);
         const record: StoredCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
         store.insertComparison(runId, record);
@@ -193,6 +239,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
     }
     return { points, note };
   } finally {
+    if (o.control) o.control.runner = null;
     await runner?.end();
   }
 }

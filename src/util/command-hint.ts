@@ -8,7 +8,7 @@ export const DEFAULT_DB = 'db/tune2048.sqlite';
 
 /** Quotes a word for a POSIX shell when it needs it. */
 export function shellWord(word: string): string {
-  return /^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** "tune2048 <args> [--db <path>]", ready to paste. */

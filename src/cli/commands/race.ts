@@ -4,8 +4,10 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/controller';
-import { OPTIMIZER_KINDS, parseContender, race, summarizeRace } from '../../tuner/race';
-import { InputError } from '../errors';
+import { OPTIMIZER_KINDS, parseContender, race, RaceControl, RaceStoppedError, summarizeRace } from '../../tuner/race';
+import { shellWord } from '../../util/command-hint';
+import { EXIT_INTERRUPTED, InputError } from '../errors';
+import { onStop } from '../process';
 import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
@@ -36,8 +38,28 @@ export function command(): Command {
       await checkQueue(opts.queue ?? problem.pool.queue);
       const store = Store.open(opts.db);
       const progress = createProgress('race', 1, 'race [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
+      // Ctrl-C stops the race as it stops a tune: what finished is stored, and the same command goes on from there.
+      const again = `tune2048 ${process.argv.slice(2).map(shellWord).join(' ')}`;
+      const control = new RaceControl();
+      let signals = 0;
+      let pipeClosed = false;
+      const uninstall = onStop((reason) => {
+        if (reason.kind === 'pipe') {
+          pipeClosed = true; // nobody reads any more: stop, keep what is stored, exit quietly
+          return control.stop();
+        }
+        if (++signals > 1) {
+          control.abandon();
+          progress.stop();
+          console.error(`\ntune2048: race stopped at once; go on with: ${again}`);
+          process.exit(EXIT_INTERRUPTED);
+        }
+        control.stop();
+        console.error(`\ntune2048: ${reason.signal}: stopping the race: waiting for ${control.inFlight()} running batch(es) to finish and be stored (Ctrl-C again to quit at once)`);
+      });
       try {
         const runs = await race(store, {
+          control,
           problem,
           kinds: opts.optimizers,
           seeds: opts.seeds,
@@ -80,7 +102,14 @@ export function command(): Command {
           console.log(`| ~${g.toFixed(0)} | ${summary.map((s) => (s.curve[i] ? `${s.curve[i].mean.toFixed(0)} (${s.curve[i].min.toFixed(0)}–${s.curve[i].max.toFixed(0)})` : '-')).join(' | ')} |`);
         }
         for (const r of runs) if (r.note) console.log(`\nrun ${r.runId} (${r.kind}, seed ${r.seed}): ${r.points.length} of ${opts.checkpoints} checkpoints: ${r.note}`);
+      } catch (e) {
+        if (!(e instanceof RaceStoppedError)) throw e;
+        progress.stop();
+        if (pipeClosed) return;
+        console.error(`tune2048: race stopped; what finished is stored; go on with: ${again}`);
+        process.exitCode = EXIT_INTERRUPTED;
       } finally {
+        uninstall();
         progress.stop();
         store.close();
       }
