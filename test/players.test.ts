@@ -10,6 +10,7 @@ import { createMinimaxPlayer } from '../src/search/minimax';
 import { createPlayer } from '../src/solver/solver';
 import { playerSpec } from '../src/solver/spec';
 import { runCli } from './helpers/cli';
+import { createJsMinimaxPlayer } from './helpers/js-minimax';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 
 const weights = loadWeights('haskell');
@@ -65,6 +66,25 @@ describe('minimax (seed 000)', () => {
       }
       expect(pruned.stats.nodes).toBeLessThan(plain.stats.nodes);
     }
+  });
+
+  it('the WebAssembly search equals the TypeScript one it replaced: values, nodes and whole games', () => {
+    for (const [depth, n] of [[1, 40], [2, 15], [3, 3]]) {
+      for (const pruning of [true, false]) {
+        if (depth === 3 && !pruning) continue; // unpruned depth 3 in TypeScript: minutes
+        const wasm = createMinimaxPlayer(weights, { depth }, { pruning });
+        const js = createJsMinimaxPlayer(weights, { depth }, { pruning });
+        for (const b of boards(n, 300 + depth)) {
+          const w = wasm.decide(b);
+          const j = js.decide(b);
+          expect(w.values).toEqual(j.values);
+          expect(w.move).toBe(j.move);
+        }
+        expect(wasm.stats.nodes).toBe(js.stats.nodes);
+      }
+    }
+    const game = (p: ReturnType<typeof createMinimaxPlayer>) => playGame(p, 77, { maxMoves: 400 });
+    expect(game(createMinimaxPlayer(weights, { depth: 1 }))).toMatchObject((({ ms: _ms, ...rest }) => rest)(game(createJsMinimaxPlayer(weights, { depth: 1 }))));
   });
 
   it('a full board with no move is a lost game (no move, value 0)', () => {

@@ -112,7 +112,13 @@ export function cacheBits(cacheMB: number): number {
  */
 let active: { tables: HeuristicTables; bits: number; base: SearchStats; flush: () => void } | null = null;
 
-export function createSearcher(tables: HeuristicTables, options: Partial<SearchSettings> = {}): Searcher {
+/** The WebAssembly searcher: a Searcher that can also lend its heuristic to the module's other searches. */
+export interface WasmSearcher extends Searcher {
+  /** The module instance, now holding this searcher's heuristic tables (for minimax over the same heuristic). */
+  loaded(): SearchModule;
+}
+
+export function createSearcher(tables: HeuristicTables, options: Partial<SearchSettings> = {}): WasmSearcher {
   const settings: SearchSettings = { ...DEFAULT_SEARCH, ...options };
   validateSearchSettings(settings);
   const wasm: SearchModule = searchModule();
@@ -176,6 +182,10 @@ export function createSearcher(tables: HeuristicTables, options: Partial<SearchS
       return wasm.exports.heuristic(board.lo | 0, board.hi | 0);
     },
     depthFor,
+    loaded() {
+      activate();
+      return wasm;
+    },
     stats() {
       if (active?.base === base) {
         const e = wasm.exports;

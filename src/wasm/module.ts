@@ -23,6 +23,8 @@ export interface SearchExports {
   setSearch(depthLimit: number, cprob: number): void;
   searchRoot(lo: number, hi: number): number;
   searchMove(lo: number, hi: number, dir: number): number;
+  minimaxMove(lo: number, hi: number, dir: number, depth: number, pruning: number): number;
+  minimaxNodes(): number;
   heuristic(lo: number, hi: number): number;
   resetStats(): void;
   statNodes(): number;

@@ -330,3 +330,61 @@ export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
   newEpoch();
   return chanceNode(n, 1, 0);
 }
+
+// ---- seed 000's minimax (src/search/minimax.ts documents it) ----
+
+let mmPruning = true;
+let mmNodes: i64 = 0;
+
+/** The board after a move (0 up, 1 down, 2 left, 3 right), before the spawn. */
+@inline function moveBoard(b: u64, dir: i32): u64 {
+  if (dir >= 2) return slide(dir == 2 ? rowLeft : rowRight, b);
+  return transpose(slide(dir == 0 ? rowLeft : rowRight, transpose(b)));
+}
+
+function mmMax(b: u64, depth: i32, alpha: f64, beta: f64): f64 {
+  mmNodes++;
+  let best = -Infinity;
+  for (let dir = 0; dir < 4; dir++) {
+    const n = moveBoard(b, dir);
+    if (n == b) continue;
+    const v = mmChance(n, depth, mmPruning ? Math.max(alpha, best) : -Infinity, beta);
+    if (v > best) best = v;
+    if (mmPruning && best >= beta) return best;
+  }
+  return best == -Infinity ? 0 : best; // no legal move: the game is lost
+}
+
+/** The placement's worst case for one tile rank, fail-soft within (lo, hi). */
+function mmMin(b: u64, rank: u64, depth: i32, lo: f64, hi: f64): f64 {
+  let worst = Infinity;
+  for (let s: u64 = 0; s < 64; s += 4) {
+    if (((b >> s) & 15) != 0) continue;
+    const v = mmMax(b | (rank << s), depth, lo, mmPruning ? Math.min(hi, worst) : Infinity);
+    if (v < worst) worst = v;
+    if (mmPruning && worst <= lo) return worst;
+  }
+  return worst;
+}
+
+function mmChance(b: u64, depth: i32, alpha: f64, beta: f64): f64 {
+  mmNodes++;
+  if (depth == 0) return evaluate(b);
+  const m2 = mmMin(b, 1, depth - 1, -Infinity, Infinity);
+  if (m2 == Infinity) return evaluate(b);
+  const m4 = mmPruning ? mmMin(b, 2, depth - 1, (alpha - 0.9 * m2) / 0.1, (beta - 0.9 * m2) / 0.1) : mmMin(b, 2, depth - 1, -Infinity, Infinity);
+  return 0.9 * m2 + 0.1 * m4;
+}
+
+/** The exact minimax value of one root move (a full window), NaN when illegal. */
+export function minimaxMove(lo: i32, hi: i32, dir: i32, depth: i32, pruning: bool): f64 {
+  const b = (<u64>(<u32>hi) << 32) | <u64>(<u32>lo);
+  const n = moveBoard(b, dir);
+  if (n == b) return NaN;
+  mmPruning = pruning;
+  return mmChance(n, depth, -Infinity, Infinity);
+}
+
+export function minimaxNodes(): f64 {
+  return <f64>mmNodes;
+}
