@@ -6,11 +6,10 @@
  *   npx tsx scripts/bench-minimax.ts [--depths 1,2,3] [--passes 5] [--weights haskell]
  */
 import { parseArgs } from 'node:util';
-import { loadBenchPositions } from '../src/bench/bench';
+import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
 import { loadWeights } from '../src/heuristic/weights';
 import { createMinimaxPlayer } from '../src/search/minimax';
-import type { GamePlayer } from '../src/search/player';
 import { median } from '../src/util/stats';
 import { createJsMinimaxPlayer } from '../test/helpers/js-minimax';
 
@@ -18,17 +17,7 @@ const { values } = parseArgs({ options: { depths: { type: 'string', default: '1,
 const boards = loadBenchPositions() as Board[];
 const weights = loadWeights(values.weights!);
 
-function pass(player: GamePlayer, minMs: number): number {
-  let decisions = 0;
-  const t0 = performance.now();
-  let elapsed = 0;
-  do {
-    for (const b of boards) player.chooseMove(b);
-    decisions += boards.length;
-    elapsed = performance.now() - t0;
-  } while (elapsed < minMs);
-  return elapsed / decisions;
-}
+const pass = (player: { chooseMove(board: Board): unknown }, minMs: number) => timePass(player, boards, minMs).msPerDecision;
 
 console.log('| depth | TypeScript ms/decision | WebAssembly ms/decision | TS / WASM | same values |');
 console.log('|---|---|---|---|---|');

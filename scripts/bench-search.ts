@@ -10,11 +10,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { loadBenchPositions } from '../src/bench/bench';
+import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { loadWeights } from '../src/heuristic/weights';
-import { createSearcher, type Searcher } from '../src/search/expectimax';
+import { createSearcher } from '../src/search/expectimax';
 import { median } from '../src/util/stats';
 import { createJsSearcher } from '../test/helpers/js-search';
 
@@ -22,17 +22,7 @@ const { values } = parseArgs({ options: { depths: { type: 'string', default: '1,
 const boards = loadBenchPositions();
 const tables = buildHeuristicTables(loadWeights(values.weights!));
 
-function pass(searcher: Searcher, minMs: number): number {
-  let decisions = 0;
-  const t0 = performance.now();
-  let elapsed = 0;
-  do {
-    for (const b of boards as Board[]) searcher.chooseMove(b);
-    decisions += boards.length;
-    elapsed = performance.now() - t0;
-  } while (elapsed < minMs);
-  return elapsed / decisions;
-}
+const pass = (player: { chooseMove(board: Board): unknown }, minMs: number) => timePass(player, boards, minMs).msPerDecision;
 
 const depths = values.depths!.split(',').map(Number);
 if (depths.length > 1) {

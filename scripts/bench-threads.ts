@@ -11,7 +11,7 @@
  *   (TUNE2048_SPIN_MS=0 turns off the threads' short spin before sleeping, to see what it buys)
  */
 import { parseArgs } from 'node:util';
-import { loadBenchPositions } from '../src/bench/bench';
+import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { loadWeights } from '../src/heuristic/weights';
@@ -26,17 +26,7 @@ const tables = buildHeuristicTables(loadWeights(values.weights!));
 const threads = Number(values.threads);
 const passes = Number(values.passes);
 
-function pass(searcher: Searcher, minMs: number): number {
-  let decisions = 0;
-  const t0 = performance.now();
-  let elapsed = 0;
-  do {
-    for (const b of boards) searcher.chooseMove(b);
-    decisions += boards.length;
-    elapsed = performance.now() - t0;
-  } while (elapsed < minMs);
-  return elapsed / decisions;
-}
+const pass = (player: { chooseMove(board: Board): unknown }, minMs: number) => timePass(player, boards, minMs).msPerDecision;
 
 /** Each legal root move of a board timed alone (ms), on the calling thread's instance. */
 function rootMoveTimes(split1: Searcher, board: Board): number[] {

@@ -88,6 +88,19 @@ export interface SearchBench {
   cacheHitsPerMove: number;
 }
 
+/** One timed pass: every position decided, repeated until at least `minMs` has passed (so timer resolution does not matter). */
+export function timePass(player: { chooseMove(board: Board): unknown }, boards: readonly Board[], minMs: number): { msPerDecision: number; decisions: number } {
+  let decisions = 0;
+  const t0 = performance.now();
+  let elapsed = 0;
+  do {
+    for (const b of boards) player.chooseMove(b);
+    decisions += boards.length;
+    elapsed = performance.now() - t0;
+  } while (elapsed < minMs);
+  return { msPerDecision: elapsed / decisions, decisions };
+}
+
 /** Best move for every position at a fixed depth; median ms per decision over passes. */
 export function benchSearch(weights: Weights, boards: readonly Board[], depth: number, passes = 5, cprob = 1e-4): SearchBench {
   const searcher = createSearcher(buildHeuristicTables(weights), { depth, cprob });
@@ -95,16 +108,9 @@ export function benchSearch(weights: Weights, boards: readonly Board[], depth: n
   const minMs = depth <= 1 ? 200 : 400; // repeat short passes so timer resolution does not matter
   for (let p = 0; p < passes + 1; p++) {
     searcher.resetStats();
-    let decisions = 0;
-    const t0 = performance.now();
-    let elapsed = 0;
-    do {
-      for (const b of boards) searcher.chooseMove(b);
-      decisions += boards.length;
-      elapsed = performance.now() - t0;
-    } while (elapsed < minMs);
+    const { msPerDecision, decisions } = timePass(searcher, boards, minMs);
     const s = searcher.stats();
-    if (p > 0) perPass.push({ ms: elapsed / decisions, leaves: s.leaves / decisions, moves: s.movesExecuted / decisions, nodes: s.nodes / decisions, hits: s.cacheHits / decisions });
+    if (p > 0) perPass.push({ ms: msPerDecision, leaves: s.leaves / decisions, moves: s.movesExecuted / decisions, nodes: s.nodes / decisions, hits: s.cacheHits / decisions });
   }
   const msPerMove = median(perPass.map((r) => r.ms));
   const leavesPerMove = median(perPass.map((r) => r.leaves));
