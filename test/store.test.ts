@@ -107,10 +107,20 @@ describe('store', () => {
 
     it('takes over a holder that is a zombie (killed, not yet reaped): it holds nothing', async () => {
       const { store, id } = setup();
-      // The shell's background child exits at once; exec'd sleep never reaps it: a zombie until sleep ends.
-      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60']);
+      // The shell starts a child, then becomes `sleep`, which never reaps: the child, killed once the shell is
+      // gone (so the shell cannot reap it first), stays a zombie until the test ends.
+      const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 601']);
       const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
       try {
+        const cmdline = () => {
+          try {
+            return readFileSync(`/proc/${parent.pid}/cmdline`, 'utf8');
+          } catch {
+            return '';
+          }
+        };
+        while (cmdline() !== 'sleep\u0000601\u0000') await new Promise((r) => setTimeout(r, 10));
+        process.kill(zombie, 'SIGKILL');
         const isZombie = () => {
           try {
             const stat = readFileSync(`/proc/${zombie}/stat`, 'utf8');

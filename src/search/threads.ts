@@ -114,7 +114,11 @@ export function waitWhile(control: Int32Array, index: number, value: number, spi
 }
 
 /** How long helpers stay awake after a decision, and the caller before sleeping on the last root moves. */
-export const SPIN_MS = { helper: Number(process.env.TUNE2048_SPIN_MS ?? 0.5), caller: Number(process.env.TUNE2048_SPIN_MS ?? 0.5) };
+export const SPIN_MS = (() => {
+  // (This module is also bundled for the browser, which never splits but has no `process`.)
+  const ms = Number((typeof process === 'undefined' ? undefined : process.env.TUNE2048_SPIN_MS) ?? 0.5);
+  return { helper: ms, caller: ms };
+})();
 
 /** The helper's entry: from TypeScript sources (tests, tsx) it needs tsx too. */
 function helperEntry(): { file: string; execArgv: string[] } {
