@@ -6,9 +6,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { boardToGrid, countEmpty, type Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
-import { loadWeights } from '../src/heuristic/weights';
+import { listPresets, loadWeights } from '../src/heuristic/weights';
 import { createSearcher, type DepthSetting } from '../src/search/expectimax';
-import { closeSearchThreads, searchThreads } from '../src/search/threads';
+import { closeSearchThreads, KEEP_TABLES, searchThreads } from '../src/search/threads';
 import { createPlayer, playGames } from '../src/solver/solver';
 import { playerSpec } from '../src/solver/spec';
 import { randomBoards } from './helpers/boards';
@@ -103,6 +103,19 @@ describe('root split', () => {
     for (const board of boards('turns', 20) as Board[]) {
       expect(same(twoA.decide(board).values, refA.decide(board).values)).toBe(true);
       expect(same(twoB.decide(board).values, refB.decide(board).values)).toBe(true);
+    }
+  });
+
+  it('more weight sets than the helpers keep, in turn: each decision still uses its own set', () => {
+    const presets = listPresets();
+    expect(presets.length).toBeGreaterThan(KEEP_TABLES);
+    const sets = presets.map((p) => buildHeuristicTables(loadWeights(p)));
+    const one = sets.map((t) => createSearcher(t, { depth: 1, threads: 1 }));
+    const two = sets.map((t) => createSearcher(t, { depth: 1, threads: 2 }));
+    for (const board of boards('many-sets', 6)) {
+      for (let round = 0; round < 2; round++) {
+        sets.forEach((_, i) => expect(same(two[i].decide(board).values, one[i].decide(board).values)).toBe(true));
+      }
     }
   });
 

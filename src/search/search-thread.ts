@@ -5,7 +5,7 @@
  */
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { instantiateSearch } from '../wasm/module';
-import { C, runTasks, SPIN_MS, waitWhile, type SharedBlock, type SharedTables } from './threads';
+import { C, KEEP_TABLES, runTasks, SPIN_MS, waitWhile, type SharedBlock, type SharedTables } from './threads';
 
 const { module, block, port } = workerData as { module: WebAssembly.Module; block: SharedBlock; port: MessagePort };
 const wasm = instantiateSearch(module);
@@ -23,6 +23,8 @@ function prepare(): void {
       if (!m) throw new Error(`search thread: the tables of weight set ${id} never arrived`);
       const tables = m.message as SharedTables;
       received.set(tables.id, tables);
+      // Forget the oldest, as the caller does (a Map iterates in insertion order).
+      if (received.size > KEEP_TABLES) received.delete(received.keys().next().value!);
     }
     const tables = received.get(id)!;
     wasm.loadHeuristic(tables.lineTable, tables.rowTables);

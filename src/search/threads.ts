@@ -42,6 +42,8 @@ export const C = {
 export const F = { CPROB: 0, VALUE: 1, STATS: 5, LENGTH: 21 } as const;
 export const SEQ_MASK = 0x0fffffff;
 export const MESSAGE_BYTES = 1024;
+/** Weight sets whose tables a helper keeps (the last ones sent): a process that makes many searchers holds no more. */
+export const KEEP_TABLES = 8;
 
 /** What the helpers share with the calling thread. */
 export interface SharedBlock {
@@ -130,7 +132,8 @@ export class SearchThreads {
   readonly block: SharedBlock;
   private readonly helpers: Worker[] = [];
   private readonly ports: MessagePort[] = [];
-  private readonly sent = new Set<number>();
+  /** Ids of the tables the helpers hold, oldest first (they keep the last KEEP_TABLES sent, as we do here). */
+  private readonly sent: number[] = [];
   private seq = 0;
   /** Root moves the helpers searched (the rest, the caller): tests wait for it to be positive. */
   tasksByHelpers = 0;
@@ -156,11 +159,12 @@ export class SearchThreads {
     }
   }
 
-  /** Gives the helpers a weight set's tables (once per set; they read them with receiveMessageOnPort). */
+  /** Gives the helpers a weight set's tables (once while they keep them; they read them with receiveMessageOnPort). */
   share(tables: SharedTables): void {
-    if (this.sent.has(tables.id)) return;
+    if (this.sent.includes(tables.id)) return;
     for (const port of this.ports) port.postMessage(tables);
-    this.sent.add(tables.id);
+    this.sent.push(tables.id);
+    if (this.sent.length > KEEP_TABLES) this.sent.shift();
   }
 
   /**
