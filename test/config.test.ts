@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
@@ -8,7 +8,7 @@ import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
 import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space';
 import { exportBestWeights } from '../src/tuner/export';
 import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
-import { createRun } from '../src/tuner/controller';
+import { createRun, prepareRun } from '../src/tuner/controller';
 import { Store } from '../src/store/store';
 
 const minimal = { space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } } } };
@@ -21,8 +21,11 @@ describe('run configs', () => {
     expect(c.validation).toEqual({ finalists: 3, games: 100 });
   });
 
-  it('the shipped configs are valid', () => {
-    for (const name of ['smoke', 'quick', 'default']) expect(() => loadConfig(join(__dirname, '..', 'configs', `${name}.json`))).not.toThrow();
+  it('every shipped config is valid, its start weights exist and its space fits them', () => {
+    const dir = join(__dirname, '..', 'configs');
+    const names = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(names).toEqual(expect.arrayContaining(['smoke.json', 'quick.json', 'default.json', 'depth3.json', 'depth3-matrix.json']));
+    for (const name of names) expect(() => prepareRun(loadConfig(join(dir, name))), name).not.toThrow();
   });
 
   it('equal configs hash alike whatever the key order', () => {
