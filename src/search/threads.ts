@@ -174,6 +174,9 @@ export class SearchThreads {
   decide(job: { lo: number; hi: number; dirs: number[]; depth: number; cprob: number; tables: number; bits: number }, wasm: SearchModule): void {
     const { control, numbers } = this.block;
     const seq = (this.seq = (this.seq + 1) & SEQ_MASK);
+    // Close claiming first: a helper still on the last decision (it read its claim word just now) then fails
+    // its compare-and-swap instead of taking a task while this one's settings are being written.
+    Atomics.store(control, C.CLAIM, (seq << 3) | 7);
     control[C.LO] = job.lo;
     control[C.HI] = job.hi;
     control[C.DEPTH] = job.depth;
