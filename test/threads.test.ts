@@ -106,6 +106,16 @@ describe('root split', () => {
     }
   });
 
+  it('thousands of quick decisions back to back (helpers racing from one decision into the next) keep one thread\'s values', () => {
+    const tables = buildHeuristicTables(loadWeights('nneonneo'));
+    const one = createSearcher(tables, { depth: 1, threads: 1 });
+    const three = createSearcher(tables, { depth: 1, threads: 3 });
+    const list = boards('quick', 500);
+    for (let round = 0; round < 6; round++) {
+      for (const b of list) expect(same(three.decide(b).values, one.decide(b).values)).toBe(true);
+    }
+  });
+
   it('more weight sets than the helpers keep, in turn: each decision still uses its own set', () => {
     const presets = listPresets();
     expect(presets.length).toBeGreaterThan(KEEP_TABLES);
