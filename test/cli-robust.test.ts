@@ -281,6 +281,18 @@ describe('honest numbers and clear errors', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('Ctrl-C stops play in one process mid-game (a depth-4 game takes minutes), with and without threads', async () => {
+    for (const threads of [[], ['--threads', '2']]) {
+      const run = startCli(['play', '-d', '4', '-n', '1', '-s', '8', ...threads]);
+      await waitForOutput(run, 'stderr', /games \[/); // the progress bar: the game has started
+      run.child.kill('SIGINT');
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/interrupted \(SIGINT\)/);
+      expect(r.stdout).not.toMatch(/game 1/); // it did not wait for the game to end
+    }
+  });
+
   it('Ctrl-C stops a race as it stops a tune; the command it prints goes on to the uninterrupted result', async () => {
     const args = (db: string) => ['race', '-c', writeConfig(SLOW), '--optimizers', 'ga', '--seeds', '1,2,3', '--budget', '150', '--checkpoints', '2', '--holdout', '6', '--db', db, '--json'];
     const whole = runCli(args(tempDb()));

@@ -2,7 +2,8 @@ import { Command, Option } from 'commander';
 import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../errors';
 import { loadWeights } from '../../heuristic/weights';
-import { createPlayer, gameSeed, playGames } from '../../solver/solver';
+import { playGameAsync } from '../../engine/game';
+import { createPlayer, gameSeed } from '../../solver/solver';
 import type { PlayerSpec } from '../../solver/spec';
 import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
 import { summarizeGames, type GameRecord } from '../../solver/summary';
@@ -53,15 +54,15 @@ export function command(): Command {
         progress.stop();
         games.forEach((g, i) => line(i, g));
       } else {
-        // Game by game, yielding to the event loop in between: a signal (Ctrl-C) is handled after the
-        // current game instead of after the last one.
+        // Yielding to the event loop every 50 ms: a signal (Ctrl-C) is handled at once, not at the end of a
+        // game that may take minutes.
         games = [];
         for (let i = 0; i < opts.games; i++) {
-          const [r] = playGames(local!, { games: 1, seed: gameSeed(opts.seed, i), rules: opts.rules });
+          const seed = gameSeed(opts.seed, i);
+          const { finalBoard: _board, ...r } = await playGameAsync(local!, seed, { rules: opts.rules });
           games.push(r);
           progress.update(i + 1);
           line(i, r);
-          await new Promise((resolve) => setImmediate(resolve));
         }
         progress.stop();
       }
