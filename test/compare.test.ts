@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import seedrandom from 'seedrandom';
 import { bootstrapMeanCI95, erfc, meanWithCI95, normalTwoSidedP, wilcoxonSignedRank } from '../src/util/stats';
-import { runCli } from './helpers/cli';
+import { runCli, startCli, waitFor } from './helpers/cli';
+import { peek, tempDb } from './helpers/runs';
 
 describe('statistics', () => {
   it('erfc matches known values, tails included', () => {
@@ -85,4 +87,46 @@ describe('tune2048 compare', () => {
     expect(runCli(['compare', 'nneonneo', 'flat', 'snake3', '--sprt']).stderr).toMatch(/exactly two weight sets/);
     expect(runCli(['compare', 'nneonneo', 'flat', '--sprt', '--ratio0', '1.2', '--ratio1', '1.1']).code).toBe(2);
   });
+
+  it('--db keeps every finished batch: killed mid-way (kill -9), the same command goes on from them to the uninterrupted result', async () => {
+    const args = ['compare', 'nneonneo', 'tuned-d1', '-n', '40', '-d', '2', '--seed', '600', '--workers', '2', '--json'];
+    const strip = (out: string) => {
+      const r = JSON.parse(out);
+      return { contenders: r.contenders.map((c: any) => ({ label: c.label, games: c.games.map(({ ms: _ms, ...g }: any) => g) })), pairs: r.pairs };
+    };
+    const whole = runCli(args);
+    expect(whole.code, whole.stderr).toBe(0);
+
+    const db = tempDb();
+    const rows = () => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM compare_games')?.n ?? 0;
+    const run = startCli([...args, '--db', db]);
+    await waitFor(() => rows() >= 10); // a first batch is kept
+    run.child.kill('SIGKILL');
+    await run.done;
+    const kept = new Map((peekAll(db) as { seed: number; ms: number }[]).map((g) => [`${g.seed}`, g.ms]));
+    expect(kept.size).toBeGreaterThanOrEqual(10);
+
+    const again = runCli([...args, '--db', db]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/going on from the games .* holds of this comparison/);
+    expect(strip(again.stdout)).toEqual(strip(whole.stdout));
+    expect(rows()).toBe(80); // each game kept once
+    // The kept games were not played again: their times are the ones stored before.
+    const reused = JSON.parse(again.stdout).contenders.flatMap((c: any) => c.games).filter((g: any) => kept.get(`${g.seed}`) === g.ms);
+    expect(reused.length).toBeGreaterThanOrEqual(Math.min(kept.size, 10));
+
+    // Other settings are other games.
+    expect(runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '5', '-d', '1', '--seed', '600', '--workers', '2', '--db', db]).code).toBe(0);
+    expect(rows()).toBe(90);
+  });
 });
+
+/** Every kept comparison game of a database. */
+function peekAll(db: string): unknown[] {
+  const conn = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return conn.prepare('SELECT seed, ms FROM compare_games').all();
+  } finally {
+    conn.close();
+  }
+}

@@ -24,9 +24,14 @@ export function storeResult(opts: StoreTarget, result: unknown): void {
   if (!opts.db) return;
   const store = Store.open(opts.db);
   try {
-    const id = store.insertComparison(opts.run ?? null, result);
-    console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
+    keepResult(store, opts, result);
   } finally {
     store.close();
   }
+}
+
+/** storeResult in a database already open (compare holds it while it plays, keeping its games). */
+export function keepResult(store: Store, opts: StoreTarget, result: unknown): void {
+  const id = store.insertComparison(opts.run ?? null, result);
+  console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
 }

@@ -10,7 +10,7 @@ import type { BatchGame } from '../runner/protocol';
 import { playSeeds, type GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../search/expectimax';
 import { gameSeed } from '../solver/solver';
-import { playerSpec, type PlayerKind } from '../solver/spec';
+import { playerSpec, type PlayerKind, type PlayerSpec } from '../solver/spec';
 import { GameSummary, summarizeGames } from '../solver/summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from '../util/sprt';
@@ -33,6 +33,30 @@ export interface CompareOptions {
   runner: GameRunner;
   batchGames?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Games already played by the same players on these seeds (an interrupted comparison), and where new ones go. */
+  memo?: GameMemo;
+}
+
+/**
+ * A comparison's memory of games (compare --db: the database's compare_games): a game depends only on the
+ * player spec, the seed and the search build, so one played before need not be played again.
+ */
+export interface GameMemo {
+  known(spec: PlayerSpec, seeds: readonly number[]): Map<number, BatchGame>;
+  keep(spec: PlayerSpec, games: readonly BatchGame[]): void;
+}
+
+/** Plays what `memo` does not know of `seeds` (keeping each batch as it finishes); all the games, in seed order. */
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number) => void): Promise<BatchGame[]> {
+  const known = o.memo?.known(spec, seeds) ?? new Map<number, BatchGame>();
+  if (known.size > 0) onGames(known.size);
+  const missing = seeds.filter((s) => !known.has(s));
+  const fresh = await playSeeds(o.runner, spec, missing, batch, (games) => {
+    o.memo?.keep(spec, games);
+    onGames(games.length);
+  });
+  const bySeed = new Map(fresh.map((g) => [g.seed, g]));
+  return seeds.map((s) => known.get(s) ?? bySeed.get(s)!);
 }
 
 export interface ContenderResult {
@@ -123,7 +147,7 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
   while (played[0].length < o.maxGames) {
     const first = played[0].length;
     const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
-    const [ga, gb] = await Promise.all(specs.map((spec) => playSeeds(o.runner, spec, seeds, batch)));
+    const [ga, gb] = await Promise.all(specs.map((spec) => playRemembered(o, spec, seeds, batch, () => {})));
     played[0].push(...ga);
     played[1].push(...gb);
     const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
@@ -150,8 +174,8 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   let done = 0;
   const played = await Promise.all(
     contenders.map((c) =>
-      playSeeds(o.runner, playerSpec(o.player ?? 'expectimax', c.weights, o), seeds, batch, (games) => {
-        done += games.length;
+      playRemembered(o, playerSpec(o.player ?? 'expectimax', c.weights, o), seeds, batch, (n) => {
+        done += n;
         o.onProgress?.(done, total);
       }),
     ),

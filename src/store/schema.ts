@@ -76,6 +76,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX comparisons_by_run ON comparisons (run_id);
   `,
+  // 4: a comparison's games as they finish (compare --db), so an interrupted comparison goes on from them
+  `
+  CREATE TABLE compare_games (
+    player        TEXT NOT NULL,            -- what decides a game besides its seed: a hash of the player spec and the search build
+    seed          INTEGER NOT NULL,
+    score         INTEGER NOT NULL,
+    max_tile      INTEGER NOT NULL,
+    moves         INTEGER NOT NULL,
+    ms            REAL NOT NULL,
+    PRIMARY KEY (player, seed)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -16,6 +16,15 @@ export { DEFAULT_DB } from '../util/command-hint';
 export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
 export type GamePurpose = 'fitness' | 'validation';
 
+/** One game of a comparison, as compare_games keeps it. */
+export interface ComparisonGame {
+  seed: number;
+  score: number;
+  maxTile: number;
+  moves: number;
+  ms: number;
+}
+
 export interface RunRow {
   id: number;
   name: string;
@@ -445,6 +454,26 @@ export class Store {
     return (this.db.prepare('SELECT id, created_at, result FROM comparisons WHERE run_id = ? ORDER BY id').all(runId) as { id: number; created_at: number; result: string }[]).map(
       (r) => ({ ...r, result: JSON.parse(r.result) }),
     );
+  }
+
+  /** The games of a comparison's player (compare --db) among these seeds, by seed. */
+  comparisonGames(player: string, seeds: readonly number[]): Map<number, ComparisonGame> {
+    const found = new Map<number, ComparisonGame>();
+    if (this.empty || seeds.length === 0) return found;
+    const wanted = new Set(seeds);
+    const rows = this.db
+      .prepare('SELECT seed, score, max_tile AS maxTile, moves, ms FROM compare_games WHERE player = ? AND seed BETWEEN ? AND ?')
+      .all(player, Math.min(...seeds), Math.max(...seeds)) as ComparisonGame[];
+    for (const r of rows) if (wanted.has(r.seed)) found.set(r.seed, r);
+    return found;
+  }
+
+  /** Keeps a finished batch of a comparison's games in one transaction (a game already kept stays as it is). */
+  keepComparisonGames(player: string, games: readonly ComparisonGame[]): void {
+    const insert = this.db.prepare('INSERT OR IGNORE INTO compare_games (player, seed, score, max_tile, moves, ms) VALUES (?, ?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const g of games) insert.run(player, g.seed, g.score, g.maxTile, g.moves, g.ms);
+    }).immediate();
   }
 
   // ---- games ----

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
-import { compareSequential, compareWeights, type Comparison, type Contender } from '../../compare/compare';
+import { compareSequential, compareWeights, type Comparison, type Contender, type GameMemo } from '../../compare/compare';
+import { storeMemo } from '../../compare/memo';
+import { Store } from '../../store/store';
 import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../errors';
 import { percent, table } from '../format';
@@ -8,7 +10,7 @@ import { parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, pa
 import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner';
-import { checkStoreTarget, storeResult } from '../stored-results';
+import { checkStoreTarget, keepResult } from '../stored-results';
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
@@ -33,8 +35,34 @@ interface CompareCliOptions extends PlayerCliOptions {
   step: number;
 }
 
+/** With --db: the database, held while the comparison plays, and the memory of games it keeps there. */
+type OpenDb = { store: Store; memo: GameMemo } | null;
+
+/**
+ * Every finished batch is kept, so the same command goes on after an interruption, playing only what is
+ * missing (it says how many games it found).
+ */
+function openDb(opts: CompareCliOptions): OpenDb {
+  if (!opts.db) return null;
+  const store = Store.open(opts.db, { create: opts.run === undefined });
+  const kept = storeMemo(store);
+  let said = false;
+  const memo: GameMemo = {
+    known(spec, seeds) {
+      const found = kept.known(spec, seeds);
+      if (found.size > 0 && !said) {
+        said = true;
+        console.error(`going on from the games ${opts.db} holds of this comparison: only the missing ones are played`);
+      }
+      return found;
+    },
+    keep: kept.keep,
+  };
+  return { store, memo };
+}
+
 /** compare --sprt: pairs until the sequential test decides; the LLR after each step, then the usual tables. */
-async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, runner: GameRunner): Promise<void> {
+async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, runner: GameRunner, db: OpenDb): Promise<void> {
   const progress = createProgress('pairs', opts.maxGames, 'SPRT [{bar}] {value}/{total} pairs at most | LLR {llr} in ({lower}, {upper}) | ETA (at most) {eta_formatted}', { llr: '0', lower: '-', upper: '-' });
   const result = await compareSequential(a, b, {
     sprt: { ratio0: opts.ratio0, ratio1: opts.ratio1, alpha: opts.alpha, beta: opts.beta },
@@ -45,10 +73,11 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
     cprob: opts.cprob,
     ...playerOf(opts),
     runner,
+    memo: db?.memo,
     onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
   });
   progress.stop();
-  storeResult(opts, result);
+  if (db) keepResult(db.store, opts, result);
   if (opts.json) return console.log(JSON.stringify(result));
   const last = result.trajectory[result.trajectory.length - 1];
   console.log(`SPRT ${a.label} against ${b.label}: H0 mean ratio ${opts.ratio0}, H1 ${opts.ratio1}, alpha ${opts.alpha}, beta ${opts.beta}; bounds (${last.lower.toFixed(3)}, ${last.upper.toFixed(3)}); depth ${opts.depth}, seeds from ${opts.seed}`);
@@ -105,7 +134,7 @@ export function command(): Command {
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i (use seeds not used in tuning)', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
     .addOption(queueOption())
-    .option('--db <file>', 'also store the comparison in this database (see --run)')
+    .option('--db <file>', 'also store the comparison in this database (see --run); every finished batch is kept there, so the same command, run again after an interruption, plays only the missing games')
     .option('--run <id>', "tie the stored comparison to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout (per-game scores included)')
     .option('--sprt', 'sequential test of the first weight set against the second: play pairs until it decides (see --ratio0/--ratio1)')
@@ -125,18 +154,23 @@ export function command(): Command {
         return { label: weights.name ?? spec, weights };
       });
       await checkQueue(opts.queue);
-      if (opts.sprt) return withCliRunner(opts, (runner) => sequential(contenders[0], contenders[1], opts, runner));
-      const progress = createProgress('games', contenders.length * opts.games);
-      const result = await withCliRunner(opts, (runner) =>
-        compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, onProgress: (done) => progress.update(done) }),
-      );
-      progress.stop();
-      storeResult(opts, result);
-      if (opts.json) {
-        console.log(JSON.stringify(result));
-        return;
+      const db = openDb(opts);
+      try {
+        if (opts.sprt) return await withCliRunner(opts, (runner) => sequential(contenders[0], contenders[1], opts, runner, db));
+        const progress = createProgress('games', contenders.length * opts.games);
+        const result = await withCliRunner(opts, (runner) =>
+          compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done) }),
+        );
+        progress.stop();
+        if (db) keepResult(db.store, opts, result);
+        if (opts.json) {
+          console.log(JSON.stringify(result));
+          return;
+        }
+        printTables(result);
+      } finally {
+        db?.store.close();
       }
-      printTables(result);
     });
 }
 
