@@ -13,7 +13,8 @@
  *   heuristic. `auto` = max(3, distinct tiles − 2).
  * - Transposition table: direct-mapped, 32-byte entries (one per half cache
  *   line), keyed by the board, stamped with a per-decision epoch so it never
- *   needs clearing; one table per decision, shared by the root moves. An entry
+ *   needs clearing; one table per decision, shared by the root moves (with
+ *   `threads` ≥ 1, one per root move: the root split of ./threads.ts). An entry
  *   stored at chance depth d is reused at depth ≥ d (it was searched at least as
  *   deep), as nneonneo does.
  *
