@@ -14,7 +14,6 @@
  * with a compare-and-swap on a word that also holds the decision's number, so a slow helper can never
  * take a task of the next decision.
  */
-import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Board } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
@@ -220,11 +219,6 @@ export async function closeSearchThreads(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
   await Promise.all(all.map((p) => p.close()));
-}
-
-/** `--threads auto`: one per core. */
-export function defaultThreads(): number {
-  return availableParallelism();
 }
 
 let nextTablesId = 1;
