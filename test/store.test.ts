@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { pidAlive, RunLostError, Store, RunBusyError, STALE_HEARTBEAT_MS } from '../src/store/store';
 import { suggest } from '../src/util/command-hint';
 import { createRun, Tuner } from '../src/tuner/controller';
+import { waitFor } from './helpers/cli';
 import { smokeConfig } from './helpers/runs';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../src/store/schema';
 import { tempDb } from './helpers/runs';
@@ -119,7 +120,7 @@ describe('store', () => {
             return '';
           }
         };
-        while (cmdline() !== 'sleep\u0000601\u0000') await new Promise((r) => setTimeout(r, 10));
+        await waitFor(() => cmdline() === 'sleep\u0000601\u0000');
         process.kill(zombie, 'SIGKILL');
         const isZombie = () => {
           try {
@@ -129,7 +130,7 @@ describe('store', () => {
             return false;
           }
         };
-        while (!isZombie()) await new Promise((r) => setTimeout(r, 10));
+        await waitFor(isZombie);
         expect(pidAlive(zombie)).toBe(false);
         store.acquireRun(id, zombie); // fresh heartbeat, pid "exists" for kill(pid, 0)
         expect(() => store.acquireRun(id)).not.toThrow();
