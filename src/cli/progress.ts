@@ -18,11 +18,23 @@ export function stopAllProgress(): void {
   running.clear();
 }
 
+/**
+ * cli-progress's ETA is 0 before anything is done and the strings INF/NULL
+ * while its rate is still unknown (printed "ETA NFs"): both read "unknown".
+ */
+const formatTime = (t: unknown, options: cliProgress.Options, round: number): string =>
+  typeof t === 'number' && Number.isFinite(t) ? cliProgress.Format.TimeFormat(t, options, round) : 'unknown';
+
+export function etaTemplate(template: string): cliProgress.GenericFormatter {
+  return (options, params, payload) =>
+    cliProgress.Format.Formatter({ ...options, format: template, formatTime }, params.value === 0 ? { ...params, eta: Number.NaN } : params, payload);
+}
+
 export function createProgress(label: string, total: number, format?: string, payload: Record<string, string | number> = {}): Progress {
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: format ?? `${label} [{bar}] {value}/{total} | {percentage}% | elapsed {duration_formatted} | ETA {eta_formatted}`,
+      format: etaTemplate(format ?? `${label} [{bar}] {value}/{total} | {percentage}% | elapsed {duration_formatted} | ETA {eta_formatted}`),
       hideCursor: process.stderr.isTTY ? true : false,
       noTTYOutput: true,
       notTTYSchedule: 5000,
