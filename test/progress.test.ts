@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import cliProgress from 'cli-progress';
 import { etaTemplate } from '../src/cli/progress';
+import { GamePace, runEtaSec } from '../src/cli/drive-run';
 
 const options = { format: '', barsize: 10, barCompleteString: '#'.repeat(10), barIncompleteString: '-'.repeat(10), autopaddingChar: '0' } as unknown as cliProgress.Options;
 const line = (value: number, eta: unknown) =>
@@ -20,5 +21,32 @@ describe('progress line', () => {
   });
   it('prints a known ETA as minutes and seconds', () => {
     expect(line(3, 125)).toContain('3/10 ETA 02m05s');
+  });
+});
+
+describe('run ETA', () => {
+  const plan = { generations: 4, validationGames: 200 };
+  it('is unknown until a game of this session is done, and counts no time for games stored earlier', () => {
+    const pace = new GamePace();
+    pace.observe('fitness:1', 30, 0); // resumed: 30 games were stored before
+    expect(pace.secondsPerGame()).toBeNull();
+    pace.observe('fitness:1', 30, 5000);
+    expect(pace.secondsPerGame()).toBeNull();
+    pace.observe('fitness:1', 40, 20_000);
+    expect(pace.secondsPerGame()).toBe(2);
+  });
+  it('adds up the phases', () => {
+    const pace = new GamePace();
+    pace.observe('fitness:0', 0, 0);
+    pace.observe('fitness:0', 100, 100_000); // 1 s a game
+    pace.observe('fitness:1', 0, 100_000);
+    pace.observe('fitness:1', 50, 250_000); // 3 s a game
+    expect(pace.secondsPerGame()).toBe(250 / 150);
+  });
+  it('is the rest of this generation, the later generations at its size and validation', () => {
+    expect(runEtaSec(2, { phase: 'fitness', generation: 1, done: 40, total: 100 }, plan)).toBe(2 * (60 + 2 * 100 + 200));
+    expect(runEtaSec(2, { phase: 'fitness', generation: 3, done: 100, total: 100 }, plan)).toBe(2 * 200);
+    expect(runEtaSec(2, { phase: 'validation', generation: 4, done: 50, total: 200 }, plan)).toBe(2 * 150);
+    expect(runEtaSec(null, { phase: 'fitness', generation: 0, done: 0, total: 100 }, plan)).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
-import { readStoredConfig, Tuner, TuneEvent } from '../tuner/controller';
+import { readStoredConfig, Tuner, TuneEvent, TuneProgress } from '../tuner/controller';
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './errors';
-import { fmt, generationLabel } from './format';
+import { fmt, formatDuration, generationLabel } from './format';
 import { isStdoutClosed, onStop } from './process';
 import { createProgress, Progress } from './progress';
 
@@ -12,10 +12,61 @@ function out(line: string): void {
   if (!isStdoutClosed()) console.log(line);
 }
 
+/**
+ * The pace of games played in this session (games stored before a stop or a resume count as
+ * no time): a segment per phase, from its first progress report.
+ */
+export class GamePace {
+  private seconds = 0;
+  private games = 0;
+  private segment: { key: string; startMs: number; startDone: number; done: number; nowMs: number } | null = null;
+
+  observe(key: string, done: number, nowMs: number): void {
+    if (this.segment?.key !== key) {
+      this.close();
+      this.segment = { key, startMs: nowMs, startDone: done, done, nowMs };
+    } else {
+      this.segment.done = done;
+      this.segment.nowMs = nowMs;
+    }
+  }
+
+  /** Seconds per game so far, or null before the first game of this session. */
+  secondsPerGame(): number | null {
+    const s = this.segment;
+    const games = this.games + (s ? s.done - s.startDone : 0);
+    const seconds = this.seconds + (s ? (s.nowMs - s.startMs) / 1000 : 0);
+    return games > 0 ? seconds / games : null;
+  }
+
+  private close(): void {
+    if (!this.segment) return;
+    this.games += this.segment.done - this.segment.startDone;
+    this.seconds += (this.segment.nowMs - this.segment.startMs) / 1000;
+    this.segment = null;
+  }
+}
+
+/**
+ * Seconds left in the whole run: the rest of this phase, the generations after it at this
+ * one's size, then validation. A budget that ends the run early makes it an overestimate.
+ */
+export function runEtaSec(
+  secondsPerGame: number | null,
+  p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>,
+  plan: { generations: number; validationGames: number },
+): number | null {
+  if (secondsPerGame === null) return null;
+  const later = p.phase === 'fitness' ? Math.max(0, plan.generations - p.generation - 1) * p.total + plan.validationGames : 0;
+  return secondsPerGame * (p.total - p.done + later);
+}
+
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
   const run = store.requireRun(runId);
   const { config } = readStoredConfig(run.config);
   const generations = config.optimizer.generations;
+  const plan = { generations, validationGames: config.validation.finalists * config.validation.games };
+  const pace = new GamePace();
   let progress: Progress | null = null;
   let progressKey = '';
   const endProgress = () => {
@@ -40,13 +91,16 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     onEvent,
     onProgress: (p) => {
       const key = `${p.phase}:${p.generation}`;
+      pace.observe(key, p.done, Date.now());
+      const eta = runEtaSec(pace.secondsPerGame(), p, plan);
+      const payload = { best: fmt(p.bestSoFar), run: eta === null ? 'unknown' : formatDuration(eta * 1000) };
       if (key !== progressKey) {
         progress?.stop();
         const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';
-        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {eta_formatted}`, { best: fmt(p.bestSoFar) });
+        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {eta_formatted} (run {run})`, payload);
         progressKey = key;
       }
-      progress?.update(p.done, { best: fmt(p.bestSoFar) });
+      progress?.update(p.done, payload);
     },
   });
   let signals = 0;
