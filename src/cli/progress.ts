@@ -3,6 +3,7 @@
  * line; otherwise (logs, CI) it prints a line every few seconds.
  */
 import cliProgress from 'cli-progress';
+import { formatDuration } from './format';
 
 export interface Progress {
   update(done: number, extra?: Record<string, string | number>): void;
@@ -20,10 +21,10 @@ export function stopAllProgress(): void {
 
 /**
  * cli-progress's ETA is 0 before anything is done and the strings INF/NULL
- * while its rate is still unknown (printed "ETA NFs"): both read "unknown".
+ * while its rate is still unknown (printed "ETA NFs"): both read "unknown". Durations read
+ * as everywhere else in the CLI ("2m 05s", not "2m5s").
  */
-const formatTime = (t: unknown, options: cliProgress.Options, round: number): string =>
-  typeof t === 'number' && Number.isFinite(t) ? cliProgress.Format.TimeFormat(t, options, round) : 'unknown';
+const formatTime = (t: unknown): string => (typeof t === 'number' && Number.isFinite(t) ? formatDuration(t * 1000) : 'unknown');
 
 export function etaTemplate(template: string): cliProgress.GenericFormatter {
   return (options, params, payload) =>
