@@ -1,0 +1,75 @@
+/**
+ * Do common seeds pair games? For every run in a database: every two candidates of a generation on
+ * their common fitness seeds; for every stored comparison: every two contenders. Prints the median
+ * correlation of scores on the same seed, the spread of per-seed differences, and the games each side
+ * needs before a 5% difference is 1.96 standard errors (src/compare/noise.ts).
+ *
+ *   npx tsx scripts/seed-noise.ts [--json] db/depth3.sqlite …
+ */
+import { parseArgs } from 'node:util';
+import { Store } from '../src/store/store';
+import { pairNoise, summarizeNoise, type NoiseSummary, type PairNoise } from '../src/compare/noise';
+import type { Comparison } from '../src/compare/compare';
+import { fmt, table } from '../src/cli/format';
+
+const { values, positionals } = parseArgs({ options: { json: { type: 'boolean' } }, allowPositionals: true });
+if (positionals.length === 0) {
+  console.error('usage: npx tsx scripts/seed-noise.ts [--json] DB …');
+  process.exit(2);
+}
+
+interface Row extends NoiseSummary {
+  db: string;
+  what: string;
+  depth: number | string;
+}
+const rows: Row[] = [];
+for (const path of positionals) {
+  let store: Store;
+  try {
+    store = Store.open(path, { readonly: true });
+  } catch (e) {
+    console.error(`seed-noise: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  for (const run of store.listRuns()) {
+    const depth = (JSON.parse(run.config) as { config: { fitness: { depth: number | string } } }).config.fitness.depth;
+    const byCandidate = new Map<number, { generation: number; games: Map<number, number> }>();
+    for (const g of store.runGames(run.id)) {
+      if (g.purpose !== 'fitness') continue;
+      const c = byCandidate.get(g.candidate_id) ?? { generation: g.generation, games: new Map() };
+      c.games.set(g.seed, g.score);
+      byCandidate.set(g.candidate_id, c);
+    }
+    const cands = [...byCandidate.values()];
+    const pairs: PairNoise[] = [];
+    for (let i = 0; i < cands.length; i++)
+      for (let j = i + 1; j < cands.length; j++) {
+        if (cands[i].generation !== cands[j].generation) continue;
+        const p = pairNoise(cands[i].games, cands[j].games);
+        if (p) pairs.push(p);
+      }
+    const s = summarizeNoise(pairs);
+    if (s) rows.push({ db: path, what: `run ${run.id} (${run.name}): candidates of a generation`, depth, ...s });
+    for (const { id, result } of store.listComparisons(run.id)) {
+      const c = result as Partial<Comparison>;
+      if (!c.contenders?.every((x) => Array.isArray(x.games)) || !c.settings) continue; // a sweep, or stored without its games
+      const games = c.contenders.map((x) => new Map(x.games.map((g) => [g.seed, g.score])));
+      const cmp: PairNoise[] = [];
+      for (let i = 0; i < games.length; i++) for (let j = i + 1; j < games.length; j++) cmp.push(...[pairNoise(games[i], games[j])].filter((p): p is PairNoise => p !== null));
+      const t = summarizeNoise(cmp);
+      if (t) rows.push({ db: path, what: `comparison ${id}: ${c.contenders.map((x) => x.label).join(', ')}`, depth: c.settings.depth, ...t });
+    }
+  }
+  store.close();
+}
+if (values.json) {
+  console.log(JSON.stringify(rows, null, 2));
+} else {
+  console.log(
+    table([
+      ['db', 'what', 'depth', 'pairs', 'seeds (median)', 'correlation (median)', 'sd score', 'sd difference', 'mean score', 'games for ±5%'],
+      ...rows.map((r) => [r.db, r.what, String(r.depth), String(r.pairs), String(r.medianN), r.medianCorrelation.toFixed(3), fmt(r.medianSdScore, 0), fmt(r.medianSdDiff, 0), fmt(r.meanScore, 0), String(r.gamesFor5Percent)]),
+    ]),
+  );
+}
