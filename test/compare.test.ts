@@ -58,6 +58,19 @@ describe('tune2048 compare', () => {
     const diff = a.games.reduce((s: number, g: any, i: number) => s + g.score - b.games[i].score, 0) / 12;
     expect(out.pairs[0].meanDiff).toBeCloseTo(diff, 9);
     expect(out.pairs[0].wilcoxon.p).toBeGreaterThan(0);
+    // how much the seeds paired them, by the textbook formulas
+    const xs: number[] = a.games.map((g: any) => g.score);
+    const ys: number[] = b.games.map((g: any) => g.score);
+    const avg = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+    const [mx, my] = [avg(xs), avg(ys)];
+    const rho = avg(xs.map((x, i) => (x - mx) * (ys[i] - my))) / Math.sqrt(avg(xs.map((x) => (x - mx) ** 2)) * avg(ys.map((y) => (y - my) ** 2)));
+    expect(out.pairs[0].pairing.correlation).toBeCloseTo(rho, 9);
+    const d = xs.map((x, i) => x - ys[i]);
+    const sdDiff = Math.sqrt(d.reduce((s, x) => s + (x - avg(d)) ** 2, 0) / (d.length - 1));
+    expect(out.pairs[0].pairing.gamesFor5Percent).toBe(Math.ceil(((1.96 * sdDiff) / (0.05 * avg([...xs, ...ys]))) ** 2));
+    const text = runCli(['compare', 'nneonneo', 'snake3', '-n', '12', '-d', '0', '--seed', '500', '--workers', '2']).stdout;
+    expect(text).toMatch(/seed correlation\s+games for ±5%/);
+    expect(text).toMatch(new RegExp(`nneonneo − snake3 .* ${rho.toFixed(2)}\\s+${out.pairs[0].pairing.gamesFor5Percent}`));
   });
 
   it('sweep plays the same seeds at each depth', () => {

@@ -14,6 +14,7 @@ import { playerSpec, type PlayerKind, type PlayerSpec } from '../solver/spec';
 import { GameSummary, summarizeGames } from '../solver/summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from '../util/sprt';
+import { gamesToResolve, pairNoise } from './noise';
 
 export interface Contender {
   label: string;
@@ -76,6 +77,12 @@ export interface PairResult {
   /** a's mean over b's, minus one. */
   relative: number;
   wilcoxon: WilcoxonResult;
+  /**
+   * How much the common seeds paired the two (src/compare/noise.ts): the correlation of their scores on a
+   * seed, and the games per contender a 5% difference needs at this spread to be 1.96 standard errors.
+   * Absent in comparisons stored before it existed.
+   */
+  pairing?: { correlation: number; gamesFor5Percent: number };
 }
 
 /** One weight set at several depths, the same seeds at each (tune2048 sweep). */
@@ -94,6 +101,8 @@ export interface Comparison {
   pairs: PairResult[];
 }
 
+const bySeed = (games: readonly BatchGame[]) => new Map(games.map((g) => [g.seed, g.score]));
+
 /** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
 export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: BatchGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
   const results: ContenderResult[] = contenders.map((c, k) => {
@@ -105,6 +114,7 @@ export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[],
     for (let j = i + 1; j < results.length; j++) {
       const diffs = results[i].games.map((g, k) => g.score - results[j].games[k].score);
       const meanDiff = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+      const noise = pairNoise(bySeed(results[i].games), bySeed(results[j].games), 2);
       pairs.push({
         a: results[i].label,
         b: results[j].label,
@@ -112,6 +122,7 @@ export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[],
         ci95: bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${seed}:${i}:${j}`)),
         relative: results[i].summary.meanScore / results[j].summary.meanScore - 1,
         wilcoxon: wilcoxonSignedRank(diffs),
+        ...(noise ? { pairing: { correlation: noise.correlation, gamesFor5Percent: gamesToResolve(noise.sdDiff, noise.meanScore, 0.05) } } : {}),
       });
     }
   }

@@ -52,8 +52,17 @@ export function buildRunReport(store: Store, runId: number): string {
         c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), `${num(k.meanCI95.low, 0)}–${num(k.meanCI95.high, 0)}`, num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * k.summary.reach[t]).toFixed(1)}%`), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
       );
       const pairs = htmlTable(
-        ['pair', 'mean difference', 'bootstrap 95% CI', 'relative', 'Wilcoxon z', 'p'],
-        c.pairs.map((p) => [`${p.a} − ${p.b}`, num(p.meanDiff, 0), `${num(p.ci95.low, 0)}–${num(p.ci95.high, 0)}`, `${(100 * p.relative).toFixed(1)}%`, num(p.wilcoxon.z, 2), p.wilcoxon.p < 1e-6 ? '< 1e-6' : p.wilcoxon.p.toPrecision(2)]),
+        ['pair', 'mean difference', 'bootstrap 95% CI', 'relative', 'Wilcoxon z', 'p', 'seed correlation', 'games for ±5%'],
+        c.pairs.map((p) => [
+          `${p.a} − ${p.b}`,
+          num(p.meanDiff, 0),
+          `${num(p.ci95.low, 0)}–${num(p.ci95.high, 0)}`,
+          `${(100 * p.relative).toFixed(1)}%`,
+          num(p.wilcoxon.z, 2),
+          p.wilcoxon.p < 1e-6 ? '< 1e-6' : p.wilcoxon.p.toPrecision(2),
+          p.pairing ? p.pairing.correlation.toFixed(2) : '–',
+          p.pairing ? String(p.pairing.gamesFor5Percent) : '–',
+        ]),
       );
       return `<figure id="comparison-${c.id}"><div id="chart-comparison-${c.id}" class="chart"></div></figure>\n${summary}\n${pairs}`;
     })

@@ -111,7 +111,7 @@ export function printTables(result: Comparison): void {
   }
   console.log(table(rows));
   console.log('');
-  const pairRows = [['pair', 'mean difference (95% bootstrap CI)', 'relative', 'Wilcoxon z', 'p']];
+  const pairRows = [['pair', 'mean difference (95% bootstrap CI)', 'relative', 'Wilcoxon z', 'p', 'seed correlation', 'games for ±5%']];
   for (const p of result.pairs) {
     pairRows.push([
       `${p.a} − ${p.b}`,
@@ -119,9 +119,12 @@ export function printTables(result: Comparison): void {
       `${(100 * p.relative).toFixed(1)}%`,
       p.wilcoxon.z.toFixed(2),
       pValue(p.wilcoxon.p),
+      p.pairing ? p.pairing.correlation.toFixed(2) : '-',
+      p.pairing ? String(p.pairing.gamesFor5Percent) : '-',
     ]);
   }
   console.log(table(pairRows));
+  console.log('(seed correlation: how much the common seeds paired the games, 0 = not at all; games for ±5%: games per contender a 5% difference needs, at this spread, to be 1.96 standard errors)');
 }
 
 export function command(): Command {
