@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../src/tuner/config';
 import { runCli, startCli, waitFor } from './helpers/cli';
-import { dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
+import { all, dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
 
 
@@ -24,6 +24,14 @@ describe('tune, runs, show, export from the command line', () => {
     const show = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout);
     expect(show.generations).toHaveLength(3);
     expect(show.generations[0]).toEqual(expect.objectContaining({ generation: 0, status: 'done', games: 36, stepSize: 0.1 }));
+    // the best's 95% half-width, by the textbook formula over its stored games
+    const bestId = peek<{ id: number }>(db, 'SELECT id FROM candidates WHERE generation = 0 ORDER BY fitness DESC, idx LIMIT 1')!.id;
+    const xs = all<{ score: number }>(db, `SELECT score FROM games WHERE candidate_id = ${bestId} AND purpose = 'fitness'`).map((g) => g.score);
+    const m = xs.reduce((a, x) => a + x, 0) / xs.length;
+    const half = (1.96 * Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))) / Math.sqrt(xs.length);
+    expect(show.generations[0].bestHalfWidth).toBeCloseTo(half, 6);
+    expect(runCli(['show', '1', '--db', db]).stdout).toMatch(new RegExp(`^0 +${show.generations[0].best.toFixed(1)} +±${((100 * half) / show.generations[0].best).toFixed(1)}%`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`generation 0 \\(1 of 3\\): best ${show.generations[0].best.toFixed(1)} ±${((100 * half) / show.generations[0].best).toFixed(1)}%`));
     const out = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'best.json');
     expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
     const weights = JSON.parse(readFileSync(out, 'utf8'));

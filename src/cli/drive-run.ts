@@ -61,6 +61,11 @@ export function runEtaSec(
   return secondsPerGame * (p.total - p.done + later);
 }
 
+/** " ±14.2%": the 95% interval of a fitness, relative to it (empty when unknown). */
+export function halfWidth(value: number, half: number | null): string {
+  return half === null || !(value > 0) ? '' : ` ±${((100 * half) / value).toFixed(1)}%`;
+}
+
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
   const run = store.requireRun(runId);
   const { config } = readStoredConfig(run.config);
@@ -79,7 +84,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     if (e.event === 'generation-finished') {
       endProgress();
       out(
-        `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s`,
+        `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s`,
       );
     } else if (e.event === 'validation-finished') {
       endProgress();

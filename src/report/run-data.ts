@@ -11,6 +11,8 @@ import { runListItem, type RunListItem } from './run-list';
 import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
 import { ParameterSpace } from '../tuner/space';
+import type { RunConfig } from '../tuner/config';
+import { fitnessHalfWidth95, toScored } from '../tuner/fitness';
 
 export interface GenerationPoint {
   idx: number;
@@ -49,6 +51,12 @@ export function generationFigures(g: GenerationRow, optimizer: Optimizer) {
     games: g.games,
     seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
   };
+}
+
+/** Half-width of the 95% interval of a generation's best fitness, from the best's own games (null: none or one). */
+export function bestHalfWidth(store: Store, runId: number, generation: number, fitness: RunConfig['fitness']): number | null {
+  const best = [...store.getCandidates(runId, generation)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
+  return best ? fitnessHalfWidth95(fitness, store.getGames(best.id, 'fitness').map(toScored)) : null;
 }
 
 export function runDetail(store: Store, runId: number): RunDetail {

@@ -23,10 +23,9 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { RunnerStoppedError } from '../runner/errors';
 import { openRunner, type GameRunner } from '../runner/runner';
-import { fitnessPlayer } from './fitness';
 import { CandidateRow, GamePurpose, RunLostError, Store } from '../store/store';
 import { configHash, parseConfig, RunConfig } from './config';
-import { gameObjective, objectiveValue } from './fitness';
+import { fitnessHalfWidth95, fitnessPlayer, gameObjective, objectiveValue, toScored } from './fitness';
 import { createOptimizer } from './optimizers';
 import type { Evaluated, Optimizer } from './optimizer';
 import { generationSeeds, stream, validationSeeds } from './seeds';
@@ -64,6 +63,8 @@ export type TuneEvent =
       run: number;
       generation: number;
       best: number;
+      /** Half-width of the 95% interval of the best's fitness (null: it inherited its fitness, or played one game). */
+      bestHalfWidth: number | null;
       mean: number;
       stdev: number;
       /** The optimizer's step size (GA mutation σ, CMA-ES σ), in the normalised space. */
@@ -258,6 +259,8 @@ export class Tuner {
       const values = fitness.map((f) => f.fitness);
       const played = toPlay.reduce((n, c) => n + store.getGames(c.id, 'fitness').length, 0);
       const stats = { best: Math.max(...values), mean: mean(values), stdev: stdev(values), games: played };
+      const best = candidates[values.indexOf(stats.best)];
+      const bestHalfWidth = inherited.has(best.id) ? null : fitnessHalfWidth95(config.fitness, store.getGames(best.id, 'fitness').map(toScored));
       store.finishGeneration(runId, g, fitness, stats);
       bestSoFar = Math.max(bestSoFar ?? -Infinity, stats.best);
       const done = store.getGeneration(runId, g)!;
@@ -266,6 +269,7 @@ export class Tuner {
         run: runId,
         generation: g,
         ...stats,
+        bestHalfWidth,
         stepSize: summary.stepSize,
         seconds: ((done.finished_at ?? 0) - done.started_at) / 1000,
       });
@@ -390,9 +394,5 @@ class StopRequested extends Error {
   constructor() {
     super('stop requested');
   }
-}
-
-function toScored(g: { score: number; max_tile: number }) {
-  return { score: g.score, maxTile: g.max_tile };
 }
 

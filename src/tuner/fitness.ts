@@ -8,6 +8,11 @@ export interface ScoredGame {
   maxTile: number;
 }
 
+/** A stored game row as the objective reads it. */
+export function toScored(g: { score: number; max_tile: number }): ScoredGame {
+  return { score: g.score, maxTile: g.max_tile };
+}
+
 /** One game's contribution to the objective. */
 export function gameObjective(fitness: RunConfig['fitness'], g: ScoredGame): number {
   if (fitness.objective === 'mean-score') return g.score;
@@ -21,6 +26,20 @@ export function objectiveValue(fitness: RunConfig['fitness'], games: readonly Sc
   let total = 0;
   for (const g of games) total += gameObjective(fitness, g);
   return total / games.length;
+}
+
+/**
+ * Half-width of the 95% interval of the objective over these games (1.96 · sd / √n), or null below two
+ * games: how far a candidate's fitness may be from its true value. Common seeds do not narrow it (scores
+ * of two weight sets on a seed are uncorrelated in 2048: docs/results.md), so it is also the noise a
+ * ranking of candidates works against.
+ */
+export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonly ScoredGame[]): number | null {
+  if (games.length < 2) return null;
+  const xs = games.map((g) => gameObjective(fitness, g));
+  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
+  return (1.96 * sd) / Math.sqrt(xs.length);
 }
 
 /** The player a run's fitness games are played by: its weights with the config's player and search settings. */

@@ -74,6 +74,16 @@ export function writeConfig(data: unknown): string {
 }
 
 /** One row of a query on a database another process may be writing (undefined before its schema exists). */
+/** Every row of a query on a finished database (read-only). */
+export function all<T>(db: string, sql: string): T[] {
+  const conn = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return conn.prepare(sql).all() as T[];
+  } finally {
+    conn.close();
+  }
+}
+
 export function peek<T>(db: string, sql: string): T | undefined {
   if (!existsSync(db)) return undefined;
   const conn = new Database(db, { readonly: true, fileMustExist: true });

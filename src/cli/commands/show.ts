@@ -1,8 +1,9 @@
 import { Command } from 'commander';
-import { generationFigures } from '../../report/run-data';
+import { bestHalfWidth, generationFigures } from '../../report/run-data';
 import { readStoredConfig } from '../../tuner/controller';
 import { createOptimizer } from '../../tuner/optimizers';
 import { dbOption, withStore } from '../db';
+import { halfWidth } from '../drive-run';
 import { fmt, table } from '../format';
 import { parseRunId } from '../options';
 
@@ -15,10 +16,11 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
         const run = store.requireRun(runId);
-        const optimizer = createOptimizer(readStoredConfig(run.config).config);
+        const { config } = readStoredConfig(run.config);
+        const optimizer = createOptimizer(config);
         const generations = store.listGenerations(runId).map((g) => {
           const { idx, step, ...figures } = generationFigures(g, optimizer);
-          return { generation: idx, status: g.status, ...figures, stepSize: step };
+          return { generation: idx, status: g.status, ...figures, bestHalfWidth: g.status === 'done' ? bestHalfWidth(store, runId, idx, config.fitness) : null, stepSize: step };
         });
         const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
         if (opts.json) {
@@ -32,9 +34,11 @@ export function command(): Command {
           return;
         }
         console.log(`run ${run.id} "${run.name}": ${run.status}${run.error ? ` (${run.error})` : ''}`);
-        const rows = [['generation', 'best (in-sample)', 'mean', 'stdev', 'sigma', 'games', 'seconds']];
-        for (const g of generations) rows.push([String(g.generation), fmt(g.best), fmt(g.mean), fmt(g.stdev), fmt(g.stepSize, 3), String(g.games), fmt(g.seconds)]);
+        const rows = [['generation', 'best (in-sample)', '± (95%)', 'mean', 'stdev', 'sigma', 'games', 'seconds']];
+        for (const g of generations)
+          rows.push([String(g.generation), fmt(g.best), g.best === null ? '-' : halfWidth(g.best, g.bestHalfWidth).trim() || '-', fmt(g.mean), fmt(g.stdev), fmt(g.stepSize, 3), String(g.games), fmt(g.seconds)]);
         console.log(table(rows));
+        console.log("(± (95%): the interval of the best's fitness from its own games; a difference between two candidates has one ~1.4 times as wide: closer than that, they are ranked by luck)");
         if (best) {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(JSON.parse(best.params)));
