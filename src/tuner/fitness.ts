@@ -2,6 +2,7 @@
 import type { Weights } from '../heuristic/weights';
 import { playerSpec, type PlayerSpec } from '../solver/spec';
 import type { RunConfig } from './config';
+import { stdev } from '../util/stats';
 
 export interface ScoredGame {
   score: number;
@@ -36,10 +37,7 @@ export function objectiveValue(fitness: RunConfig['fitness'], games: readonly Sc
  */
 export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonly ScoredGame[]): number | null {
   if (games.length < 2) return null;
-  const xs = games.map((g) => gameObjective(fitness, g));
-  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
-  return (1.96 * sd) / Math.sqrt(xs.length);
+  return (1.96 * stdev(games.map((g) => gameObjective(fitness, g)))) / Math.sqrt(games.length);
 }
 
 /** The player a run's fitness games are played by: its weights with the config's player and search settings. */
