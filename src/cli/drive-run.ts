@@ -3,7 +3,7 @@ import { readStoredConfig, Tuner, TuneEvent, TuneProgress } from '../tuner/contr
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './errors';
-import { fmt, formatDuration, generationLabel } from './format';
+import { fmt, formatDuration, generationLabel, halfWidth } from './format';
 import { isStdoutClosed, onStop } from './process';
 import { createProgress, Progress } from './progress';
 
@@ -59,11 +59,6 @@ export function runEtaSec(
   if (secondsPerGame === null) return null;
   const later = p.phase === 'fitness' ? Math.max(0, plan.generations - p.generation - 1) * p.total + plan.validationGames : 0;
   return secondsPerGame * (p.total - p.done + later);
-}
-
-/** " ±14.2%": the 95% interval of a fitness, relative to it (empty when unknown). */
-export function halfWidth(value: number, half: number | null): string {
-  return half === null || !(value > 0) ? '' : ` ±${((100 * half) / value).toFixed(1)}%`;
 }
 
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {

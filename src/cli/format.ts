@@ -52,3 +52,8 @@ export function formatDuration(ms: number | null): string {
   if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
+
+/** " ±14.2%": a 95% half-width relative to its value (empty when unknown). */
+export function halfWidth(value: number, half: number | null): string {
+  return half === null || !(value > 0) ? '' : ` ±${((100 * half) / value).toFixed(1)}%`;
+}

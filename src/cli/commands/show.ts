@@ -3,8 +3,7 @@ import { bestHalfWidth, generationFigures } from '../../report/run-data';
 import { readStoredConfig } from '../../tuner/controller';
 import { createOptimizer } from '../../tuner/optimizers';
 import { dbOption, withStore } from '../db';
-import { halfWidth } from '../drive-run';
-import { fmt, table } from '../format';
+import { fmt, halfWidth, table } from '../format';
 import { parseRunId } from '../options';
 
 export function command(): Command {
