@@ -30,6 +30,16 @@ describe('tune, runs, show, export from the command line', () => {
     const m = xs.reduce((a, x) => a + x, 0) / xs.length;
     const half = (1.96 * Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))) / Math.sqrt(xs.length);
     expect(show.generations[0].bestHalfWidth).toBeCloseTo(half, 6);
+    // the real share of generation 0's spread: variance of the candidates' means less their mean sd² / n
+    const byCandidate = new Map<number, number[]>();
+    for (const g of all<{ candidate_id: number; score: number }>(db, "SELECT candidate_id, score FROM games JOIN candidates c ON c.id = candidate_id WHERE c.generation = 0 AND purpose = 'fitness'"))
+      byCandidate.set(g.candidate_id, [...(byCandidate.get(g.candidate_id) ?? []), g.score]);
+    const avg = (v: number[]) => v.reduce((a, x) => a + x, 0) / v.length;
+    const variance = (v: number[]) => v.reduce((a, x) => a + (x - avg(v)) ** 2, 0) / (v.length - 1);
+    const groups = [...byCandidate.values()];
+    const observed = variance(groups.map(avg));
+    const noise = avg(groups.map((v) => variance(v) / v.length));
+    expect(show.generations[0].signalShare).toBeCloseTo(Math.max(0, observed - noise) / observed, 9);
     expect(runCli(['show', '1', '--db', db]).stdout).toMatch(new RegExp(`^0 +${show.generations[0].best.toFixed(1)} +±${((100 * half) / show.generations[0].best).toFixed(1)}%`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`generation 0 \\(1 of 3\\): best ${show.generations[0].best.toFixed(1)} ±${((100 * half) / show.generations[0].best).toFixed(1)}%`));
     const out = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'best.json');

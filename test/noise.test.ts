@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { gamesToResolve, pairNoise, pearson, summarizeNoise } from '../src/compare/noise';
+import { gamesToResolve, pairNoise, pearson, splitSpread, summarizeNoise } from '../src/compare/noise';
 
 /** Standard normal draws (Box–Muller) from a seeded stream. */
 function normals(seed: string, n: number): number[] {
@@ -56,5 +56,31 @@ describe('seed pairing noise', () => {
     expect(s.pairs).toBe(1);
     expect(s.gamesFor5Percent).toBe(gamesToResolve(s.medianSdDiff, s.meanScore, 0.05));
     expect(summarizeNoise([])).toBeNull();
+  });
+});
+
+describe('real and chance spread of a generation', () => {
+  const generation = (trueSd: number, seed: string, candidates = 300, games = 30, noiseSd = 50_000) => {
+    const truth = normals(`${seed}-truth`, candidates);
+    return truth.map((t, i) => normals(`${seed}-${i}`, games).map((z) => 100_000 + trueSd * t + noiseSd * z));
+  };
+
+  it('splits a small case as the formulas say', () => {
+    // means 2, 5, 8 (variance 9); each sd² / n: 1/3, 1/3, 4/3 → noise 2/3
+    const s = splitSpread([[1, 2, 3], [4, 5, 6], [6, 8, 10]])!;
+    expect(s.observed).toBeCloseTo(9, 12);
+    expect(s.noise).toBeCloseTo(2 / 3, 12);
+    expect(s.signalShare).toBeCloseTo((9 - 2 / 3) / 9, 12);
+    expect(splitSpread([[1, 2], [3, 4]])).toBeNull();
+    expect(splitSpread([[1], [2], [3], [4, 5]])).toBeNull();
+  });
+
+  it('finds no real spread among equal candidates, half of it when true differences match the noise, nearly all when they dwarf it', () => {
+    const sem = 50_000 / Math.sqrt(30);
+    expect(splitSpread(generation(0, 'equal'))!.signalShare).toBeLessThan(0.15);
+    const half = splitSpread(generation(sem, 'half'))!.signalShare;
+    expect(half).toBeGreaterThan(0.35);
+    expect(half).toBeLessThan(0.65);
+    expect(splitSpread(generation(10 * sem, 'large'))!.signalShare).toBeGreaterThan(0.95);
   });
 });

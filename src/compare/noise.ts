@@ -85,3 +85,26 @@ export function summarizeNoise(pairs: readonly PairNoise[]): NoiseSummary | null
     gamesFor5Percent: gamesToResolve(medianSdDiff, meanScore, 0.05),
   };
 }
+
+export interface SpreadSplit {
+  /** Sample variance of the candidates' fitness (their mean scores). */
+  observed: number;
+  /** The part chance alone would give: the mean over candidates of sd² / games. */
+  noise: number;
+  /** Share of the observed spread that is real (true differences between candidates), 0…1. */
+  signalShare: number;
+}
+
+/**
+ * How much of a generation's fitness spread is real: the variance of candidates' means is the variance
+ * of their true values plus, on average, each mean's own noise (sd² / n); what is left after taking the
+ * noise away is the share a ranking can see. Near 0, candidates are ranked by luck. Null with fewer
+ * than three candidates of two or more games.
+ */
+export function splitSpread(candidates: readonly (readonly number[])[]): SpreadSplit | null {
+  const usable = candidates.filter((xs) => xs.length >= 2);
+  if (usable.length < 3) return null;
+  const observed = stdev(usable.map(mean)) ** 2;
+  const noise = mean(usable.map((xs) => stdev(xs) ** 2 / xs.length));
+  return { observed, noise, signalShare: observed > 0 ? Math.max(0, observed - noise) / observed : 0 };
+}

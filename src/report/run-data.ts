@@ -12,7 +12,8 @@ import { readStoredConfig } from '../tuner/controller';
 import { createOptimizer } from '../tuner/optimizers';
 import { ParameterSpace } from '../tuner/space';
 import type { RunConfig } from '../tuner/config';
-import { fitnessHalfWidth95, toScored } from '../tuner/fitness';
+import { fitnessHalfWidth95, gameObjective, toScored } from '../tuner/fitness';
+import { splitSpread } from '../compare/noise';
 
 export interface GenerationPoint {
   idx: number;
@@ -53,10 +54,16 @@ export function generationFigures(g: GenerationRow, optimizer: Optimizer) {
   };
 }
 
-/** Half-width of the 95% interval of a generation's best fitness, from the best's own games (null: none or one). */
-export function bestHalfWidth(store: Store, runId: number, generation: number, fitness: RunConfig['fitness']): number | null {
-  const best = [...store.getCandidates(runId, generation)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
-  return best ? fitnessHalfWidth95(fitness, store.getGames(best.id, 'fitness').map(toScored)) : null;
+/**
+ * How noisy a generation's ranking was, from its stored games: the 95% half-width of the best's fitness
+ * (from its own games), and the share of the candidates' fitness spread that is real rather than chance
+ * (src/compare/noise.ts). Candidates that inherited their fitness have no games here and are left out.
+ */
+export function generationNoise(store: Store, runId: number, generation: number, fitness: RunConfig['fitness']): { bestHalfWidth: number | null; signalShare: number | null } {
+  const cands = store.getCandidates(runId, generation).map((c) => ({ c, games: store.getGames(c.id, 'fitness').map(toScored) }));
+  const best = [...cands].sort((a, b) => (b.c.fitness ?? -Infinity) - (a.c.fitness ?? -Infinity))[0];
+  const split = splitSpread(cands.map(({ games }) => games.map((g) => gameObjective(fitness, g))));
+  return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, best.games) : null, signalShare: split?.signalShare ?? null };
 }
 
 export function runDetail(store: Store, runId: number): RunDetail {

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { bestHalfWidth, generationFigures } from '../../report/run-data';
+import { generationFigures, generationNoise } from '../../report/run-data';
 import { readStoredConfig } from '../../tuner/controller';
 import { createOptimizer } from '../../tuner/optimizers';
 import { dbOption, withStore } from '../db';
-import { fmt, halfWidth, table } from '../format';
+import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
 
 export function command(): Command {
@@ -19,7 +19,7 @@ export function command(): Command {
         const optimizer = createOptimizer(config);
         const generations = store.listGenerations(runId).map((g) => {
           const { idx, step, ...figures } = generationFigures(g, optimizer);
-          return { generation: idx, status: g.status, ...figures, bestHalfWidth: g.status === 'done' ? bestHalfWidth(store, runId, idx, config.fitness) : null, stepSize: step };
+          return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
         });
         const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
         if (opts.json) {
@@ -33,11 +33,24 @@ export function command(): Command {
           return;
         }
         console.log(`run ${run.id} "${run.name}": ${run.status}${run.error ? ` (${run.error})` : ''}`);
-        const rows = [['generation', 'best (in-sample)', '± (95%)', 'mean', 'stdev', 'sigma', 'games', 'seconds']];
+        const rows = [['generation', 'best (in-sample)', '± (95%)', 'mean', 'stdev', 'real spread', 'sigma', 'games', 'seconds']];
         for (const g of generations)
-          rows.push([String(g.generation), fmt(g.best), g.best === null ? '-' : halfWidth(g.best, g.bestHalfWidth).trim() || '-', fmt(g.mean), fmt(g.stdev), fmt(g.stepSize, 3), String(g.games), fmt(g.seconds)]);
+          rows.push([
+            String(g.generation),
+            fmt(g.best),
+            g.best === null ? '-' : halfWidth(g.best, g.bestHalfWidth).trim() || '-',
+            fmt(g.mean),
+            fmt(g.stdev),
+            g.signalShare === null ? '-' : percent(g.signalShare),
+            fmt(g.stepSize, 3),
+            String(g.games),
+            fmt(g.seconds),
+          ]);
         console.log(table(rows));
-        console.log("(± (95%): the interval of the best's fitness from its own games; a difference between two candidates has one ~1.4 times as wide: closer than that, they are ranked by luck)");
+        console.log(
+          "(± (95%): the interval of the best's fitness from its own games; a difference of two candidates has one ~1.4 times as wide. " +
+            'real spread: the share of the fitness spread between candidates that is not chance; near 0% they are ranked by luck: give them more games)',
+        );
         if (best) {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(JSON.parse(best.params)));
