@@ -104,6 +104,51 @@ describe('a tuning run', () => {
     expect(dumpRun(db, id)).toEqual(reference);
   });
 
+  it.each([
+    ['every candidate plays every seed', {}],
+    ['racing', { racing: { rounds: 2, keep: 0.5 } }],
+  ])('copies of a weight set get the games of the first instead of playing them again (%s)', async (_label, racing) => {
+    // No crossover and no mutation: every offspring is a copy of a parent.
+    const config = smokeConfig({
+      optimizer: { population: 6, generations: 3, elitism: 1, tournament: 2, crossoverRate: 0, mutationRate: 0 },
+      fitness: { games: 6, depth: 0, ...racing },
+    });
+    const played: string[] = [];
+    const db = tempDb();
+    const { id, outcome } = await tuneToEnd(db, config, {
+      workers: 2,
+      onRunner: (runner) => {
+        const play = runner.playBatch.bind(runner);
+        runner.playBatch = (spec, seeds) => {
+          for (const seed of seeds) played.push(`${JSON.stringify(spec)}@${seed}`);
+          return play(spec, seeds);
+        };
+      },
+    });
+    expect(outcome.status).toBe('finished');
+    expect(new Set(played).size).toBe(played.length); // no game played twice
+    const { candidates, games } = dumpRun(db, id) as { candidates: { id: number; generation: number; params: string; validation: number | null }[]; games: { candidate_id: number; purpose: string; seed: number; score: number; max_tile: number; moves: number }[] };
+    const copies = candidates.filter((c, i) => candidates.findIndex((d) => d.generation === c.generation && d.params === c.params) < i);
+    expect(copies.length).toBeGreaterThan(0);
+    for (const copy of copies) {
+      const first = candidates.find((d) => d.generation === copy.generation && d.params === copy.params)!;
+      const gamesOf = (cid: number) => games.filter((g) => g.candidate_id === cid && g.purpose === 'fitness').map(({ candidate_id: _c, ...g }) => g);
+      expect(gamesOf(copy.id)).toEqual(gamesOf(first.id).filter((g) => gamesOf(copy.id).some((x) => x.seed === g.seed)));
+      expect(gamesOf(copy.id).length).toBeGreaterThan(0);
+    }
+    if (!('racing' in racing)) {
+      // every candidate has all its games, played or copied
+      for (const c of candidates) expect(games.filter((g) => g.candidate_id === c.id && g.purpose === 'fitness')).toHaveLength(6);
+      expect(played.length).toBeLessThan(candidates.length * 6 + 2 * 8);
+    }
+    const finalists = candidates.filter((c) => c.validation !== null);
+    expect(new Set(finalists.map((c) => c.params)).size).toBe(finalists.length); // distinct finalists
+    // the same run with one worker: identical
+    const db1 = tempDb();
+    const again = await tuneToEnd(db1, config, { workers: 1 });
+    expect(dumpRun(db, id)).toEqual(dumpRun(db1, again.id));
+  });
+
   it('survives a worker killed mid-batch: the batch is retried and the run equals the uninterrupted one', async () => {
     // Depth-1 games keep workers busy, so the kills land mid-batch.
     const config = smokeConfig({ fitness: { games: 6, depth: 1 } });

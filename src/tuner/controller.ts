@@ -305,14 +305,17 @@ export class Tuner {
   }
 
   /**
-   * The best few of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
+   * The best few distinct weight sets of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
    * re-played on held-out seeds; the winner is the run's best.
    */
   private async validate(config: RunConfig, space: ParameterSpace, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const last = store.getCandidates(runId, lastGeneration);
     const ranked = [...last].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
-    const finalists = ranked.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
+    // Distinct weight sets only: a copy of a finalist would validate to the same number.
+    const seen = new Set<string>();
+    const distinct = ranked.filter((c) => !seen.has(c.params) && seen.add(c.params));
+    const finalists = distinct.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
     const seeds = validationSeeds(config.seed, config.validation.games);
     await this.playMissing(config, space, finalists, 'validation', seeds, { phase: 'validation', generation: lastGeneration + 1, bestSoFar });
     const scored = finalists.map((c) => {
@@ -336,7 +339,7 @@ export class Tuner {
     }));
   }
 
-  /** Plays every (candidate, seed) game not yet stored; each finished batch is one transaction. */
+  /** Plays every (candidate, seed) game not yet stored. */
   private async playMissing(
     config: RunConfig,
     space: ParameterSpace,
@@ -348,26 +351,56 @@ export class Tuner {
     span?: { before: number; total: number },
   ): Promise<void> {
     const tasks: { candidate: number; spec: PlayerSpec; seeds: number[] }[] = [];
+    // A candidate with the same player as an earlier one (a GA offspring that no gene mutated, an elite's
+    // copy) would play the very same games on the same seeds: it gets copies of that one's games instead.
+    const playedBy = new Map<string, number>();
+    const clones: { candidate: number; of: number; seeds: Set<number> }[] = [];
     let done = span?.before ?? 0;
     for (const c of candidates) {
       const stored = new Set(this.store.getGames(c.id, purpose).map((g) => g.seed));
       done += seeds.filter((s) => stored.has(s)).length;
       const missing = seeds.filter((s) => !stored.has(s));
       const spec = fitnessPlayer(config.fitness, space.toWeights(JSON.parse(c.genome)));
+      const key = JSON.stringify(spec);
+      const of = playedBy.get(key);
+      if (of !== undefined) {
+        if (missing.length > 0) clones.push({ candidate: c.id, of, seeds: new Set(missing) });
+        continue;
+      }
+      playedBy.set(key, c.id);
       for (let i = 0; i < missing.length; i += config.pool.batchGames) {
         tasks.push({ candidate: c.id, spec, seeds: missing.slice(i, i + config.pool.batchGames) });
       }
     }
     const total = span?.total ?? candidates.length * seeds.length;
     this.options.onProgress?.({ ...progress, done, total });
-    if (tasks.length === 0) return;
+    if (tasks.length > 0) {
+      await this.playTasks(config, purpose, tasks, (n) => {
+        done += n;
+        this.options.onProgress?.({ ...progress, done, total });
+      });
+    }
+    for (const clone of clones) {
+      const games = this.store.getGames(clone.of, purpose).filter((g) => clone.seeds.has(g.seed));
+      this.store.insertGames(games.map((g) => ({ ...g, candidate_id: clone.candidate })));
+      done += games.length;
+      this.options.onProgress?.({ ...progress, done, total });
+    }
+  }
+
+  /** Plays the batches over the runner; each finished batch is one transaction. */
+  private async playTasks(
+    config: RunConfig,
+    purpose: GamePurpose,
+    tasks: readonly { candidate: number; spec: PlayerSpec; seeds: number[] }[],
+    onStored: (games: number) => void,
+  ): Promise<void> {
     const runner = await this.getRunner(config);
     this.checkStop();
     const results = tasks.map(({ candidate, spec, seeds: batch }) =>
       runner.playBatch(spec, batch).then((games) => {
         this.store.insertGames(games.map((g) => ({ candidate_id: candidate, purpose, seed: g.seed, score: g.score, max_tile: g.maxTile, moves: g.moves, ms: g.ms })));
-        done += games.length;
-        this.options.onProgress?.({ ...progress, done, total });
+        onStored(games.length);
       }),
     );
     // Wait for all; on the first failure cancel what has not started (what runs finishes and is stored).
