@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/seed-noise.ts [--json] db/depth3.sqlite …
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Store } from '../src/store/store';
 import { pairNoise, summarizeNoise, type NoiseSummary, type PairNoise } from '../src/compare/noise';
@@ -25,6 +26,10 @@ interface Row extends NoiseSummary {
 }
 const rows: Row[] = [];
 for (const path of positionals) {
+  if (!existsSync(path)) {
+    console.error(`seed-noise: no database at "${path}"`);
+    process.exit(2);
+  }
   let store: Store;
   try {
     store = Store.open(path, { readonly: true });
