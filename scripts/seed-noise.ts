@@ -19,6 +19,17 @@ if (positionals.length === 0) {
   process.exit(2);
 }
 
+/** Every two of these players on their common seeds. */
+function pairsAmong(players: readonly ReadonlyMap<number, number>[]): PairNoise[] {
+  const pairs: PairNoise[] = [];
+  for (let i = 0; i < players.length; i++)
+    for (let j = i + 1; j < players.length; j++) {
+      const p = pairNoise(players[i], players[j]);
+      if (p) pairs.push(p);
+    }
+  return pairs;
+}
+
 interface Row extends NoiseSummary {
   db: string;
   what: string;
@@ -39,30 +50,25 @@ for (const path of positionals) {
   }
   for (const run of store.listRuns()) {
     const depth = (JSON.parse(run.config) as { config: { fitness: { depth: number | string } } }).config.fitness.depth;
-    const byCandidate = new Map<number, { generation: number; games: Map<number, number> }>();
+    const generations = new Map<number, Map<number, number>[]>(); // a generation's candidates: seed → score
+    const byCandidate = new Map<number, Map<number, number>>();
     for (const g of store.runGames(run.id)) {
       if (g.purpose !== 'fitness') continue;
-      const c = byCandidate.get(g.candidate_id) ?? { generation: g.generation, games: new Map() };
-      c.games.set(g.seed, g.score);
-      byCandidate.set(g.candidate_id, c);
-    }
-    const cands = [...byCandidate.values()];
-    const pairs: PairNoise[] = [];
-    for (let i = 0; i < cands.length; i++)
-      for (let j = i + 1; j < cands.length; j++) {
-        if (cands[i].generation !== cands[j].generation) continue;
-        const p = pairNoise(cands[i].games, cands[j].games);
-        if (p) pairs.push(p);
+      let games = byCandidate.get(g.candidate_id);
+      if (!games) {
+        games = new Map();
+        byCandidate.set(g.candidate_id, games);
+        generations.set(g.generation, [...(generations.get(g.generation) ?? []), games]);
       }
+      games.set(g.seed, g.score);
+    }
+    const pairs = [...generations.values()].flatMap(pairsAmong);
     const s = summarizeNoise(pairs);
     if (s) rows.push({ db: path, what: `run ${run.id} (${run.name}): candidates of a generation`, depth, ...s });
     for (const { id, result } of store.listComparisons(run.id)) {
       const c = result as Partial<Comparison>;
       if (!c.contenders?.every((x) => Array.isArray(x.games)) || !c.settings) continue; // a sweep, or stored without its games
-      const games = c.contenders.map((x) => new Map(x.games.map((g) => [g.seed, g.score])));
-      const cmp: PairNoise[] = [];
-      for (let i = 0; i < games.length; i++) for (let j = i + 1; j < games.length; j++) cmp.push(...[pairNoise(games[i], games[j])].filter((p): p is PairNoise => p !== null));
-      const t = summarizeNoise(cmp);
+      const t = summarizeNoise(pairsAmong(c.contenders.map((x) => new Map(x.games.map((g) => [g.seed, g.score])))));
       if (t) rows.push({ db: path, what: `comparison ${id}: ${c.contenders.map((x) => x.label).join(', ')}`, depth: c.settings.depth, ...t });
     }
   }

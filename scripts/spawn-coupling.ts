@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import seedrandom from 'seedrandom';
-import { makeBoard, rankAt, type Board } from '../src/engine/board';
+import { makeBoard, rankAt, withRank, type Board } from '../src/engine/board';
 import type { Player } from '../src/engine/game';
 import { applyMove } from '../src/engine/moves';
 import { createRng, initialBoard, spawnTile, SPAWN_TWO_PROBABILITY } from '../src/engine/spawn';
@@ -33,7 +33,7 @@ function coupledSpawn(board: Board, seed: number, t: number): Board {
   const rank = rng() < SPAWN_TWO_PROBABILITY ? 1 : 2;
   const k = cells.find((c) => rankAt(board, c) === 0);
   if (k === undefined) return board;
-  return k < 8 ? makeBoard(board.lo | (rank << (4 * k)), board.hi) : makeBoard(board.lo, board.hi | (rank << (4 * (k - 8))));
+  return withRank(board, k, rank);
 }
 
 function play(player: Player, seed: number, coupled: boolean): number {

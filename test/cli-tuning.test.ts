@@ -28,7 +28,7 @@ describe('tune, runs, show, export from the command line', () => {
     const bestId = peek<{ id: number }>(db, 'SELECT id FROM candidates WHERE generation = 0 ORDER BY fitness DESC, idx LIMIT 1')!.id;
     const xs = all<{ score: number }>(db, `SELECT score FROM games WHERE candidate_id = ${bestId} AND purpose = 'fitness'`).map((g) => g.score);
     const m = xs.reduce((a, x) => a + x, 0) / xs.length;
-    const half = (1.96 * Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))) / Math.sqrt(xs.length);
+    const half = (1.959964 * Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))) / Math.sqrt(xs.length);
     expect(show.generations[0].bestHalfWidth).toBeCloseTo(half, 6);
     // the real share of generation 0's spread: variance of the candidates' means less their mean sd² / n
     const byCandidate = new Map<number, number[]>();

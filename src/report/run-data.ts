@@ -5,7 +5,7 @@
  */
 import type { Comparison, Sweep } from '../compare/compare';
 import type { Weights } from '../heuristic/weights';
-import type { GenerationRow, RunSummary, Store } from '../store/store';
+import type { CandidateRow, GenerationRow, RunSummary, Store } from '../store/store';
 import type { Optimizer } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
 import { readStoredConfig } from '../tuner/controller';
@@ -54,16 +54,22 @@ export function generationFigures(g: GenerationRow, optimizer: Optimizer) {
   };
 }
 
+/** The candidate with the highest fitness (the first of equals), or undefined for none. */
+function bestByFitness(cands: readonly CandidateRow[]): CandidateRow | undefined {
+  return [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
+}
+
 /**
  * How noisy a generation's ranking was, from its stored games: the 95% half-width of the best's fitness
  * (from its own games), and the share of the candidates' fitness spread that is real rather than chance
  * (src/compare/noise.ts). Candidates that inherited their fitness have no games here and are left out.
  */
 export function generationNoise(store: Store, runId: number, generation: number, fitness: RunConfig['fitness']): { bestHalfWidth: number | null; signalShare: number | null } {
-  const cands = store.getCandidates(runId, generation).map((c) => ({ c, games: store.getGames(c.id, 'fitness').map(toScored) }));
-  const best = [...cands].sort((a, b) => (b.c.fitness ?? -Infinity) - (a.c.fitness ?? -Infinity))[0];
-  const split = splitSpread(cands.map(({ games }) => games.map((g) => gameObjective(fitness, g))));
-  return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, best.games) : null, signalShare: split?.signalShare ?? null };
+  const cands = store.getCandidates(runId, generation);
+  const games = new Map(cands.map((c) => [c.id, store.getGames(c.id, 'fitness').map(toScored)]));
+  const best = bestByFitness(cands);
+  const split = splitSpread(cands.map((c) => games.get(c.id)!.map((g) => gameObjective(fitness, g))));
+  return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, games.get(best.id)!) : null, signalShare: split?.signalShare ?? null };
 }
 
 export function runDetail(store: Store, runId: number): RunDetail {
@@ -75,7 +81,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
   const done = store.listGenerations(runId).filter((g) => g.status === 'done');
   const generations = done.map((g): GenerationPoint => {
     const cands = store.getCandidates(runId, g.idx);
-    const best = [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
+    const best = bestByFitness(cands)!;
     return {
       ...generationFigures(g, optimizer),
       gamesPerCandidate: cands.map((c) => store.getGames(c.id, 'fitness').length),
@@ -83,7 +89,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     };
   });
   const validatedId = summary.best_candidate;
-  const lastBest = done.length ? [...store.getCandidates(runId, done[done.length - 1].idx)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0] : undefined;
+  const lastBest = done.length ? bestByFitness(store.getCandidates(runId, done[done.length - 1].idx)) : undefined;
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
   const bestParams = bestRow ? (JSON.parse(bestRow.params) as Record<string, number>) : {};
   const finalists = store.raw

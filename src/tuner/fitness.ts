@@ -2,7 +2,7 @@
 import type { Weights } from '../heuristic/weights';
 import { playerSpec, type PlayerSpec } from '../solver/spec';
 import type { RunConfig } from './config';
-import { stdev } from '../util/stats';
+import { meanWithCI95 } from '../util/stats';
 
 export interface ScoredGame {
   score: number;
@@ -30,14 +30,15 @@ export function objectiveValue(fitness: RunConfig['fitness'], games: readonly Sc
 }
 
 /**
- * Half-width of the 95% interval of the objective over these games (1.96 · sd / √n), or null below two
+ * Half-width of the 95% interval of the objective over these games (meanWithCI95's), or null below two
  * games: how far a candidate's fitness may be from its true value. Common seeds do not narrow it (scores
  * of two weight sets on a seed are uncorrelated in 2048: docs/results.md), so it is also the noise a
  * ranking of candidates works against.
  */
 export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonly ScoredGame[]): number | null {
   if (games.length < 2) return null;
-  return (1.96 * stdev(games.map((g) => gameObjective(fitness, g)))) / Math.sqrt(games.length);
+  const ci = meanWithCI95(games.map((g) => gameObjective(fitness, g)));
+  return (ci.high - ci.low) / 2;
 }
 
 /** The player a run's fitness games are played by: its weights with the config's player and search settings. */
