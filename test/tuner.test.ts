@@ -160,17 +160,22 @@ describe('a tuning run', () => {
     const { id, outcome } = await tuneToEnd(db, config, {
       workers: 2,
       onRunner: (runner) => {
+        // Kills on events, not on a clock: after the 2nd, 5th and 8th finished batch one worker is killed,
+        // while the other (and soon the killed one's replacement) is in the middle of its next batch.
         const pool = (runner as LocalRunner).pool;
-        const timer = setInterval(() => {
-          for (const c of pool.children()) pids.add(c.pid as number);
-          const child = pool.children()[killed % 2];
-          if (child && killed < 3) {
-            child.kill('SIGKILL');
-            killed++;
-          }
-          if (killed >= 3) clearInterval(timer);
-        }, 200);
-        timer.unref();
+        const play = runner.playBatch.bind(runner);
+        let finished = 0;
+        runner.playBatch = (spec, seeds) =>
+          play(spec, seeds).then((games) => {
+            finished++;
+            for (const c of pool.children()) pids.add(c.pid as number);
+            const child = pool.children()[killed % 2];
+            if (child && killed < 3 && finished >= 2 + 3 * killed) {
+              child.kill('SIGKILL');
+              killed++;
+            }
+            return games;
+          });
       },
     });
     expect(killed).toBe(3);
