@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * `npm test`'s first step (the `pretest` script): the suite starts a real redis-server (the queue tests)
+ * and headless Chromium (the dashboard's end-to-end tests), both from Debian's packages. When one is
+ * missing, this installs it the way .ci/run always did (apt-get, as root), saying what it installs first;
+ * without root or apt-get it stops at once with one line naming the command to run. Never skips a suite.
+ *
+ * TUNE2048_REDIS_SERVER and TUNE2048_CHROMIUM point the tests (and this check) at other binaries.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+
+const redis = process.env.TUNE2048_REDIS_SERVER ?? 'redis-server';
+const chromium = process.env.TUNE2048_CHROMIUM ?? '/usr/bin/chromium';
+
+function runs(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Debian packages still missing, by what the tests look for. */
+function missing() {
+  const need = [];
+  if (!runs(redis, ['--version'])) need.push('redis-server');
+  if (!executable(chromium)) need.push('chromium');
+  return need;
+}
+
+const need = missing();
+if (need.length === 0) process.exit(0);
+
+const command = `apt-get install -y --no-install-recommends ${need.join(' ')}`;
+const custom = need.some((p) => (p === 'redis-server' ? process.env.TUNE2048_REDIS_SERVER : process.env.TUNE2048_CHROMIUM));
+const root = typeof process.getuid === 'function' && process.getuid() === 0;
+if (custom || !root || !runs('apt-get', ['--version'])) {
+  const why = custom ? `TUNE2048_REDIS_SERVER/TUNE2048_CHROMIUM name a binary that is not there` : !root ? 'not root' : 'no apt-get';
+  console.error(`npm test: the suite needs ${need.join(' and ')} (Debian packages) and cannot install them here (${why}): run "sudo apt-get update && sudo ${command}", then npm test again`);
+  process.exit(1);
+}
+
+console.error(`npm test: installing ${need.join(' and ')} from Debian's packages for the queue and dashboard tests (apt-get update && ${command})`);
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...need]]) {
+  const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+  if (r.status !== 0) {
+    console.error(`npm test: "apt-get ${args.join(' ')}" failed (exit ${r.status ?? r.signal}); install ${need.join(' and ')} by hand, then npm test again`);
+    process.exit(1);
+  }
+}
+const still = missing();
+if (still.length > 0) {
+  console.error(`npm test: ${still.join(' and ')} still missing after apt-get install; install by hand, then npm test again`);
+  process.exit(1);
+}
+console.error(`npm test: installed ${need.join(' and ')}`);
