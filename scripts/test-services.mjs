@@ -39,11 +39,15 @@ const need = missing();
 if (need.length === 0) process.exit(0);
 
 const command = `apt-get install -y --no-install-recommends ${need.join(' ')}`;
-const custom = need.some((p) => (p === 'redis-server' ? process.env.TUNE2048_REDIS_SERVER : process.env.TUNE2048_CHROMIUM));
+const overridden = need.filter((p) => (p === 'redis-server' ? process.env.TUNE2048_REDIS_SERVER : process.env.TUNE2048_CHROMIUM));
+if (overridden.length > 0) {
+  const named = overridden.map((p) => (p === 'redis-server' ? `TUNE2048_REDIS_SERVER=${redis}` : `TUNE2048_CHROMIUM=${chromium}`));
+  console.error(`npm test: ${named.join(' and ')} ${named.length > 1 ? 'are' : 'is'} not there to run: fix the variable or unset it`);
+  process.exit(1);
+}
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
-if (custom || !root || !runs('apt-get', ['--version'])) {
-  const why = custom ? `TUNE2048_REDIS_SERVER/TUNE2048_CHROMIUM name a binary that is not there` : !root ? 'not root' : 'no apt-get';
-  console.error(`npm test: the suite needs ${need.join(' and ')} (Debian packages) and cannot install them here (${why}): run "sudo apt-get update && sudo ${command}", then npm test again`);
+if (!root || !runs('apt-get', ['--version'])) {
+  console.error(`npm test: the suite needs ${need.join(' and ')} (Debian packages) and cannot install them here (${root ? 'no apt-get' : 'not root'}): run "sudo apt-get update && sudo ${command}", then npm test again`);
   process.exit(1);
 }
 
