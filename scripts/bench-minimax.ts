@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
 import { loadWeights } from '../src/heuristic/weights';
-import { createMinimaxPlayer } from '../src/search/minimax';
+import { createMinimaxPlayer } from '../src/player/minimax';
 import { median } from '../src/util/stats';
 import { createJsMinimaxPlayer } from '../test/helpers/js-minimax';
 

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadWeights } from '../src/heuristic/weights';
-import { expectimaxSpec } from '../src/solver/spec';
+import { expectimaxSpec } from '../src/player/spec';
 import { createPool } from '../src/runner/farm';
 import type { BatchResult, BatchTask } from '../src/runner/protocol';
 import { median } from '../src/util/stats';

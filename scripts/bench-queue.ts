@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadWeights } from '../src/heuristic/weights';
 import { openRunner, playSeeds, type GameRunner } from '../src/runner/runner';
-import { expectimaxSpec } from '../src/solver/spec';
+import { expectimaxSpec } from '../src/player/spec';
 import { median } from '../src/util/stats';
 import { startRedis } from '../test/helpers/redis-server';
 

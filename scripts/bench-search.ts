@@ -14,7 +14,7 @@ import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { loadWeights } from '../src/heuristic/weights';
-import { createSearcher } from '../src/search/expectimax';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { median } from '../src/util/stats';
 import { createJsSearcher } from '../test/helpers/js-search';
 
@@ -36,7 +36,7 @@ if (depths.length > 1) {
 }
 for (const depth of depths) {
   const js = createJsSearcher(tables, { depth });
-  const wasm = createSearcher(tables, { depth });
+  const wasm = createExpectimaxPlayer(tables, { depth });
   const same = boards.every((b) => js.chooseMove(b) === wasm.chooseMove(b));
   const minMs = depth <= 1 ? 300 : 600;
   const a: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * The root split on threads (src/search/threads.ts) on the 50 bench positions: interleaved passes of the
+ * The root split on threads (src/player/threads.ts) on the 50 bench positions: interleaved passes of the
  * default search (root moves share a table), the root split on one thread and on N threads; median ms per
  * decision and the speed-ups, and a check that N threads choose exactly the moves of one.
  *
@@ -15,8 +15,8 @@ import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { loadWeights } from '../src/heuristic/weights';
-import { createSearcher, type DepthSetting, type Searcher } from '../src/search/expectimax';
-import { closeSearchThreads } from '../src/search/threads';
+import { createExpectimaxPlayer, type DepthSetting, type ExpectimaxPlayer } from '../src/player/expectimax';
+import { closeSearchThreads } from '../src/player/threads';
 import { median } from '../src/util/stats';
 import { searchModule } from '../src/wasm/module';
 
@@ -29,7 +29,7 @@ const passes = Number(values.passes);
 const pass = (player: { chooseMove(board: Board): unknown }, minMs: number) => timePass(player, boards, minMs).msPerDecision;
 
 /** Each legal root move of a board timed alone (ms), on the calling thread's instance. */
-function rootMoveTimes(split1: Searcher, board: Board): number[] {
+function rootMoveTimes(split1: ExpectimaxPlayer, board: Board): number[] {
   split1.decide(board); // makes the instance hold this searcher's tables and settings
   const e = searchModule().exports;
   e.setSearch(split1.depthFor(board), split1.settings.cprob);
@@ -57,9 +57,9 @@ const rows: string[][] = [];
 const balance: string[][] = [];
 for (const text of values.depths!.split(',')) {
   const depth: DepthSetting = text === 'auto' ? 'auto' : Number(text);
-  const shared = createSearcher(tables, { depth });
-  const split1 = createSearcher(tables, { depth, threads: 1 });
-  const splitN = createSearcher(tables, { depth, threads });
+  const shared = createExpectimaxPlayer(tables, { depth });
+  const split1 = createExpectimaxPlayer(tables, { depth, threads: 1 });
+  const splitN = createExpectimaxPlayer(tables, { depth, threads });
   let same = 0;
   let differFromDefault = 0;
   for (const b of boards) {

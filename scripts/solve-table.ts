@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { cornerStart } from '../src/engine/rules';
-import { solve, type HeuristicName, type Strategy } from '../src/solve/solve';
+import { solve, type HeuristicName, type Strategy } from '../src/corner/solve';
 
 const { values } = parseArgs({ options: { 'max-nodes': { type: 'string', default: '1000000' }, targets: { type: 'string', default: '32,64,128,256,512,1024,2048' } } });
 const maxNodes = Number(values['max-nodes']);

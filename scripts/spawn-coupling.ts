@@ -16,7 +16,7 @@ import { applyMove } from '../src/engine/moves';
 import { createRng, initialBoard, spawnTile, SPAWN_TWO_PROBABILITY } from '../src/engine/spawn';
 import { pairNoise } from '../src/compare/noise';
 import { loadWeights, type Weights } from '../src/heuristic/weights';
-import { createSolver } from '../src/solver/solver';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
 
 const { values } = parseArgs({ options: { depth: { type: 'string', default: '1' }, games: { type: 'string', default: '400' }, seed: { type: 'string', default: '5000000' } } });
 const depth = Number(values.depth);
@@ -57,8 +57,8 @@ const pairs: [string, Weights, Weights][] = [
 console.log(`depth ${depth}, ${games} seeds from ${firstSeed}`);
 for (const [label, wa, wb] of pairs) {
   for (const coupled of [false, true]) {
-    const a = createSolver(wa, { depth });
-    const b = createSolver(wb, { depth });
+    const a = createExpectimaxPlayer(wa, { depth });
+    const b = createExpectimaxPlayer(wb, { depth });
     const sa = new Map<number, number>();
     const sb = new Map<number, number>();
     for (let i = 0; i < games; i++) {

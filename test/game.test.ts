@@ -4,10 +4,10 @@ import { playGame, playGameAsync, Player } from '../src/engine/game';
 import { applyMove, legalMoves } from '../src/engine/moves';
 import { createRng, initialBoard, spawnTile } from '../src/engine/spawn';
 import { loadWeights } from '../src/heuristic/weights';
-import { createSolver } from '../src/solver/solver';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
 
 /** A deterministic player that also records every board it was shown. */
-function recordingPlayer(): Player & { seen: string[] } {
+function recordingPlayer(): Pick<Player, 'chooseMove'> & { seen: string[] } {
   const seen: string[] = [];
   return {
     seen,
@@ -68,7 +68,7 @@ describe('seeded games', () => {
   });
 
   it('the score is the sum of merged tile values', () => {
-    const solver = createSolver(loadWeights('nneonneo'), { depth: 1 });
+    const solver = createExpectimaxPlayer(loadWeights('nneonneo'), { depth: 1 });
     const rng = createRng(3);
     let board = initialBoard(rng);
     let score = 0;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { boardToGrid } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { listPresets, loadWeights, parseWeights, Weights } from '../src/heuristic/weights';
-import { createSearcher } from '../src/search/expectimax';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { refHeuristic } from './helpers/reference';
 import { randomBoards } from './helpers/boards';
 
@@ -42,7 +42,7 @@ describe('heuristic tables', () => {
   it.each([...PRESETS.map((p) => [p, loadWeights(p)] as const), ['all features', everything] as const])(
     '%s: tables equal the direct per-board formula on 3000 random boards',
     (_name, weights) => {
-      const searcher = createSearcher(buildHeuristicTables(weights), { cacheMB: 0 });
+      const searcher = createExpectimaxPlayer(buildHeuristicTables(weights), { cacheMB: 0 });
       for (const b of randomBoards(`heur-${_name}`, 3000)) {
         const want = refHeuristic(weights, boardToGrid(b));
         const got = searcher.heuristic(b);
@@ -65,7 +65,7 @@ describe('heuristic tables', () => {
     const board = { lo: row[0] | (row[1] << 4) | (row[2] << 8) | (row[3] << 12), hi: 0 };
     // Columns: each holds one tile of row 0 (or none) above three empties.
     const cols = 200000 * 4 + 270 * (3 + 3 + 4 + 3) - 11 * (1 + 1 + 3 ** 3.5);
-    const searcher = createSearcher(buildHeuristicTables(w), { cacheMB: 0 });
+    const searcher = createExpectimaxPlayer(buildHeuristicTables(w), { cacheMB: 0 });
     expect(searcher.heuristic(board)).toBeCloseTo(line + 3 * (empty + 4 * 270) + cols, 6);
   });
 });

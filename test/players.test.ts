@@ -5,10 +5,10 @@ import { applyMove, type Direction } from '../src/engine/moves';
 import { createRng, initialBoard, spawnTile } from '../src/engine/spawn';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { loadWeights } from '../src/heuristic/weights';
-import { createSearcher } from '../src/search/expectimax';
-import { createMinimaxPlayer } from '../src/search/minimax';
-import { createPlayer } from '../src/solver/solver';
-import { playerSpec } from '../src/solver/spec';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
+import { createMinimaxPlayer } from '../src/player/minimax';
+import { createPlayer } from '../src/player/players';
+import { playerSpec } from '../src/player/spec';
 import { runCli } from './helpers/cli';
 import { createJsMinimaxPlayer } from './helpers/js-minimax';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
@@ -17,7 +17,7 @@ const weights = loadWeights('haskell');
 
 /** Plain minimax as seed 000 defines it, no pruning, written from the definition (slow, obviously right). */
 function referenceMinimax(board: Board, depth: number): number[] {
-  const h = createSearcher(buildHeuristicTables(weights), { depth: 0 });
+  const h = createExpectimaxPlayer(buildHeuristicTables(weights), { depth: 0 });
   const max = (b: Board, d: number): number => {
     const values = ([0, 1, 2, 3] as Direction[]).map((dir) => applyMove(b, dir)).filter((r) => r.legal).map((r) => chance(r.board, d));
     return values.length ? Math.max(...values) : 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { parseContender, pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/race';
-import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/racing';
+import { parseContender, pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/optimizer-race';
+import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/successive-halving';
 import { createRun, Tuner } from '../src/tuner/controller';
 import { lineChart, niceTicks } from '../src/report/svg';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';

@@ -12,6 +12,10 @@ import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './hel
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { DEAD_MS, QUEUE_PREFIX, REGISTRY_KEY } from '../src/runner/redis';
+import { openRunner } from '../src/runner/runner';
+import { loadWeights } from '../src/heuristic/weights';
+import { expectimaxSpec, type PlayerSpec } from '../src/player/spec';
+import { BatchFailedError } from '../src/util/errors';
 import { freePort, startRedis, type RedisServer } from './helpers/redis-server';
 import { dumpRun, gamesIn, SLOW, SMOKE, smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
@@ -194,6 +198,43 @@ describe('bad queues', () => {
       }
     } finally {
       await own.stop();
+    }
+  });
+});
+
+describe('a batch whose own code fails', () => {
+  // A spec no worker can play (minimax at depth auto): the worker's code throws, the same on any machine.
+  const badSpec = { kind: 'minimax', weights: loadWeights('nneonneo'), search: { depth: 'auto', cprob: 1e-4 } } as unknown as PlayerSpec;
+
+  it('fails at once through Redis, as locally: never retried', async () => {
+    const own = await startRedis();
+    try {
+      const worker = await startWorker(own.url);
+      const runner = await openRunner({ workers: 1, queue: own.url, retries: 2 });
+      try {
+        const failure = await runner.playBatch(badSpec, [1, 2]).then(() => null, (e: unknown) => e);
+        expect(failure).toBeInstanceOf(BatchFailedError);
+        expect((failure as Error).message).toMatch(/^a remote batch failed: worker error: minimax needs a fixed --depth/);
+      } finally {
+        await runner.end();
+      }
+      // With retries: 2, a retried job fails 3 times before the parent hears of it; an unrecoverable one, once.
+      await waitFor(() => /failed on this machine/.test(logs.get(worker)!));
+      expect(logs.get(worker)!.match(/failed on this machine/g)).toHaveLength(1);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('fails at once on the local pool (no retry, no worker restarted)', async () => {
+    const runner = await openRunner({ workers: 1, retries: 2 });
+    try {
+      const failure = await runner.playBatch(badSpec, [1, 2]).then(() => null, (e: unknown) => e);
+      expect(failure).toBeInstanceOf(BatchFailedError);
+      expect((failure as Error).message).toMatch(/^worker error: minimax needs a fixed --depth/);
+      expect(await runner.playBatch(expectimaxSpec(loadWeights('nneonneo'), { depth: 0, cprob: 1e-4 }), [1])).toHaveLength(1);
+    } finally {
+      await runner.end();
     }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boardToGrid, countEmpty, parseBoard } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { loadWeights } from '../src/heuristic/weights';
-import { createSearcher } from '../src/search/expectimax';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { refExpectimax } from './helpers/reference';
 import { randomBoards } from './helpers/boards';
 
@@ -18,7 +18,7 @@ describe('expectimax', () => {
     const tables = buildHeuristicTables(weights);
     for (const depth of [1, 2]) {
       it(`${preset}: equals brute force at depth ${depth} (no cutoff, no cache)`, () => {
-        const searcher = createSearcher(tables, { depth, cprob: 0, cacheMB: 0 });
+        const searcher = createExpectimaxPlayer(tables, { depth, cprob: 0, cacheMB: 0 });
         for (const b of positions(`bf-${preset}-${depth}`, depth === 1 ? 40 : 12)) {
           const got = searcher.evaluateMoves(b).map((e) => e.value);
           const want = refExpectimax(weights, boardToGrid(b), depth);
@@ -30,8 +30,8 @@ describe('expectimax', () => {
 
   it('the cache changes neither values (no cutoff) nor the chosen move', () => {
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    const withCache = createSearcher(tables, { depth: 2, cprob: 0, cacheMB: 16 });
-    const without = createSearcher(tables, { depth: 2, cprob: 0, cacheMB: 0 });
+    const withCache = createExpectimaxPlayer(tables, { depth: 2, cprob: 0, cacheMB: 16 });
+    const without = createExpectimaxPlayer(tables, { depth: 2, cprob: 0, cacheMB: 0 });
     let hits = 0;
     for (const b of positions('cache', 60)) {
       const a = withCache.evaluateMoves(b).map((e) => e.value);
@@ -45,15 +45,15 @@ describe('expectimax', () => {
 
   it('with the default cutoff and cache, picks the same move as the exact search on most positions', () => {
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    const fast = createSearcher(tables, { depth: 2 });
-    const exact = createSearcher(tables, { depth: 2, cprob: 0, cacheMB: 0 });
+    const fast = createExpectimaxPlayer(tables, { depth: 2 });
+    const exact = createExpectimaxPlayer(tables, { depth: 2, cprob: 0, cacheMB: 0 });
     const boards = positions('cutoff', 80);
     const same = boards.filter((b) => fast.chooseMove(b) === exact.chooseMove(b)).length;
     expect(same / boards.length).toBeGreaterThan(0.95);
   });
 
   it('scores a lost board 0 and returns -1 for it', () => {
-    const searcher = createSearcher(buildHeuristicTables(loadWeights('nneonneo')), { depth: 1 });
+    const searcher = createExpectimaxPlayer(buildHeuristicTables(loadWeights('nneonneo')), { depth: 1 });
     const b = parseBoard('2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2'); // no legal move
     expect(searcher.chooseMove(b)).toBe(-1);
     expect(searcher.evaluateMoves(b).every((e) => !e.legal && e.value === null)).toBe(true);
@@ -64,7 +64,7 @@ describe('expectimax', () => {
   });
 
   it('auto depth is max(3, distinct tiles - 2)', () => {
-    const searcher = createSearcher(buildHeuristicTables(loadWeights('nneonneo')), { depth: 'auto' });
+    const searcher = createExpectimaxPlayer(buildHeuristicTables(loadWeights('nneonneo')), { depth: 'auto' });
     for (const b of randomBoards('auto', 50)) {
       const distinct = new Set(boardToGrid(b).flat().filter((v) => v > 0)).size;
       expect(searcher.depthFor(b)).toBe(Math.min(12, Math.max(3, distinct - 2)));
@@ -73,8 +73,8 @@ describe('expectimax', () => {
 
   it('rejects bad settings', () => {
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    expect(() => createSearcher(tables, { depth: -1 })).toThrow(/depth/);
-    expect(() => createSearcher(tables, { depth: 1.5 })).toThrow(/depth/);
-    expect(() => createSearcher(tables, { cprob: 2 })).toThrow(/cprob/);
+    expect(() => createExpectimaxPlayer(tables, { depth: -1 })).toThrow(/depth/);
+    expect(() => createExpectimaxPlayer(tables, { depth: 1.5 })).toThrow(/depth/);
+    expect(() => createExpectimaxPlayer(tables, { cprob: 2 })).toThrow(/cprob/);
   });
 });

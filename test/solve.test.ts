@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { boardFromGrid, boardToGrid, maxRank, parseBoard, type Board } from '../src/engine/board';
 import { CORNERS_CLOCKWISE, cornerSpawn, cornerStart } from '../src/engine/rules';
-import { MinHeap } from '../src/solve/heap';
-import { heuristicValue, replay, solve, STRATEGIES, successors } from '../src/solve/solve';
+import { MinHeap } from '../src/corner/heap';
+import { heuristicValue, replay, solve, STRATEGIES, successors } from '../src/corner/solve';
 import { createRng } from '../src/engine/spawn';
 import { runCli } from './helpers/cli';
 
@@ -119,9 +119,9 @@ describe('solve: classic searches on the corner rules', () => {
 describe('playing under corner rules', () => {
   it('needs no seed (every spawn is a corner 2) and ends when the game cannot progress', async () => {
     const { playGame } = await import('../src/engine/game');
-    const { createSolver } = await import('../src/solver/solver');
+    const { createExpectimaxPlayer } = await import('../src/player/expectimax');
     const { loadWeights } = await import('../src/heuristic/weights');
-    const player = createSolver(loadWeights('nneonneo'), { depth: 1 });
+    const player = createExpectimaxPlayer(loadWeights('nneonneo'), { depth: 1 });
     const a = playGame(player, 1, { rules: 'corner' });
     const b = playGame(player, 999, { rules: 'corner' });
     expect(b.score).toBe(a.score);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { pairedLlr, sprtBounds, sprtStep, type SprtSettings } from '../src/util/sprt';
+import { pairedLlr, sprtBounds, sprtStep, type SprtSettings } from '../src/compare/sprt';
 
 /** A normal draw (Box–Muller) from a seeded stream. */
 function normal(rng: () => number): number {

@@ -1,5 +1,5 @@
 /**
- * The root split on threads (src/search/threads.ts): the same values, moves, counters and games for any
+ * The root split on threads (src/player/threads.ts): the same values, moves, counters and games for any
  * number of threads; each root move's value is what a search with a fresh table gives; brute force without
  * a table or cutoff.
  */
@@ -7,10 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { boardToGrid, countEmpty, type Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { listPresets, loadWeights } from '../src/heuristic/weights';
-import { createSearcher, type DepthSetting } from '../src/search/expectimax';
-import { closeSearchThreads, KEEP_TABLES, searchThreads } from '../src/search/threads';
-import { createPlayer, playGames } from '../src/solver/solver';
-import { playerSpec } from '../src/solver/spec';
+import { createExpectimaxPlayer, type DepthSetting } from '../src/player/expectimax';
+import { closeSearchThreads, KEEP_TABLES, searchThreads } from '../src/player/threads';
+import { createPlayer, playGames } from '../src/player/players';
+import { playerSpec } from '../src/player/spec';
 import { randomBoards } from './helpers/boards';
 import { refExpectimax } from './helpers/reference';
 import { runCli } from './helpers/cli';
@@ -27,9 +27,9 @@ describe('root split', () => {
     const tables = buildHeuristicTables(loadWeights(preset));
     for (const [depth, cacheMB] of [[1, 4], [2, 4], [2, 0.001], [3, 4], ['auto', 1]] as [DepthSetting, number][]) {
       it(`${preset}, depth ${depth}, ${cacheMB} MiB table: 2 and 3 threads give one thread's values, moves and counters`, () => {
-        const one = createSearcher(tables, { depth, cacheMB, threads: 1 });
-        const two = createSearcher(tables, { depth, cacheMB, threads: 2 });
-        const three = createSearcher(tables, { depth, cacheMB, threads: 3 });
+        const one = createExpectimaxPlayer(tables, { depth, cacheMB, threads: 1 });
+        const two = createExpectimaxPlayer(tables, { depth, cacheMB, threads: 2 });
+        const three = createExpectimaxPlayer(tables, { depth, cacheMB, threads: 3 });
         const list = boards(`split-${preset}-${depth}-${cacheMB}`, depth === 3 || depth === 'auto' ? 12 : 40);
         for (const b of list) {
           const a = one.decide(b);
@@ -49,8 +49,8 @@ describe('root split', () => {
   it('the helpers do take root moves (the caller does not search everything alone)', () => {
     // Wait for the event (a helper claimed a task), deciding one board after another; then check those decisions.
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    const one = createSearcher(tables, { depth: 3, threads: 1 });
-    const two = createSearcher(tables, { depth: 3, threads: 2 });
+    const one = createExpectimaxPlayer(tables, { depth: 3, threads: 1 });
+    const two = createExpectimaxPlayer(tables, { depth: 3, threads: 2 });
     const pool = searchThreads(2);
     const before = pool.tasksByHelpers;
     const list = boards('helpers', 50);
@@ -65,8 +65,8 @@ describe('root split', () => {
   it('each root move is searched with a fresh table: the default search gives the first legal move the same value', () => {
     // The default search starts every decision with a fresh table too, and searches the first legal move first.
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    const split = createSearcher(tables, { depth: 3, threads: 2 });
-    const shared = createSearcher(tables, { depth: 3 });
+    const split = createExpectimaxPlayer(tables, { depth: 3, threads: 2 });
+    const shared = createExpectimaxPlayer(tables, { depth: 3 });
     let compared = 0;
     for (const b of boards('first-move', 20)) {
       const s = split.decide(b).values;
@@ -83,7 +83,7 @@ describe('root split', () => {
 
   it('without a table or cutoff, equals brute force', () => {
     const weights = loadWeights('snake3');
-    const split = createSearcher(buildHeuristicTables(weights), { depth: 2, cprob: 0, cacheMB: 0, threads: 2 });
+    const split = createExpectimaxPlayer(buildHeuristicTables(weights), { depth: 2, cprob: 0, cacheMB: 0, threads: 2 });
     const list = randomBoards('split-bf', 30, 0.3, 9).filter((b) => countEmpty(b) <= 6);
     expect(list.length).toBeGreaterThan(5);
     for (const b of list) {
@@ -96,10 +96,10 @@ describe('root split', () => {
   it('two weight sets taking turns on the same threads keep their own tables', () => {
     const a = buildHeuristicTables(loadWeights('nneonneo'));
     const b = buildHeuristicTables(loadWeights('snake3'));
-    const refA = createSearcher(a, { depth: 2, threads: 1 });
-    const refB = createSearcher(b, { depth: 2, threads: 1 });
-    const twoA = createSearcher(a, { depth: 2, threads: 2 });
-    const twoB = createSearcher(b, { depth: 2, threads: 2 });
+    const refA = createExpectimaxPlayer(a, { depth: 2, threads: 1 });
+    const refB = createExpectimaxPlayer(b, { depth: 2, threads: 1 });
+    const twoA = createExpectimaxPlayer(a, { depth: 2, threads: 2 });
+    const twoB = createExpectimaxPlayer(b, { depth: 2, threads: 2 });
     for (const board of boards('turns', 20) as Board[]) {
       expect(same(twoA.decide(board).values, refA.decide(board).values)).toBe(true);
       expect(same(twoB.decide(board).values, refB.decide(board).values)).toBe(true);
@@ -108,8 +108,8 @@ describe('root split', () => {
 
   it('thousands of quick decisions back to back (helpers racing from one decision into the next) keep one thread\'s values', () => {
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    const one = createSearcher(tables, { depth: 1, threads: 1 });
-    const three = createSearcher(tables, { depth: 1, threads: 3 });
+    const one = createExpectimaxPlayer(tables, { depth: 1, threads: 1 });
+    const three = createExpectimaxPlayer(tables, { depth: 1, threads: 3 });
     const list = boards('quick', 500);
     for (let round = 0; round < 6; round++) {
       for (const b of list) expect(same(three.decide(b).values, one.decide(b).values)).toBe(true);
@@ -120,8 +120,8 @@ describe('root split', () => {
     const presets = listPresets();
     expect(presets.length).toBeGreaterThan(KEEP_TABLES);
     const sets = presets.map((p) => buildHeuristicTables(loadWeights(p)));
-    const one = sets.map((t) => createSearcher(t, { depth: 1, threads: 1 }));
-    const two = sets.map((t) => createSearcher(t, { depth: 1, threads: 2 }));
+    const one = sets.map((t) => createExpectimaxPlayer(t, { depth: 1, threads: 1 }));
+    const two = sets.map((t) => createExpectimaxPlayer(t, { depth: 1, threads: 2 }));
     for (const board of boards('many-sets', 6)) {
       for (let round = 0; round < 2; round++) {
         sets.forEach((_, i) => expect(same(two[i].decide(board).values, one[i].decide(board).values)).toBe(true));

@@ -6,7 +6,7 @@ import { Store } from '../src/store/store';
 import { createRun, Tuner } from '../src/tuner/controller';
 import { exportBestWeights } from '../src/tuner/export';
 import { generationSeeds, validationSeeds } from '../src/tuner/seeds';
-import { createSolver } from '../src/solver/solver';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { playGame } from '../src/engine/game';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 import type { LocalRunner } from '../src/runner/local';
@@ -65,7 +65,7 @@ describe('a tuning run', () => {
     const weights = exportBestWeights(store, 1);
     const best = (reference.run as any).best_candidate;
     const game = (reference.games as any[]).find((g) => g.candidate_id === best && g.purpose === 'validation');
-    const replay = playGame(createSolver(weights, { depth: 0 }), game.seed);
+    const replay = playGame(createExpectimaxPlayer(weights, { depth: 0 }), game.seed);
     expect({ score: replay.score, moves: replay.moves, max_tile: replay.maxTile }).toMatchObject({ score: game.score, moves: game.moves, max_tile: game.max_tile });
     expect(weights.provenance).toMatchObject({ run: 1, candidate: best, search: { depth: 0 }, validation: { games: 8 } });
     store.close();

@@ -11,7 +11,7 @@ import { countEmpty } from '../src/engine/board';
 import { playGame } from '../src/engine/game';
 import { buildHeuristicTables } from '../src/heuristic/tables';
 import { listPresets, loadWeights } from '../src/heuristic/weights';
-import { createSearcher, MAX_CACHE_MB } from '../src/search/expectimax';
+import { createExpectimaxPlayer, MAX_CACHE_MB } from '../src/player/expectimax';
 import { createJsSearcher } from './helpers/js-search';
 import { randomBoards } from './helpers/boards';
 
@@ -23,7 +23,7 @@ describe('the WebAssembly search', () => {
     it(`${preset}: the same seeded games as the TypeScript search at depth 0, 1 and 2`, () => {
       const tables = buildHeuristicTables(loadWeights(preset));
       for (const depth of [0, 1, 2]) {
-        const wasm = createSearcher(tables, { depth, cacheMB: 16 });
+        const wasm = createExpectimaxPlayer(tables, { depth, cacheMB: 16 });
         const js = createJsSearcher(tables, { depth, cacheMB: 16 });
         for (let seed = 1; seed <= seedsAt(depth); seed++) {
           const a = playGame(wasm, 1000 * depth + seed);
@@ -38,7 +38,7 @@ describe('the WebAssembly search', () => {
     for (const preset of ['nneonneo', 'snake3', 'tuned-d2']) {
       const tables = buildHeuristicTables(loadWeights(preset));
       for (const [depth, cprob, cacheMB] of [[1, 1e-4, 64], [2, 0, 0], [2, 1e-4, 1], [3, 1e-4, 16], ['auto', 1e-3, 64]] as const) {
-        const wasm = createSearcher(tables, { depth, cprob, cacheMB });
+        const wasm = createExpectimaxPlayer(tables, { depth, cprob, cacheMB });
         const js = createJsSearcher(tables, { depth, cprob, cacheMB });
         for (const b of randomBoards(`id-${preset}-${depth}-${cacheMB}`, 25, 0.4, 9).filter((x) => countEmpty(x) <= 8)) {
           expect(wasm.evaluateMoves(b)).toEqual(js.evaluateMoves(b));
@@ -52,8 +52,8 @@ describe('the WebAssembly search', () => {
   it('searchers of different weights and settings may take turns in one process', () => {
     const a = buildHeuristicTables(loadWeights('nneonneo'));
     const b = buildHeuristicTables(loadWeights('snake3'));
-    const wa = createSearcher(a, { depth: 2, cacheMB: 16 });
-    const wb = createSearcher(b, { depth: 1, cacheMB: 4 });
+    const wa = createExpectimaxPlayer(a, { depth: 2, cacheMB: 16 });
+    const wb = createExpectimaxPlayer(b, { depth: 1, cacheMB: 4 });
     const ja = createJsSearcher(a, { depth: 2, cacheMB: 16 });
     const jb = createJsSearcher(b, { depth: 1, cacheMB: 4 });
     for (const board of randomBoards('turns', 30, 0.4, 9)) {
@@ -65,6 +65,6 @@ describe('the WebAssembly search', () => {
 
   it('refuses a cache it cannot hold, with one line', () => {
     const tables = buildHeuristicTables(loadWeights('nneonneo'));
-    expect(() => createSearcher(tables, { cacheMB: MAX_CACHE_MB + 1 })).toThrow(new RegExp(`cache size must be 0..${MAX_CACHE_MB} MiB`));
+    expect(() => createExpectimaxPlayer(tables, { cacheMB: MAX_CACHE_MB + 1 })).toThrow(new RegExp(`cache size must be 0..${MAX_CACHE_MB} MiB`));
   });
 });

@@ -3,7 +3,7 @@
  * positions of configs/bench/positions50.txt (copied from ../shared/bench, where
  * the C++ reference figures of nneonneo/2048-ai on the same positions live).
  * Single core, in-process; each figure is the median of several passes.
- * The search figures time the WebAssembly search through createSearcher, one
+ * The search figures time the WebAssembly search through createExpectimaxPlayer, one
  * searcher per figure, all sharing the process's one module instance (so no
  * figure pays a "second searcher" penalty: there is no JIT state to lose).
  */
@@ -14,7 +14,7 @@ import * as moves from '../engine/moves';
 import { playGame } from '../engine/game';
 import { buildHeuristicTables } from '../heuristic/tables';
 import { CONFIGS_DIR, Weights } from '../heuristic/weights';
-import { createSearcher } from '../search/expectimax';
+import { createExpectimaxPlayer } from '../player/expectimax';
 import { searchModule } from '../wasm/module';
 import { median } from '../util/stats';
 
@@ -103,7 +103,7 @@ export function timePass(player: { chooseMove(board: Board): unknown }, boards: 
 
 /** Best move for every position at a fixed depth; median ms per decision over passes. */
 export function benchSearch(weights: Weights, boards: readonly Board[], depth: number, passes = 5, cprob = 1e-4): SearchBench {
-  const searcher = createSearcher(buildHeuristicTables(weights), { depth, cprob });
+  const searcher = createExpectimaxPlayer(buildHeuristicTables(weights), { depth, cprob });
   const perPass: { ms: number; leaves: number; moves: number; nodes: number; hits: number }[] = [];
   const minMs = depth <= 1 ? 200 : 400; // repeat short passes so timer resolution does not matter
   for (let p = 0; p < passes + 1; p++) {
@@ -138,7 +138,7 @@ export interface GameBench {
 
 /** Whole seeded games, warm (a few warm-up games first). */
 export function benchGames(weights: Weights, depth: number, games = 30, seed = 1): GameBench {
-  const searcher = createSearcher(buildHeuristicTables(weights), { depth });
+  const searcher = createExpectimaxPlayer(buildHeuristicTables(weights), { depth });
   for (let i = 0; i < 3; i++) playGame(searcher, 1_000_000 + i);
   const results = Array.from({ length: games }, (_, i) => playGame(searcher, seed + i));
   return {

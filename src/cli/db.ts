@@ -1,7 +1,8 @@
 /** Opening the database for a command: readers read-only, writers after their input is checked. */
 import { Option } from 'commander';
-import { DEFAULT_DB, RunBusyError, Store } from '../store/store';
-import { EXIT_BUSY } from './errors';
+import { DEFAULT_DB, Store } from '../store/store';
+import { RunBusyError } from '../util/errors';
+import { EXIT_BUSY } from './exit-codes';
 
 export const dbOption = () => new Option('--db <file>', 'SQLite database').default(DEFAULT_DB);
 

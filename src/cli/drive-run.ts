@@ -2,7 +2,7 @@
 import { readStoredConfig, Tuner, TuneEvent, TuneProgress } from '../tuner/controller';
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
-import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './errors';
+import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './exit-codes';
 import { fmt, formatDuration, generationLabel, halfWidth } from './format';
 import { isStdoutClosed, onStop } from './process';
 import { createProgress, Progress } from './progress';

@@ -1,5 +1,5 @@
 /** Plain-text renderings shared by commands. */
-import type { GameSummary } from '../solver/summary';
+import type { GameSummary } from '../compare/summary';
 
 export function percent(x: number): string {
   return `${(100 * x).toFixed(1)}%`;

@@ -6,8 +6,7 @@
  * others are listed by name and summary alone, and `--help` loads none.
  */
 import { Command, CommanderError } from 'commander';
-import { InputError, UnavailableError } from '../util/errors';
-import { EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_UNAVAILABLE } from './errors';
+import { EXIT_BAD_INPUT, exitCodeOf } from './exit-codes';
 import { installProcessGuards } from './process';
 import { stopAllProgress } from './progress';
 
@@ -70,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     }
     console.error(`tune2048: ${e instanceof Error ? e.message : String(e)}`);
-    return e instanceof InputError ? EXIT_BAD_INPUT : e instanceof UnavailableError ? EXIT_UNAVAILABLE : EXIT_FAILURE;
+    return exitCodeOf(e);
   }
 }
 

@@ -1,8 +1,8 @@
 /** Parsers for command-line values; each throws an InputError naming the option. */
 import { InputError } from '../util/errors';
-import type { DepthSetting } from '../search/expectimax';
+import type { DepthSetting } from '../player/expectimax';
 import { availableParallelism } from 'node:os';
-import { MAX_DEPTH, MAX_THREADS } from '../search/limits';
+import { MAX_DEPTH, MAX_THREADS } from '../player/limits';
 
 /** A depth parser for the option `name` (--depth, or each item of --depths). */
 export function depthParser(name: string) {

@@ -1,8 +1,8 @@
 /** The player options every playing command shares: --player and MCTS's knobs (depth and cprob are each command's own). */
 import { Command, Option } from 'commander';
 import type { Weights } from '../heuristic/weights';
-import type { DepthSetting } from '../search/expectimax';
-import { PLAYER_KINDS, playerSpec, type PlayerKind, type PlayerSpec } from '../solver/spec';
+import type { DepthSetting } from '../player/expectimax';
+import { PLAYER_KINDS, playerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
 import { parseIntegerOption, parseNumberOption, parseThreads } from './options';
 
 export interface PlayerCliOptions {

@@ -6,7 +6,7 @@
  * orphan outlives the command. A command with something to save (a tuning run)
  * installs its own handler for the time it runs.
  */
-import { EXIT_INTERRUPTED, EXIT_OK } from './errors';
+import { EXIT_INTERRUPTED, EXIT_OK } from './exit-codes';
 
 export type StopReason = { kind: 'signal'; signal: NodeJS.Signals } | { kind: 'pipe' };
 type StopHandler = (reason: StopReason) => void;

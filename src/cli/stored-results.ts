@@ -1,6 +1,6 @@
 /** compare and sweep with --db [--run]: the target is checked before any game is played, the result stored after. */
 import { Store } from '../store/store';
-import { InputError } from './errors';
+import { InputError } from '../util/errors';
 
 export interface StoreTarget {
   db?: string;

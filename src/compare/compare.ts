@@ -8,12 +8,12 @@ import seedrandom from 'seedrandom';
 import type { Weights } from '../heuristic/weights';
 import type { BatchGame } from '../runner/protocol';
 import { playSeeds, type GameRunner } from '../runner/runner';
-import type { DepthSetting } from '../search/expectimax';
-import { gameSeed } from '../solver/solver';
-import { playerSpec, type PlayerKind, type PlayerSpec } from '../solver/spec';
-import { GameSummary, summarizeGames } from '../solver/summary';
+import type { DepthSetting } from '../player/expectimax';
+import { gameSeed } from '../player/players';
+import { playerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
+import { GameSummary, summarizeGames } from './summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
-import { sprtStep, type SprtSettings, type SprtState } from '../util/sprt';
+import { sprtStep, type SprtSettings, type SprtState } from './sprt';
 import { gamesToResolve, pairNoise } from './noise';
 
 export interface Contender {

@@ -1,14 +1,14 @@
 /**
  * compare --db keeps every finished batch of a comparison in the database (compare_games) and, run again,
  * plays only the games it does not hold: a comparison of hours can be stopped (Ctrl-C, kill -9, a lost
- * machine) and go on. A game is known by the player that played it — a hash of its spec (weights, kind,
- * search settings) and of the search build (build/search.wasm and the package version: another build may
+ * machine) and go on. A game is known by the player that played it — a hash of its playerKey (kind, the
+ * heuristic's fields, search settings; not a preset's name or description) and of the search build (build/search.wasm and the package version: another build may
  * play differently) — and its seed.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PlayerSpec } from '../solver/spec';
+import { playerKey, type PlayerSpec } from '../player/spec';
 import type { Store } from '../store/store';
 import { WASM_PATH } from '../wasm/module';
 import type { GameMemo } from './compare';
@@ -24,15 +24,25 @@ function searchBuild(): string {
   return build;
 }
 
-/** What decides a game besides its seed. */
-export function playerKey(spec: PlayerSpec): string {
+/** What decides a game besides its seed: the player (playerKey: labels such as a preset's description left out) and the build. */
+export function memoKey(spec: PlayerSpec): string {
+  return createHash('sha1').update(`${playerKey(spec)}\n${searchBuild()}`).digest('hex');
+}
+
+/** The key of tune2048 0.1's first memos (the whole spec, labels included): still read, never written. */
+function legacyMemoKey(spec: PlayerSpec): string {
   return createHash('sha1').update(JSON.stringify({ spec, build: searchBuild() })).digest('hex');
 }
 
 /** A memo over a database open for writing (the parent is its only writer). */
 export function storeMemo(store: Store): GameMemo {
   return {
-    known: (spec, seeds) => store.comparisonGames(playerKey(spec), seeds),
-    keep: (spec, games) => store.keepComparisonGames(playerKey(spec), games),
+    known: (spec, seeds) => {
+      const found = store.comparisonGames(memoKey(spec), seeds);
+      const missing = seeds.filter((s) => !found.has(s));
+      if (missing.length > 0) for (const [seed, game] of store.comparisonGames(legacyMemoKey(spec), missing)) found.set(seed, game);
+      return found;
+    },
+    keep: (spec, games) => store.keepComparisonGames(memoKey(spec), games),
   };
 }

@@ -2,12 +2,13 @@
 import { Board, maxRank } from './board';
 import { Direction, applyMove } from './moves';
 import { cornerSpawn, cornerStart, type Rules } from './rules';
+import type { Player } from './player';
 import { createRng, initialBoard, spawnTile } from './spawn';
 
-/** Anything that picks a legal move for a board, or -1 when there is none. */
-export interface Player {
-  chooseMove(board: Board): Direction | -1;
-}
+export type { Decision, Player } from './player';
+
+/** What the game loop asks of a player: only its moves. */
+type MoveSource = Pick<Player, 'chooseMove'>;
 
 export interface GameResult {
   seed: number;
@@ -72,7 +73,7 @@ export class GameInPlay {
   done = false;
 
   constructor(
-    private readonly player: Player,
+    private readonly player: MoveSource,
     private readonly seed: number,
     options: PlayGameOptions = {},
   ) {
@@ -105,7 +106,7 @@ export class GameInPlay {
   }
 }
 
-export function playGame(player: Player, seed: number, options: PlayGameOptions = {}): GameResult {
+export function playGame(player: MoveSource, seed: number, options: PlayGameOptions = {}): GameResult {
   const game = new GameInPlay(player, seed, options);
   game.advance();
   return game.result();
@@ -115,7 +116,7 @@ export function playGame(player: Player, seed: number, options: PlayGameOptions 
  * The same game, yielding to the event loop every `sliceMs`: a signal (Ctrl-C) is handled within a slice
  * instead of at the end of a game that may take minutes (depth 4, one process).
  */
-export async function playGameAsync(player: Player, seed: number, options: PlayGameOptions = {}, sliceMs = 50): Promise<GameResult> {
+export async function playGameAsync(player: MoveSource, seed: number, options: PlayGameOptions = {}, sliceMs = 50): Promise<GameResult> {
   const game = new GameInPlay(player, seed, options);
   while (!game.advance(performance.now() + sliceMs)) await new Promise((resolve) => setImmediate(resolve));
   return game.result();

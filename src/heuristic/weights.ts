@@ -52,6 +52,16 @@ export const weightsSchema = v.strictObject({
 export type Weights = v.InferOutput<typeof weightsSchema>;
 export type WeightsInput = v.InferInput<typeof weightsSchema>;
 
+/** What only labels a weight set (its file's format, names, provenance): never a part of how it plays. */
+const LABEL_FIELDS = ['format', 'version', 'name', 'description', 'source', 'provenance'] as const;
+
+/** The fields that decide the heuristic (labels left out): two weight sets with equal ones play alike. */
+export function heuristicFields(w: Weights): Omit<Weights, (typeof LABEL_FIELDS)[number]> {
+  const out: Record<string, unknown> = { ...w };
+  for (const k of LABEL_FIELDS) delete out[k];
+  return out as Omit<Weights, (typeof LABEL_FIELDS)[number]>;
+}
+
 /** The numeric weights a tuner may vary (matrix cells are "matrix[i][j]"). */
 export const SCALAR_WEIGHT_NAMES = [
   'alive',

@@ -5,6 +5,7 @@
  * The tables are plain HTML, so the numbers read without any script.
  */
 import { readFileSync } from 'node:fs';
+import { reachCells, REACH_HEADERS } from '../compare/summary';
 import { join, resolve } from 'node:path';
 import type { Store } from '../store/store';
 import { runDetail } from './run-data';
@@ -40,16 +41,16 @@ export function buildRunReport(store: Store, runId: number): string {
       (w) =>
         `<h3 id="sweep-${w.id}">Depth sweep of ${esc(w.weights)} (${w.games} games per depth)</h3>\n` +
         htmlTable(
-          ['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move'],
-          w.depths.map(({ depth, summary: m }) => [String(depth), num(m.meanScore, 0), num(m.medianScore, 0), num(m.maxScore, 0), ...['2048', '4096', '8192', '16384', '32768'].map((t) => `${(100 * m.reach[t]).toFixed(1)}%`), num(m.movesPerGame, 0), num(m.msPerMove, 4)]),
+          ['depth', 'mean', 'median', 'max', ...REACH_HEADERS, 'moves/game', 'ms/move'],
+          w.depths.map(({ depth, summary: m }) => [String(depth), num(m.meanScore, 0), num(m.medianScore, 0), num(m.maxScore, 0), ...reachCells(m), num(m.movesPerGame, 0), num(m.msPerMove, 4)]),
         ),
     )
     .join('\n');
   const comparisonHtml = d.comparisons
     .map((c) => {
       const summary = htmlTable(
-        ['weights', 'mean', '95% CI', 'median', 'stdev', '2048', '4096', '8192', '16384', 'moves/game', 'ms/move'],
-        c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), `${num(k.meanCI95.low, 0)}–${num(k.meanCI95.high, 0)}`, num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * k.summary.reach[t]).toFixed(1)}%`), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
+        ['weights', 'mean', '95% CI', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move'],
+        c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), `${num(k.meanCI95.low, 0)}–${num(k.meanCI95.high, 0)}`, num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...reachCells(k.summary), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
       );
       const pairs = htmlTable(
         ['pair', 'mean difference', 'bootstrap 95% CI', 'relative', 'Wilcoxon z', 'p', 'seed correlation', 'games for ±5%'],

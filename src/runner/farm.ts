@@ -19,14 +19,15 @@
  *   (a crash, process.exit after a signal or a closed pipe), and a child
  *   whose parent vanished (kill -9) notices it by itself (parent.ts).
  * Error classes are not exported by worker-farm: errors are told apart by `type`.
- * A call that fails for good rejects with RunnerError, a cancelled one with
- * RunnerStoppedError (errors.ts).
+ * A call whose worker died or hung past its retries rejects with RunnerError, one whose own code threw
+ * with BatchFailedError (at once: a retry would fail alike), a cancelled one with RunnerStoppedError
+ * (src/util/errors.ts).
  */
 import workerFarm from 'worker-farm';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { RunnerError, RunnerStoppedError } from './errors';
+import { BatchFailedError, RunnerError, RunnerStoppedError } from '../util/errors';
 
 export interface PoolOptions {
   workers?: number;
@@ -159,7 +160,8 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
         const why = job.timeouts > 0 ? `was killed ${job.timeouts} time(s) for running past ${job.limitMs} ms or died` : 'died';
         return settle(job, new RunnerError(`the worker running a batch ${why}, ${retries + 1} times; giving up`));
       }
-      settle(job, new RunnerError(`worker error: ${error.message}`));
+      // The batch's own code threw: deterministic, so a retry would fail alike.
+      settle(job, new BatchFailedError(`worker error: ${error.message}`));
     });
   }
 

@@ -1,5 +1,5 @@
 /** The default game runner: worker-farm processes on this machine (farm.ts), nothing to start. */
-import type { PlayerSpec } from '../solver/spec';
+import type { PlayerSpec } from '../player/spec';
 import { createPool, type WorkerPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
 import type { GameRunner, RunnerOptions } from './runner';

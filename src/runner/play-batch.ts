@@ -5,42 +5,42 @@
  */
 import type { Board } from '../engine/board';
 import { playGame, type Player } from '../engine/game';
-import type { GamePlayer } from '../search/player';
-import { createPlayer } from '../solver/solver';
+import { createPlayer } from '../player/players';
+import { playerKey } from '../player/spec';
 import { parentGone } from './parent';
 import type { BatchResult, BatchTask } from './protocol';
 
-// Consecutive batches usually belong to the same candidate: keep the last few solvers.
-const solvers = new Map<string, GamePlayer>();
-const CACHED_SOLVERS = 2;
+// Consecutive batches usually belong to the same candidate: keep the last few players.
+const players = new Map<string, Player>();
+const CACHED_PLAYERS = 2;
 
-function solverFor(task: BatchTask): GamePlayer {
-  const key = JSON.stringify(task.spec);
-  let solver = solvers.get(key);
-  if (solver) {
-    solvers.delete(key);
+function playerFor(task: BatchTask): Player {
+  const key = playerKey(task.spec);
+  let player = players.get(key);
+  if (player) {
+    players.delete(key);
   } else {
-    solver = createPlayer(task.spec);
-    if (solvers.size >= CACHED_SOLVERS) solvers.delete(solvers.keys().next().value as string);
+    player = createPlayer(task.spec);
+    if (players.size >= CACHED_PLAYERS) players.delete(players.keys().next().value as string);
   }
-  solvers.set(key, solver);
-  return solver;
+  players.set(key, player);
+  return player;
 }
 
-/** The solver, plus a look every 8 moves at whether the parent still exists (an orphan exits). */
-function watched(solver: GamePlayer): Player {
+/** The player's moves, with a look every 8 moves at whether the parent still exists (an orphan exits). */
+function watched(player: Player): Pick<Player, 'chooseMove'> {
   let moves = 0;
   return {
     chooseMove(board: Board) {
       if ((++moves & 7) === 0 && parentGone()) process.exit(0);
-      return solver.chooseMove(board);
+      return player.chooseMove(board);
     },
   };
 }
 
 export function playBatch(task: BatchTask, callback: (error: Error | null, result?: BatchResult) => void): void {
   try {
-    const player = watched(solverFor(task));
+    const player = watched(playerFor(task));
     const games = task.seeds.map((seed) => {
       const r = playGame(player, seed);
       return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms };

@@ -1,5 +1,5 @@
 /** What crosses from a game runner to the processes that play (IPC or a Redis job), and back. */
-import type { PlayerSpec } from '../solver/spec';
+import type { PlayerSpec } from '../player/spec';
 
 /** A batch: several seeded games of one player. */
 export interface BatchTask {

@@ -22,9 +22,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Queue, QueueEvents } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
-import type { PlayerSpec } from '../solver/spec';
+import type { PlayerSpec } from '../player/spec';
 import { UnavailableError } from '../util/errors';
-import { RunnerError, RunnerStoppedError } from './errors';
+import { BatchFailedError, RunnerError, RunnerStoppedError } from '../util/errors';
 import type { BatchGame } from './protocol';
 import { parseQueueUrl, type QueueUrl } from './queue-url';
 import type { GameRunner } from './runner';
@@ -167,7 +167,8 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   });
   events.on('failed', ({ jobId, failedReason }) => {
     active.delete(jobId);
-    settle(jobId)?.reject(new RunnerError(`a remote batch failed ${(o.retries ?? 2) + 1} times; giving up: ${failedReason}`));
+    // A worker error is final at its first attempt (UnrecoverableError); a dead or hung process, after every retry.
+    settle(jobId)?.reject(/^worker error: /.test(failedReason) ? new BatchFailedError(`a remote batch failed: ${failedReason}`) : new RunnerError(`a remote batch failed ${(o.retries ?? 2) + 1} times; giving up: ${failedReason}`));
   });
 
   try {

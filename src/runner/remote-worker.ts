@@ -8,10 +8,12 @@
  * beating is left. A job whose game process dies or runs past the job's time
  * limit fails this attempt; BullMQ retries it (on any worker) with backoff. If
  * this process dies, its jobs' locks expire and another worker's stalled-job
- * check hands them on.
+ * check hands them on. A batch whose own code fails (bad weights, a bad spec)
+ * fails its job at once (UnrecoverableError): a retry would fail alike.
  */
 import { hostname } from 'node:os';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { BatchFailedError } from '../util/errors';
 import IORedis from 'ioredis';
 import { createPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
@@ -62,7 +64,10 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   let stopping = false;
 
   const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
-    const r = await pool.run({ spec: job.data.spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs });
+    const r = await pool.run({ spec: job.data.spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
+      // Bad weights or a bad spec fail on every machine: fail the job now instead of retrying it.
+      throw e instanceof BatchFailedError ? new UnrecoverableError(e.message) : e;
+    });
     finished++;
     return { host, pid: r.pid, games: r.games };
   };

@@ -8,7 +8,7 @@
  * Either way the results come back to the caller, the only writer of SQLite.
  */
 import { availableParallelism } from 'node:os';
-import type { PlayerSpec } from '../solver/spec';
+import type { PlayerSpec } from '../player/spec';
 import type { BatchGame } from './protocol';
 
 export interface GameRunner {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
-import { describeFsError, InputError } from '../util/errors';
+import { describeFsError, InputError, RunBusyError, RunLostError } from '../util/errors';
 import { procStat } from '../util/proc';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema';
 
@@ -93,22 +93,6 @@ export interface RunSummary extends RunRow {
   games_played: number;
   /** The latest start or end of a generation (ms), for the elapsed time of unfinished runs. */
   last_activity: number | null;
-}
-
-/** A run another live process is working on. */
-export class RunBusyError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RunBusyError';
-  }
-}
-
-/** This process held a run, and another process has taken it over (this one was suspended or silent too long). */
-export class RunLostError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RunLostError';
-  }
 }
 
 /** A holder whose heartbeat is older than this is stale, even if its pid exists. */

@@ -6,10 +6,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseQueueUrl } from '../runner/queue-url';
-import { PLAYER_KINDS, playerSettingsProblem } from '../solver/spec';
+import { PLAYER_KINDS, playerSettingsProblem } from '../player/spec';
 import { readJsonFile } from '../heuristic/weights';
-import { MAX_DEPTH } from '../search/limits';
+import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
+import { canonicalJson } from '../util/canonical-json';
 
 export const CONFIG_FORMAT = 'tune2048/config';
 
@@ -206,13 +207,6 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
 
 export function loadConfig(path: string): RunConfig {
   return parseConfig(readJsonFile(path, 'config file'), `config "${path}"`);
-}
-
-/** Canonical JSON (sorted keys) so equal configs hash alike. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
 }
 
 export function configHash(config: RunConfig): string {

@@ -21,17 +21,18 @@ import type { Weights } from '../heuristic/weights';
 import { parseWeights, loadWeights } from '../heuristic/weights';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { RunnerStoppedError } from '../runner/errors';
+import { RunnerStoppedError } from '../util/errors';
 import { openRunner, type GameRunner } from '../runner/runner';
-import { CandidateRow, GamePurpose, RunLostError, Store } from '../store/store';
+import { CandidateRow, GamePurpose, Store } from '../store/store';
+import { RunLostError } from '../util/errors';
 import { configHash, parseConfig, RunConfig } from './config';
 import { fitnessHalfWidth95, fitnessPlayer, gameObjective, objectiveValue, toScored } from './fitness';
 import { createOptimizer } from './optimizers';
 import type { Evaluated, Optimizer } from './optimizer';
 import { generationSeeds, stream, validationSeeds } from './seeds';
-import { raceCost, raceSlices, selectSurvivors } from './racing';
+import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
 import { ParameterSpace } from './space';
-import type { PlayerSpec } from '../solver/spec';
+import type { PlayerSpec } from '../player/spec';
 
 /** What a run stores as its config: the validated config and the resolved start weights. */
 export interface StoredConfig {

@@ -1,6 +1,6 @@
 /** Objectives: how a candidate's games become one number to maximise. */
 import type { Weights } from '../heuristic/weights';
-import { playerSpec, type PlayerSpec } from '../solver/spec';
+import { playerSpec, type PlayerSpec } from '../player/spec';
 import type { RunConfig } from './config';
 import { meanWithCI95 } from '../util/stats';
 

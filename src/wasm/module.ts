@@ -70,7 +70,7 @@ export function loadSearchModule(bytes: Uint8Array): SearchModule {
   return (loaded ??= instantiateSearch(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>)));
 }
 
-/** A new instance with its own memory: the process's, or a search thread's (src/search/threads.ts). */
+/** A new instance with its own memory: the process's, or a search thread's (src/player/threads.ts). */
 export function instantiateSearch(module: WebAssembly.Module): SearchModule {
   const instance = new WebAssembly.Instance(module, {
     env: {

@@ -1,5 +1,5 @@
 /**
- * The TypeScript minimax that src/search/minimax.ts replaced (its search now runs in WebAssembly), kept
+ * The TypeScript minimax that src/player/minimax.ts replaced (its search now runs in WebAssembly), kept
  * as the judge of identity: the same root values, so the same games.
  *
  * Seed 000's player: minimax with alpha-beta pruning, where the tile placement
@@ -20,13 +20,13 @@ import { type Board, rankAt, withRank } from '../../src/engine/board';
 import { applyMove, type Direction } from '../../src/engine/moves';
 import { buildHeuristicTables } from '../../src/heuristic/tables';
 import type { Weights } from '../../src/heuristic/weights';
-import { createSearcher } from '../../src/search/expectimax';
-import type { Decision, GamePlayer } from '../../src/search/player';
+import { createExpectimaxPlayer } from '../../src/player/expectimax';
+import type { Decision, Player } from '../../src/engine/player';
 
-import type { MinimaxSettings, MinimaxStats } from '../../src/search/minimax';
+import type { MinimaxSettings, MinimaxStats } from '../../src/player/minimax';
 
-export function createJsMinimaxPlayer(weights: Weights, settings: MinimaxSettings, options: { pruning?: boolean } = {}): GamePlayer & { stats: MinimaxStats } {
-  const leaf = createSearcher(buildHeuristicTables(weights), { depth: 0 }); // the heuristic, from the WASM tables
+export function createJsMinimaxPlayer(weights: Weights, settings: MinimaxSettings, options: { pruning?: boolean } = {}): Player & { stats: MinimaxStats } {
+  const leaf = createExpectimaxPlayer(buildHeuristicTables(weights), { depth: 0 }); // the heuristic, from the WASM tables
   const pruning = options.pruning ?? true;
   const stats: MinimaxStats = { nodes: 0 };
   const h = (b: Board) => leaf.heuristic(b);

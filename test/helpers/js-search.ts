@@ -26,8 +26,8 @@ import { Board, countDistinctTiles, makeBoard } from '../../src/engine/board';
 import { Direction, DIRECTIONS, moveInto, moved } from '../../src/engine/moves';
 import * as engineTables from '../../src/engine/tables';
 import type { HeuristicTables } from '../../src/heuristic/tables';
-import { MAX_DEPTH } from '../../src/search/limits';
-import { DEFAULT_SEARCH, validateSearchSettings, type MoveEvaluation, type Searcher, type SearchSettings } from '../../src/search/expectimax';
+import { MAX_DEPTH } from '../../src/player/limits';
+import { DEFAULT_SEARCH, validateSearchSettings, type MoveEvaluation, type ExpectimaxPlayer, type SearchSettings } from '../../src/player/expectimax';
 
 // Local aliases: transpilers (tsx, vitest) may turn imported bindings into
 // getter calls, which costs ~5x on the hot path.
@@ -37,7 +37,7 @@ const EMPTY_COUNT = engineTables.EMPTY_COUNT;
 
 const TT_BYTES_PER_ENTRY = 4 + 4 + 4 + 1 + 8;
 
-export function createJsSearcher(tables: HeuristicTables, options: Partial<SearchSettings> = {}): Searcher {
+export function createJsSearcher(tables: HeuristicTables, options: Partial<SearchSettings> = {}): ExpectimaxPlayer {
   const settings: SearchSettings = { ...DEFAULT_SEARCH, ...options };
   validateSearchSettings(settings);
   const L = tables.lineTable;

@@ -4,12 +4,13 @@ import { compareSequential, compareWeights, type Comparison, type Contender, typ
 import { storeMemo } from '../../compare/memo';
 import { Store } from '../../store/store';
 import type { GameRunner } from '../../runner/runner';
-import { InputError } from '../errors';
-import { percent, table } from '../format';
+import { InputError } from '../../util/errors';
+import { reachCells, REACH_HEADERS } from '../../compare/summary';
+import { table } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
 import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
-import { checkQueue, queueOption, withCliRunner } from '../runner';
+import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult } from '../stored-results';
 
 function pValue(p: number): string {
@@ -96,7 +97,7 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
 export function printTables(result: Comparison): void {
   const { games, seed, depth, cprob } = result.settings;
   console.log(`${games} paired games per contender, seeds ${seed}..${seed + games - 1}, depth ${depth}, cprob ${cprob}`);
-  const rows = [['weights', 'mean (95% CI)', 'median', 'stdev', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
+  const rows = [['weights', 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move']];
   for (const c of result.contenders) {
     const s = c.summary;
     rows.push([
@@ -104,7 +105,7 @@ export function printTables(result: Comparison): void {
       `${s.meanScore.toFixed(0)} (${c.meanCI95.low.toFixed(0)}–${c.meanCI95.high.toFixed(0)})`,
       s.medianScore.toFixed(0),
       s.stdevScore.toFixed(0),
-      ...['2048', '4096', '8192', '16384', '32768'].map((t) => percent(s.reach[t])),
+      ...reachCells(s),
       s.movesPerGame.toFixed(0),
       s.msPerMove.toFixed(4),
     ]);

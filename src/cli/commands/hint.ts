@@ -3,10 +3,11 @@ import { createInterface } from 'node:readline';
 import { Board, formatBoard, parseBoard, prettyBoard } from '../../engine/board';
 import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
 import { loadWeights } from '../../heuristic/weights';
-import type { GamePlayer } from '../../search/player';
-import { createPlayer } from '../../solver/solver';
+import type { Player } from '../../engine/player';
+import { createPlayer } from '../../player/players';
 import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
-import { EXIT_BAD_INPUT, InputError } from '../errors';
+import { EXIT_BAD_INPUT } from '../exit-codes';
+import { InputError } from '../../util/errors';
 import { table } from '../format';
 import { parseCprob, parseDepthOption } from '../options';
 
@@ -18,7 +19,7 @@ interface HintOptions extends PlayerCliOptions {
 }
 
 /** The player's decision for a board and what it saw for each move (expectimax: `depth` is the depth it used). */
-export function hint(player: GamePlayer, board: Board, depth: number | 'auto') {
+export function hint(player: Player, board: Board, depth: number | 'auto') {
   const { move, values } = player.decide(board);
   return {
     board: formatBoard(board),

@@ -1,22 +1,22 @@
 import { Command, Option } from 'commander';
 import { RULES, type Rules } from '../../engine/rules';
-import { InputError } from '../errors';
+import { InputError } from '../../util/errors';
 import { loadWeights } from '../../heuristic/weights';
 import { playGameAsync } from '../../engine/game';
-import { createPlayer, gameSeed } from '../../solver/solver';
-import type { PlayerSpec } from '../../solver/spec';
+import { createPlayer, gameSeed } from '../../player/players';
+import type { PlayerSpec } from '../../player/spec';
 import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
-import { summarizeGames, type GameRecord } from '../../solver/summary';
+import { summarizeGames, type GameRecord } from '../../compare/summary';
 import { formatSummary } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
-import { queueOption } from '../runner';
+import { queueOption } from '../runner-options';
 
 type Played = GameRecord & { seed: number };
 
 /** Plays on worker processes (--workers > 1) or a Redis queue (--queue); the games come back in seed order. */
 async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers: number; queue?: string }, onDone: (n: number) => void): Promise<Played[]> {
-  const { checkQueue, withCliRunner } = await import('../runner');
+  const { checkQueue, withCliRunner } = await import('../runner-options');
   const { playSeeds } = await import('../../runner/runner');
   await checkQueue(where.queue);
   let done = 0;

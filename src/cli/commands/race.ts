@@ -4,14 +4,15 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/controller';
-import { OPTIMIZER_KINDS, parseContender, race, RaceControl, RaceStoppedError, summarizeRace } from '../../tuner/race';
+import { OPTIMIZER_KINDS, parseContender, race, RaceControl, RaceStoppedError, summarizeRace } from '../../tuner/optimizer-race';
 import { shellWord } from '../../util/command-hint';
-import { EXIT_INTERRUPTED, InputError } from '../errors';
+import { EXIT_INTERRUPTED } from '../exit-codes';
+import { InputError } from '../../util/errors';
 import { onStop } from '../process';
 import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
-import { checkQueue, queueOption } from '../runner';
+import { checkQueue, queueOption } from '../runner-options';
 
 
 export function command(): Command {

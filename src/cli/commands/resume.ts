@@ -4,7 +4,7 @@ import { readStoredConfig } from '../../tuner/controller';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseRunId, parseWorkers } from '../options';
-import { checkQueue, queueOption } from '../runner';
+import { checkQueue, queueOption } from '../runner-options';
 
 export function command(): Command {
   return new Command('resume')

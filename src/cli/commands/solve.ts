@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { parseBoard, prettyBoard } from '../../engine/board';
 import { cornerStart } from '../../engine/rules';
-import { HEURISTICS, replay, solve, STRATEGIES, targetRankOf, type HeuristicName, type Strategy } from '../../solve/solve';
-import { InputError } from '../errors';
-import { EXIT_FAILURE } from '../errors';
+import { HEURISTICS, replay, solve, STRATEGIES, targetRankOf, type HeuristicName, type Strategy } from '../../corner/solve';
+import { InputError } from '../../util/errors';
+import { EXIT_FAILURE } from '../exit-codes';
 import { parseIntegerOption } from '../options';
 
 export function command(): Command {

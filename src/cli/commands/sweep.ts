@@ -1,12 +1,12 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
 import { compareWeights, Sweep } from '../../compare/compare';
-import type { GameSummary } from '../../solver/summary';
-import { percent, table } from '../format';
+import { reachCells, REACH_HEADERS, type GameSummary } from '../../compare/summary';
+import { table } from '../format';
 import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
 import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
-import { checkQueue, queueOption, withCliRunner } from '../runner';
+import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, storeResult } from '../stored-results';
 
 export function command(): Command {
@@ -42,9 +42,9 @@ export function command(): Command {
         console.log(JSON.stringify(sweep));
         return;
       }
-      const out = [['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', '32768', 'moves/game', 'ms/move']];
+      const out = [['depth', 'mean', 'median', 'max', ...REACH_HEADERS, 'moves/game', 'ms/move']];
       for (const { depth, summary: s } of rows) {
-        out.push([String(depth), s.meanScore.toFixed(0), s.medianScore.toFixed(0), String(s.maxScore), ...['2048', '4096', '8192', '16384', '32768'].map((t) => percent(s.reach[t])), s.movesPerGame.toFixed(0), s.msPerMove.toFixed(4)]);
+        out.push([String(depth), s.meanScore.toFixed(0), s.medianScore.toFixed(0), String(s.maxScore), ...reachCells(s), s.movesPerGame.toFixed(0), s.msPerMove.toFixed(4)]);
       }
       console.log(`${label}: ${opts.games} games per depth, seeds ${opts.seed}..${opts.seed + opts.games - 1}`);
       console.log(table(out));

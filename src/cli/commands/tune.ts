@@ -5,7 +5,7 @@ import { createRun, prepareRun } from '../../tuner/controller';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseWorkers } from '../options';
-import { checkQueue, queueOption } from '../runner';
+import { checkQueue, queueOption } from '../runner-options';
 
 export function command(): Command {
   return new Command('tune')

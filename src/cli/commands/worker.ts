@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { parseIntegerOption, parseWorkers } from '../options';
 import { onStop } from '../process';
-import { EXIT_INTERRUPTED } from '../errors';
+import { EXIT_INTERRUPTED } from '../exit-codes';
 
 export function command(): Command {
   return new Command('worker')

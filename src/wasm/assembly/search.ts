@@ -4,7 +4,7 @@
  * 2048.cpp. One instance per process; a new weight set only rewrites the
  * heuristic tables (written by the TypeScript side into the regions below).
  *
- * It computes exactly what src/search/expectimax.ts documents, in the same
+ * It computes exactly what src/player/expectimax.ts documents, in the same
  * order of floating-point operations, so play is bit for bit the same as the
  * earlier TypeScript search: same child order, same sums, same cutoff, same
  * transposition-table hash, slot and reuse rule.
@@ -331,7 +331,7 @@ export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
   return chanceNode(n, 1, 0);
 }
 
-// ---- seed 000's minimax (src/search/minimax.ts documents it) ----
+// ---- seed 000's minimax (src/player/minimax.ts documents it) ----
 
 let mmPruning = true;
 let mmNodes: i64 = 0;

@@ -4,6 +4,7 @@
  * only what changed, so a running tune updates without a reload.
  */
 import type { RunDetail } from '../../report/run-data';
+import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import type { RunListItem } from '../../report/run-list';
 import { escapeHtml } from '../../report/svg';
 import { drawRunCharts } from './charts';
@@ -128,13 +129,13 @@ function runPage(id: number): void {
       ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)]))
       : `<p>Validated after the last generation, on ${s.validationGames} held-out games each.</p>`;
     document.getElementById('sweeps')!.innerHTML = d.sweeps
-      .map((sw) => `<h2>Depth sweep of ${esc(sw.weights)} (${sw.games} games per depth)</h2>` + table(['depth', 'mean', 'median', 'max', '2048', '4096', '8192', '16384', 'moves/game', 'ms/move'], sw.depths.map(({ depth, summary: m }) => [esc(depth), num(m.meanScore), num(m.medianScore), num(m.maxScore), ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * m.reach[t]).toFixed(1)}%`), num(m.movesPerGame), num(m.msPerMove, 4)])))
+      .map((sw) => `<h2>Depth sweep of ${esc(sw.weights)} (${sw.games} games per depth)</h2>` + table(['depth', 'mean', 'median', 'max', ...REACH_HEADERS, 'moves/game', 'ms/move'], sw.depths.map(({ depth, summary: m }) => [esc(depth), num(m.meanScore), num(m.medianScore), num(m.maxScore), ...reachCells(m), num(m.movesPerGame), num(m.msPerMove, 4)])))
       .join('');
     document.getElementById('comparisons')!.innerHTML = d.comparisons
       .map(
         (c) =>
           `<h2>Comparison ${c.id}</h2><div id="chart-comparison-${c.id}" class="chart"></div>` +
-          table(['weights', 'mean', '95% CI', 'median', '2048', '4096', '8192', '16384', 'moves/game'], c.contenders.map((k) => [esc(k.label), num(k.summary.meanScore), `${num(k.meanCI95.low)}–${num(k.meanCI95.high)}`, num(k.summary.medianScore), ...['2048', '4096', '8192', '16384'].map((t) => `${(100 * k.summary.reach[t]).toFixed(1)}%`), num(k.summary.movesPerGame)])) +
+          table(['weights', 'mean', '95% CI', 'median', ...REACH_HEADERS, 'moves/game'], c.contenders.map((k) => [esc(k.label), num(k.summary.meanScore), `${num(k.meanCI95.low)}–${num(k.meanCI95.high)}`, num(k.summary.medianScore), ...reachCells(k.summary), num(k.summary.movesPerGame)])) +
           table(['pair', 'mean difference (95% CI)', 'relative', 'Wilcoxon p'], c.pairs.map((p) => [`${esc(p.a)} − ${esc(p.b)}`, `${num(p.meanDiff)} (${num(p.ci95.low)}–${num(p.ci95.high)})`, `${(100 * p.relative).toFixed(1)}%`, p.wilcoxon.p < 1e-6 ? '&lt; 1e-6' : p.wilcoxon.p.toPrecision(2)])),
       )
       .join('');

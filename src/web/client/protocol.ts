@@ -1,5 +1,5 @@
 /** Messages between the viewer page and its search worker. */
-import type { PlayerKind } from '../../solver/spec';
+import type { PlayerKind } from '../../player/spec';
 
 export type WorkerRequest =
   | { type: 'start'; weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number; seed: number }

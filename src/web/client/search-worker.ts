@@ -9,14 +9,14 @@ import { boardFromRanks, boardToRanks } from '../../engine/board';
 import { SeededGame } from '../../engine/game';
 import { applyMove } from '../../engine/moves';
 import { parseWeights } from '../../heuristic/weights';
-import type { GamePlayer } from '../../search/player';
-import { createPlayer } from '../../solver/solver';
-import { playerSpec, type PlayerKind } from '../../solver/spec';
+import type { Player } from '../../engine/player';
+import { createPlayer } from '../../player/players';
+import { playerSpec, type PlayerKind } from '../../player/spec';
 import { loadSearchModule } from '../../wasm/module';
 import type { WorkerReply, WorkerRequest } from './protocol';
 
 let ready: Promise<void> | null = null;
-let searcher: GamePlayer | null = null;
+let searcher: Player | null = null;
 let game: SeededGame | null = null;
 
 function load(): Promise<void> {
@@ -33,7 +33,7 @@ function legal(ranks: number[]): boolean[] {
   return [0, 1, 2, 3].map((d) => applyMove(board, d as 0 | 1 | 2 | 3).legal);
 }
 
-function playerOf(m: { weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number }): GamePlayer {
+function playerOf(m: { weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number }): Player {
   return createPlayer(playerSpec(m.player, parseWeights(m.weights, 'viewer weights'), { depth: m.depth, cprob: m.cprob }));
 }
 

@@ -22,8 +22,8 @@ import { applyMove, type Direction } from '../engine/moves';
 import { createRng, spawnTile, type Rng } from '../engine/spawn';
 import { buildHeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
-import { createSearcher, type Searcher } from './expectimax';
-import type { Decision, GamePlayer } from './player';
+import { createExpectimaxPlayer, type ExpectimaxPlayer } from './expectimax';
+import type { Decision, Player } from '../engine/player';
 
 export interface MctsSettings {
   iterations: number;
@@ -43,8 +43,8 @@ interface TreeNode {
 
 const newNode = (): TreeNode => ({ visits: 0, total: 0, children: [null, null, null, null] });
 
-export function createMctsPlayer(weights: Weights, settings: MctsSettings, rollouts: 'random' | 'expectimax'): GamePlayer {
-  const emm: Searcher | null = rollouts === 'expectimax' ? createSearcher(buildHeuristicTables(weights), { depth: settings.depth ?? 1, cprob: settings.cprob ?? 1e-4 }) : null;
+export function createMctsPlayer(weights: Weights, settings: MctsSettings, rollouts: 'random' | 'expectimax'): Player {
+  const emm: ExpectimaxPlayer | null = rollouts === 'expectimax' ? createExpectimaxPlayer(buildHeuristicTables(weights), { depth: settings.depth ?? 1, cprob: settings.cprob ?? 1e-4 }) : null;
 
   function legal(board: Board): { dir: Direction; board: Board; score: number }[] {
     const out: { dir: Direction; board: Board; score: number }[] = [];

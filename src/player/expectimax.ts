@@ -25,7 +25,8 @@
  */
 import { Board, countDistinctTiles, formatBoard } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
-import type { HeuristicTables } from '../heuristic/tables';
+import { buildHeuristicTables, type HeuristicTables } from '../heuristic/tables';
+import type { Weights } from '../heuristic/weights';
 import { MAX_DEPTH, MAX_THREADS } from './limits';
 import { searchModule, type SearchModule } from '../wasm/module';
 import { createRootSplit } from './threads';
@@ -43,7 +44,7 @@ export interface SearchSettings {
   cacheMB: number;
   /**
    * 0: the root moves share one table (the default search). N ≥ 1: the root split — each root move
-   * searched with a table of its own, on N threads (src/search/threads.ts); the same moves for every N.
+   * searched with a table of its own, on N threads (src/player/threads.ts); the same moves for every N.
    */
   threads: number;
 }
@@ -74,7 +75,7 @@ export interface MoveEvaluation {
   value: number | null;
 }
 
-export interface Searcher {
+export interface ExpectimaxPlayer {
   readonly settings: Readonly<SearchSettings>;
   /** The best legal move, or -1 when the game is over. Ties go to the earlier of up, down, left, right. */
   chooseMove(board: Board): Direction | -1;
@@ -113,13 +114,15 @@ export function cacheBits(cacheMB: number): number {
  */
 let active: { tables: HeuristicTables; bits: number; base: SearchStats; flush: () => void } | null = null;
 
-/** The WebAssembly searcher: a Searcher that can also lend its heuristic to the module's other searches. */
-export interface WasmSearcher extends Searcher {
+/** The WebAssembly searcher: an ExpectimaxPlayer that can also lend its heuristic to the module's other searches. */
+export interface WasmExpectimaxPlayer extends ExpectimaxPlayer {
   /** The module instance, now holding this searcher's heuristic tables (for minimax over the same heuristic). */
   loaded(): SearchModule;
 }
 
-export function createSearcher(tables: HeuristicTables, options: Partial<SearchSettings> = {}): WasmSearcher {
+/** The expectimax player of a weight set (its tables are built here) or of tables already built. */
+export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables, options: Partial<SearchSettings> = {}): WasmExpectimaxPlayer {
+  const tables = 'lineTable' in heuristic ? heuristic : buildHeuristicTables(heuristic);
   const settings: SearchSettings = { ...DEFAULT_SEARCH, ...options };
   validateSearchSettings(settings);
   const wasm: SearchModule = searchModule();

@@ -4,6 +4,14 @@ import { mean, median, stdev } from '../util/stats';
 
 export const REACH_TILES = [2048, 4096, 8192, 16384, 32768] as const;
 
+/** The reach columns of every table (CLI, report, dashboard): their headers… */
+export const REACH_HEADERS: readonly string[] = REACH_TILES.map(String);
+
+/** …and a summary's cells under them, as percentages with one decimal ("68.0%"). */
+export function reachCells(s: Pick<GameSummary, 'reach'>): string[] {
+  return REACH_TILES.map((t) => `${(100 * (s.reach[t] ?? 0)).toFixed(1)}%`);
+}
+
 export interface GameSummary {
   games: number;
   meanScore: number;

@@ -3,8 +3,9 @@
  * the tuner to a worker process on this machine or another one. Settings not
  * given take the player's defaults, so a spec plays the same game everywhere.
  */
-import type { Weights } from '../heuristic/weights';
-import type { DepthSetting } from '../search/expectimax';
+import { heuristicFields, type Weights } from '../heuristic/weights';
+import { canonicalJson } from '../util/canonical-json';
+import type { DepthSetting } from './expectimax';
 import { InputError } from '../util/errors';
 
 /**
@@ -77,4 +78,14 @@ export function playerSettingsProblem(kind: PlayerKind, depth: DepthSetting): st
 /** The expectimax player of a weight set at a depth and cutoff. */
 export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; cprob: number; cacheMB?: number }): PlayerSpec {
   return playerSpec('expectimax', weights, search);
+}
+
+/**
+ * A player's identity: everything that changes how it plays (kind, the heuristic's fields, search settings)
+ * and nothing that does not (a preset's name, description or provenance), as canonical JSON. Two specs with
+ * the same key play the same game on every seed: the tuner plays a copy's games once, workers reuse a
+ * player built for the same key, and compare --db finds stored games by it.
+ */
+export function playerKey(spec: PlayerSpec): string {
+  return canonicalJson({ kind: spec.kind, weights: heuristicFields(spec.weights), search: spec.search });
 }

@@ -1,29 +1,25 @@
 /**
- * The solver: weights + search settings → a player. This is what the tuner
- * scores and what exported weights are played with.
+ * Players from their descriptions: a PlayerSpec (what travels to a worker) → the player that plays it,
+ * and the helpers that play whole sets of seeded games with one.
  */
 import type { Board } from '../engine/board';
-import { GameResult, playGame, type Player } from '../engine/game';
+import { GameResult, playGame } from '../engine/game';
 import type { Rules } from '../engine/rules';
-import { buildHeuristicTables, HeuristicTables } from '../heuristic/tables';
+import type { HeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
-import { createSearcher, Searcher, SearchSettings } from '../search/expectimax';
-import { createMctsPlayer } from '../search/mcts';
-import { createMinimaxPlayer } from '../search/minimax';
-import type { GamePlayer } from '../search/player';
+import { createExpectimaxPlayer, type SearchSettings } from './expectimax';
+import { createMctsPlayer } from './mcts';
+import { createMinimaxPlayer } from './minimax';
+import type { Player } from '../engine/player';
 import { InputError } from '../util/errors';
 import { MCTS_DEFAULTS, type PlayerSpec } from './spec';
 
-export function createSolver(weights: Weights, settings: Partial<SearchSettings> = {}): Searcher {
-  return createSearcher(buildHeuristicTables(weights), settings);
-}
-
 /** The player a spec describes (expectimax: the default transposition table unless it says otherwise: the same game everywhere). */
-export function createPlayer(spec: PlayerSpec): GamePlayer {
+export function createPlayer(spec: PlayerSpec): Player {
   const s = spec.search;
   switch (spec.kind) {
     case 'expectimax':
-      return createSolver(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}), ...(s.threads !== undefined ? { threads: s.threads } : {}) });
+      return createExpectimaxPlayer(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}), ...(s.threads !== undefined ? { threads: s.threads } : {}) });
     case 'minimax':
       if (s.depth === 'auto') throw new InputError('minimax needs a fixed --depth (auto is for expectimax)');
       return createMinimaxPlayer(spec.weights, { depth: s.depth });
@@ -48,10 +44,10 @@ export interface PlayGamesOptions {
   onGame?: (result: GameResult, index: number) => void;
 }
 
-export function playGames(solver: Player, options: PlayGamesOptions): GameResult[] {
+export function playGames(player: Pick<Player, 'chooseMove'>, options: PlayGamesOptions): GameResult[] {
   const results: GameResult[] = [];
   for (let i = 0; i < options.games; i++) {
-    const r = playGame(solver, gameSeed(options.seed, i), { rules: options.rules });
+    const r = playGame(player, gameSeed(options.seed, i), { rules: options.rules });
     results.push(r);
     options.onGame?.(r, i);
   }
@@ -59,7 +55,6 @@ export function playGames(solver: Player, options: PlayGamesOptions): GameResult
 }
 
 /** The best move for one board (-1 when the game is over). */
-export function bestMove(board: Board, weights: Weights | HeuristicTables, settings: Partial<SearchSettings> = {}): number {
-  const tables = 'lineTable' in weights ? weights : buildHeuristicTables(weights);
-  return createSearcher(tables, settings).chooseMove(board);
+export function bestMove(board: Board, heuristic: Weights | HeuristicTables, settings: Partial<SearchSettings> = {}): number {
+  return createExpectimaxPlayer(heuristic, settings).chooseMove(board);
 }

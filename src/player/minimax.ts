@@ -19,8 +19,8 @@ import type { Board } from '../engine/board';
 import type { Direction } from '../engine/moves';
 import { buildHeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
-import { createSearcher } from './expectimax';
-import type { Decision, GamePlayer } from './player';
+import { createExpectimaxPlayer } from './expectimax';
+import type { Decision, Player } from '../engine/player';
 
 export interface MinimaxSettings {
   depth: number;
@@ -31,8 +31,8 @@ export interface MinimaxStats {
   nodes: number;
 }
 
-export function createMinimaxPlayer(weights: Weights, settings: MinimaxSettings, options: { pruning?: boolean } = {}): GamePlayer & { stats: MinimaxStats } {
-  const heuristic = createSearcher(buildHeuristicTables(weights), { depth: 0 });
+export function createMinimaxPlayer(weights: Weights, settings: MinimaxSettings, options: { pruning?: boolean } = {}): Player & { stats: MinimaxStats } {
+  const heuristic = createExpectimaxPlayer(buildHeuristicTables(weights), { depth: 0 });
   const pruning = options.pruning ?? true;
   const stats: MinimaxStats = { nodes: 0 };
 

@@ -1,5 +1,5 @@
 /**
- * A helper thread of the root-split search (src/search/threads.ts): its own WebAssembly instance, the
+ * A helper thread of the root-split search (src/player/threads.ts): its own WebAssembly instance, the
  * weight sets' tables as the calling thread shared them, and a loop that sleeps until the next decision
  * and searches the root moves it manages to claim.
  */

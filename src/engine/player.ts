@@ -1,0 +1,20 @@
+/**
+ * What every player of tune2048 offers, whatever its algorithm (expectimax, minimax, MCTS, …): one name
+ * for one concept. The engine owns the interface because its game loop is what calls a player;
+ * the players themselves live in src/player.
+ */
+import type { Board } from './board';
+import type { Direction } from './moves';
+
+export interface Decision {
+  /** The move chosen, or -1 when no move is legal. */
+  move: Direction | -1;
+  /** What the player saw for up, down, left, right (NaN for an illegal move): search values or MCTS means. */
+  values: number[];
+}
+
+export interface Player {
+  /** The move to play, or -1 when no move is legal. */
+  chooseMove(board: Board): Direction | -1;
+  decide(board: Board): Decision;
+}
