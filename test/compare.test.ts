@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import seedrandom from 'seedrandom';
 import { bootstrapMeanCI95, erfc, meanWithCI95, normalTwoSidedP, wilcoxonSignedRank } from '../src/util/stats';
-import { runCli, startCli, waitFor } from './helpers/cli';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, runCli, startCli, waitFor } from './helpers/cli';
 import { peek, tempDb } from './helpers/runs';
 
 describe('statistics', () => {
@@ -131,6 +134,29 @@ describe('tune2048 compare', () => {
     // Other settings are other games.
     expect(runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '5', '-d', '1', '--seed', '600', '--workers', '2', '--db', db]).code).toBe(0);
     expect(rows()).toBe(90);
+  });
+
+  it('--db knows a player by what changes play: a weight set with another name and description reuses its stored games', () => {
+    const db = tempDb();
+    const rows = () => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM compare_games')?.n ?? 0;
+    const args = ['-n', '6', '-d', '1', '--seed', '700', '--workers', '1', '--db', db, '--json'];
+    const first = runCli(['compare', 'nneonneo', 'tuned-d1', ...args]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(rows()).toBe(12);
+    // The same weights relabelled (a preset's description edited, a copy renamed): the same player.
+    const relabelled = { ...JSON.parse(readFileSync(join(ROOT, 'configs', 'weights', 'nneonneo.json'), 'utf8')), name: 'renamed', description: 'edited' };
+    const file = join(mkdtempSync(join(tmpdir(), 'tune2048-w-')), 'renamed.json');
+    writeFileSync(file, JSON.stringify(relabelled));
+    const again = runCli(['compare', file, 'tuned-d1', ...args]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/going on from the games/);
+    expect(rows()).toBe(12); // nothing new was played
+    const scores = (out: string) => JSON.parse(out).contenders.map((c: any) => c.games.map((g: any) => g.score));
+    expect(scores(again.stdout)).toEqual(scores(first.stdout));
+    // A weight that changes play is another player.
+    writeFileSync(file, JSON.stringify({ ...relabelled, empty: relabelled.empty + 1 }));
+    expect(runCli(['compare', file, 'tuned-d1', ...args]).code).toBe(0);
+    expect(rows()).toBe(18);
   });
 });
 
