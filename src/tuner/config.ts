@@ -1,10 +1,12 @@
 /**
  * Run configs: the parameter space, the optimizer, the fitness, validation.
  * Everything but the space has a default; unknown keys, wrong types and
- * out-of-range values each get one error naming the key.
+ * out-of-range values each get one error naming the key. Validated with
+ * valibot, as weights files are (one library; its import costs ~10 ms of
+ * start-up where zod's cost ~100 ms).
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as v from 'valibot';
 import { parseQueueUrl } from '../runner/queue-url';
 import { PLAYER_KINDS, playerSettingsProblem } from '../player/spec';
 import { readJsonFile } from '../heuristic/weights';
@@ -14,195 +16,214 @@ import { canonicalJson } from '../util/canonical-json';
 
 export const CONFIG_FORMAT = 'tune2048/config';
 
-const paramSpec = z
-  .object({
-    min: z.number(),
-    max: z.number(),
+const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const num = (min: number, max: number) => v.pipe(v.number(), v.minValue(min), v.maxValue(max));
+/** (min, max]: strictly above min. */
+const above = (min: number, max: number) => v.pipe(v.number(), v.gtValue(min), v.maxValue(max));
+
+const paramSpec = v.pipe(
+  v.strictObject({
+    min: v.number(),
+    max: v.number(),
     /** log: the optimizer works on ln(value), so min must be > 0. */
-    scale: z.enum(['linear', 'log']).default('linear'),
+    scale: v.optional(v.picklist(['linear', 'log']), 'linear'),
     /** The start value, instead of the start weights' (required for the parameters of a snake or corner matrix). */
-    start: z.number().optional(),
-  })
-  .strict()
-  .refine((p) => p.max > p.min, { message: 'max must be greater than min' })
-  .refine((p) => p.scale === 'linear' || p.min > 0, { message: 'a log scale needs min > 0' });
-
-const gaSchema = z
-  .object({
-    kind: z.literal('ga'),
-    population: z.number().int().min(2).max(1000).default(16),
-    generations: z.number().int().min(1).max(100000).default(20),
-    elitism: z.number().int().min(0).default(2),
-    tournament: z.number().int().min(1).max(64).default(3),
-    crossover: z.enum(['uniform', 'blend']).default('blend'),
-    crossoverRate: z.number().min(0).max(1).default(0.7),
-    /** BLX-α: children are drawn from the parents' interval widened by α on each side. */
-    blendAlpha: z.number().min(0).max(2).default(0.3),
-    /** Gaussian mutation σ in the normalised [0, 1] space. */
-    mutationScale: z.number().gt(0).max(1).default(0.1),
-    /** Probability that each gene mutates. */
-    mutationRate: z.number().min(0).max(1).default(0.3),
-    /** one-fifth: σ grows ×1.22 when more than 1/5 of offspring beat the elites' mean fitness, else shrinks ×0.82. */
-    adaptation: z.enum(['none', 'one-fifth']).default('one-fifth'),
-    minMutationScale: z.number().gt(0).max(1).default(0.01),
-    maxMutationScale: z.number().gt(0).max(1).default(0.5),
-    /** The first generation: the start point plus Gaussian perturbations of this σ, or uniform in the bounds. */
-    init: z.enum(['around-start', 'uniform']).default('around-start'),
-    initScale: z.number().gt(0).max(1).default(0.2),
-  })
-  .strict()
-  .refine((g) => g.elitism < g.population, { message: 'elitism must be smaller than population', path: ['elitism'] })
-  .refine((g) => g.tournament <= g.population, { message: 'tournament must not exceed population', path: ['tournament'] })
-  .refine((g) => g.minMutationScale <= g.maxMutationScale, { message: 'minMutationScale must not exceed maxMutationScale', path: ['minMutationScale'] });
-
-const cmaesSchema = z
-  .object({
-    kind: z.literal('cmaes'),
-    /** λ, samples per generation; default 4 + ⌊3 ln n⌋. One more candidate, the distribution mean, is added. */
-    population: z.number().int().min(2).max(1000).optional(),
-    generations: z.number().int().min(1).max(100000).default(30),
-    /** Initial step size in the normalised [0, 1] space. */
-    sigma0: z.number().gt(0).max(1).default(0.2),
-    /** IPOP: restart with twice the population when σ·max(D) falls below tolX or C's condition exceeds 1e12. */
-    restarts: z.number().int().min(0).max(10).default(2),
-    tolX: z.number().gt(0).max(1).default(1e-3),
-    /**
-     * Noise rule: the split-half reliability of a generation (Spearman correlation between the samples' fitness
-     * on odd and on even games) below this raises the next generation's games ×1.5, up to maxGames.
-     */
-    minReliability: z.number().min(-1).max(1).default(0.5),
-    maxGames: z.number().int().min(1).max(100000).default(1000),
-  })
-  .strict();
-
-const randomSchema = z
-  .object({
-    kind: z.literal('random'),
-    population: z.number().int().min(2).max(1000).default(16),
-    generations: z.number().int().min(1).max(100000).default(20),
-    /** The best so far, carried over and re-scored on each generation's seeds (so finalists are not lucky draws). */
-    elitism: z.number().int().min(0).default(2),
-  })
-  .strict()
-  .refine((g) => g.elitism < g.population, { message: 'elitism must be smaller than population', path: ['elitism'] });
-
-/** `kind` may be left out for the genetic algorithm. */
-const optimizerSchema = z.preprocess(
-  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('kind' in v) ? { ...v, kind: 'ga' } : v),
-  z.discriminatedUnion('kind', [gaSchema, cmaesSchema, randomSchema]),
+    start: v.optional(v.number()),
+  }),
+  v.check((p) => p.max > p.min, 'max must be greater than min'),
+  v.check((p) => p.scale === 'linear' || p.min > 0, 'a log scale needs min > 0'),
 );
 
-const fitnessSchema = z
-  .object({
+const gaSchema = v.pipe(
+  v.strictObject({
+    kind: v.literal('ga'),
+    population: v.optional(int(2, 1000), 16),
+    generations: v.optional(int(1, 100000), 20),
+    elitism: v.optional(int(0, Number.MAX_SAFE_INTEGER), 2),
+    tournament: v.optional(int(1, 64), 3),
+    crossover: v.optional(v.picklist(['uniform', 'blend']), 'blend'),
+    crossoverRate: v.optional(num(0, 1), 0.7),
+    /** BLX-α: children are drawn from the parents' interval widened by α on each side. */
+    blendAlpha: v.optional(num(0, 2), 0.3),
+    /** Gaussian mutation σ in the normalised [0, 1] space. */
+    mutationScale: v.optional(above(0, 1), 0.1),
+    /** Probability that each gene mutates. */
+    mutationRate: v.optional(num(0, 1), 0.3),
+    /** one-fifth: σ grows ×1.22 when more than 1/5 of offspring beat the elites' mean fitness, else shrinks ×0.82. */
+    adaptation: v.optional(v.picklist(['none', 'one-fifth']), 'one-fifth'),
+    minMutationScale: v.optional(above(0, 1), 0.01),
+    maxMutationScale: v.optional(above(0, 1), 0.5),
+    /** The first generation: the start point plus Gaussian perturbations of this σ, or uniform in the bounds. */
+    init: v.optional(v.picklist(['around-start', 'uniform']), 'around-start'),
+    initScale: v.optional(above(0, 1), 0.2),
+  }),
+  v.forward(v.check((g) => g.elitism < g.population, 'elitism must be smaller than population'), ['elitism']),
+  v.forward(v.check((g) => g.tournament <= g.population, 'tournament must not exceed population'), ['tournament']),
+  v.forward(v.check((g) => g.minMutationScale <= g.maxMutationScale, 'minMutationScale must not exceed maxMutationScale'), ['minMutationScale']),
+);
+
+const cmaesSchema = v.strictObject({
+  kind: v.literal('cmaes'),
+  /** λ, samples per generation; default 4 + ⌊3 ln n⌋. One more candidate, the distribution mean, is added. */
+  population: v.optional(int(2, 1000)),
+  generations: v.optional(int(1, 100000), 30),
+  /** Initial step size in the normalised [0, 1] space. */
+  sigma0: v.optional(above(0, 1), 0.2),
+  /** IPOP: restart with twice the population when σ·max(D) falls below tolX or C's condition exceeds 1e12. */
+  restarts: v.optional(int(0, 10), 2),
+  tolX: v.optional(above(0, 1), 1e-3),
+  /**
+   * Noise rule: the split-half reliability of a generation (Spearman correlation between the samples' fitness
+   * on odd and on even games) below this raises the next generation's games ×1.5, up to maxGames.
+   */
+  minReliability: v.optional(num(-1, 1), 0.5),
+  maxGames: v.optional(int(1, 100000), 1000),
+});
+
+const randomSchema = v.pipe(
+  v.strictObject({
+    kind: v.literal('random'),
+    population: v.optional(int(2, 1000), 16),
+    generations: v.optional(int(1, 100000), 20),
+    /** The best so far, carried over and re-scored on each generation's seeds (so finalists are not lucky draws). */
+    elitism: v.optional(int(0, Number.MAX_SAFE_INTEGER), 2),
+  }),
+  v.forward(v.check((g) => g.elitism < g.population, 'elitism must be smaller than population'), ['elitism']),
+);
+
+/** `kind` may be left out for the genetic algorithm. */
+const optimizerSchema = v.pipe(
+  v.unknown(),
+  v.transform((o) => (o && typeof o === 'object' && !Array.isArray(o) && !('kind' in o) ? { ...o, kind: 'ga' } : o)),
+  v.variant('kind', [gaSchema, cmaesSchema, randomSchema]),
+);
+
+const fitnessSchema = v.pipe(
+  v.strictObject({
     /** Games per candidate per generation; all candidates of a generation play the same seeds. */
-    games: z.number().int().min(1).max(100000).default(16),
-    depth: z.union([z.number().int().min(0).max(MAX_DEPTH), z.literal('auto')]).default(1),
-    cprob: z.number().min(0).lt(1).default(1e-4),
-    objective: z.enum(['mean-score', 'mean-log2-max-tile', 'reach-rate']).default('mean-score'),
+    games: v.optional(int(1, 100000), 16),
+    depth: v.optional(v.union([int(0, MAX_DEPTH), v.literal('auto')], `must be "auto" or an integer from 0 to ${MAX_DEPTH}`), 1),
+    cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1)), 1e-4),
+    objective: v.optional(v.picklist(['mean-score', 'mean-log2-max-tile', 'reach-rate']), 'mean-score'),
     /** The player the weights are tuned for (absent: expectimax), with MCTS's settings (absent: seed 004's). */
-    player: z.enum(PLAYER_KINDS).optional(),
-    iterations: z.number().int().min(1).max(10_000_000).optional(),
-    c: z.number().min(0).max(1000).optional(),
-    rolloutDepth: z.number().int().min(0).max(100_000).optional(),
+    player: v.optional(v.picklist(PLAYER_KINDS)),
+    iterations: v.optional(int(1, 10_000_000)),
+    c: v.optional(num(0, 1000)),
+    rolloutDepth: v.optional(int(0, 100_000)),
     /**
      * A budget of fitness games: once a run has played this many, it proposes no further generation and goes
      * on to validation (so optimizers can be compared at equal cost). Absent: run all generations.
      */
-    budget: z.number().int().min(1).optional(),
+    budget: v.optional(int(1, Number.MAX_SAFE_INTEGER)),
     /**
      * Racing (successive halving) inside each generation: the seeds are cut into `rounds` slices; after
      * each slice only the best `keep` fraction of the candidates plays on. Absent: every candidate plays
      * every seed.
      */
-    racing: z
-      .object({
-        rounds: z.number().int().min(2).max(10),
-        keep: z.number().gt(0).lt(1),
-      })
-      .strict()
-      .optional(),
+    racing: v.optional(
+      v.strictObject({
+        rounds: int(2, 10),
+        keep: v.pipe(v.number(), v.gtValue(0), v.ltValue(1)),
+      }),
+    ),
     /** The tile of the reach-rate objective. */
-    reachTile: z.number().int().min(4).max(32768).refine((t) => (t & (t - 1)) === 0, 'must be a power of two').default(2048),
-  })
-  .strict()
-  .superRefine((f, ctx) => {
-    const problem = f.player ? playerSettingsProblem(f.player, f.depth) : null;
-    if (problem) ctx.addIssue({ code: 'custom', path: ['depth'], message: problem });
-  });
+    reachTile: v.optional(v.pipe(int(4, 32768), v.check((t) => (t & (t - 1)) === 0, 'must be a power of two')), 2048),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed || !dataset.value.player) return;
+    const problem = playerSettingsProblem(dataset.value.player, dataset.value.depth);
+    if (problem) addIssue({ message: problem, path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'depth', value: dataset.value.depth }] });
+  }),
+);
 
-export const configSchema = z
-  .object({
-    format: z.literal(CONFIG_FORMAT).default(CONFIG_FORMAT),
-    name: z.string().min(1).optional(),
-    description: z.string().optional(),
-    seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
-    /** Worker processes; --workers overrides; default: CPU count. */
-    workers: z.number().int().min(1).max(256).optional(),
-    space: z
-      .object({
-        /** Weights (preset name or file) for everything not tuned, and the search's start point. */
-        start: z.string().min(1),
-        params: z.record(z.string(), paramSpec).refine((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
-        /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space.ts). */
-        matrix: z.enum(['full', 'symmetric', 'snake', 'corner']).default('full'),
-      })
-      .strict(),
-    optimizer: optimizerSchema.prefault({ kind: 'ga' }),
-    fitness: fitnessSchema.default(fitnessSchema.parse({})),
-    validation: z
-      .object({
-        /** The best few of the last generation by fitness, validated on held-out seeds. */
-        finalists: z.number().int().min(1).max(100).default(3),
-        games: z.number().int().min(1).max(1_000_000).default(100),
-      })
-      .strict()
-      .default({ finalists: 3, games: 100 }),
-    pool: z
-      .object({
-        /** Games per worker call (one candidate each). */
-        batchGames: z.number().int().min(1).max(10000).default(8),
-        /** A call running longer is killed and re-queued. */
-        batchTimeoutSec: z.number().gt(0).max(86400).default(600),
-        /** Re-tries of a batch whose worker died or hung, before the run stops with an error. */
-        retries: z.number().int().min(0).max(20).default(2),
-        /** redis://HOST:PORT[/DB]: play through BullMQ on this Redis (`tune2048 worker` on each machine) instead of local processes. */
-        queue: z
-          .string()
-          .superRefine((v, ctx) => {
-            try {
-              parseQueueUrl(v, 'pool.queue');
-            } catch (e) {
-              ctx.addIssue({ code: 'custom', message: (e as Error).message });
-            }
-          })
-          .optional(),
-      })
-      .strict()
-      .default({ batchGames: 8, batchTimeoutSec: 600, retries: 2 }),
-    /** false keeps elites' old fitness instead of re-scoring them on the new seeds (an ablation; not advised). */
-    reevaluateElites: z.boolean().default(true),
-  })
-  .strict();
+/** redis://HOST:PORT[/DB], checked by the queue's own parser (its message says what is wrong). */
+const queueUrl = v.pipe(
+  v.string(),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    try {
+      parseQueueUrl(dataset.value, 'pool.queue');
+    } catch (e) {
+      addIssue({ message: (e as Error).message });
+    }
+  }),
+);
 
-export type RunConfig = z.infer<typeof configSchema>;
+export const configSchema = v.strictObject({
+  format: v.optional(v.literal(CONFIG_FORMAT), CONFIG_FORMAT),
+  name: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  description: v.optional(v.string()),
+  seed: v.optional(int(0, 2 ** 32 - 1), 1),
+  /** Worker processes; --workers overrides; default: CPU count. */
+  workers: v.optional(int(1, 256)),
+  space: v.strictObject({
+    /** Weights (preset name or file) for everything not tuned, and the search's start point. */
+    start: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
+    params: v.pipe(
+      v.record(v.string(), paramSpec),
+      v.check((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
+    ),
+    /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space.ts). */
+    matrix: v.optional(v.picklist(['full', 'symmetric', 'snake', 'corner']), 'full'),
+  }),
+  optimizer: v.optional(optimizerSchema, { kind: 'ga' }),
+  fitness: v.optional(fitnessSchema, {}),
+  validation: v.optional(
+    v.strictObject({
+      /** The best few of the last generation by fitness, validated on held-out seeds. */
+      finalists: v.optional(int(1, 100), 3),
+      games: v.optional(int(1, 1_000_000), 100),
+    }),
+    {},
+  ),
+  pool: v.optional(
+    v.strictObject({
+      /** Games per worker call (one candidate each). */
+      batchGames: v.optional(int(1, 10000), 8),
+      /** A call running longer is killed and re-queued. */
+      batchTimeoutSec: v.optional(above(0, 86400), 600),
+      /** Re-tries of a batch whose worker died or hung, before the run stops with an error. */
+      retries: v.optional(int(0, 20), 2),
+      /** redis://HOST:PORT[/DB]: play through BullMQ on this Redis (`tune2048 worker` on each machine) instead of local processes. */
+      queue: v.optional(queueUrl),
+    }),
+    {},
+  ),
+  /** false keeps elites' old fitness instead of re-scoring them on the new seeds (an ablation; not advised). */
+  reevaluateElites: v.optional(v.boolean(), true),
+});
+
+export type RunConfig = v.InferOutput<typeof configSchema>;
 export type OptimizerConfig = RunConfig['optimizer'];
 export type GaConfig = Extract<OptimizerConfig, { kind: 'ga' }>;
 export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
 export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 
-/** Formats the first problem zod found as "field "a.b": message". */
-function describeZodError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue.path.length > 0 ? `field "${issue.path.map(String).join('.')}"` : 'top level';
-  let message = issue.message;
-  if (issue.code === 'unrecognized_keys') message = `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  return `${where}: ${message}`;
+/**
+ * The first problem valibot found as "field "a.b": message" (unknown keys named together, as
+ * "unknown key(s) "x", "y"", like the config errors before valibot).
+ */
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const pathOf = (i: v.BaseIssue<unknown>) => (i.path ?? []).map((p) => String(p.key));
+  const where = (p: string[]) => (p.length > 0 ? `field "${p.join('.')}"` : 'top level');
+  const isUnknownKey = (i: v.BaseIssue<unknown>) => i.type === 'strict_object' && i.expected === 'never';
+  const issue = issues[0];
+  const path = pathOf(issue);
+  if (isUnknownKey(issue)) {
+    const parent = path.slice(0, -1);
+    const keys = issues.filter((i) => isUnknownKey(i) && pathOf(i).slice(0, -1).join('.') === parent.join('.')).map((i) => `"${pathOf(i).at(-1)}"`);
+    return `${where(parent)}: unknown key(s) ${keys.join(', ')}`;
+  }
+  if (issue.type === 'strict_object' && issue.input === undefined) return `${where(path)}: missing`;
+  // valibot's own messages start "Invalid type: Expected …"; ours (checks) are sentences of their own.
+  const own = !/^Invalid \w+: /.test(issue.message);
+  return `${where(path)}: ${own ? issue.message : `invalid input: expected ${issue.expected === 'Object' ? 'object' : issue.expected}, received ${issue.received}`}`;
 }
 
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
-  const result = configSchema.safeParse(data);
-  if (!result.success) throw new InputError(`${origin}: ${describeZodError(result.error)}`);
-  return result.data;
+  const result = v.safeParse(configSchema, data);
+  if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
+  return result.output;
 }
 
 export function loadConfig(path: string): RunConfig {
