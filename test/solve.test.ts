@@ -95,6 +95,28 @@ describe('solve: classic searches on the corner rules', () => {
     for (const heuristic of ['h1', 'h2'] as const) expect(solve(start, { target: 16, strategy: 'astar', heuristic, maxNodes: 2_000_000 }).cost).toBe(best);
   });
 
+  it('with the moves cost, A* with the admissible h1 or h4 finds the fewest moves (as BFS does), with fewer nodes', () => {
+    const start = parseBoard('2 0 0 2/0 0 4 0/0 0 0 0/0 2 0 0');
+    const bfs = solve(start, { target: 16, strategy: 'bfs', maxNodes: 2_000_000 });
+    for (const heuristic of ['h1', 'h4'] as const) {
+      const r = solve(start, { target: 16, strategy: 'astar', heuristic, cost: 'moves', maxNodes: 2_000_000 });
+      expect(r.found).toBe(true);
+      expect(r.cost).toBe(bfs.moves.length);
+      expect(r.moves.length).toBe(r.cost);
+      expect(replay(start, r.moves, 'moves')).toMatchObject({ cost: r.cost, score: r.score });
+      expect(r.expanded).toBeLessThanOrEqual(bfs.expanded);
+    }
+    // From the corner start to 32, the optimum is 18 moves (BFS's, docs/results.md).
+    expect(solve(cornerStart(), { target: 32, strategy: 'astar', heuristic: 'h4', cost: 'moves', maxNodes: 1_000_000 }).cost).toBe(18);
+  });
+
+  it('h4: the 2s still to spawn (each move spawns one at most), at least the doublings left', () => {
+    const b = boardFromGrid([[8, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]); // sum 14, rank 3
+    expect(heuristicValue('h4', b, 6)).toBe(Math.ceil((64 - 14) / 2));
+    expect(heuristicValue('h4', boardFromGrid([[8, 8, 8, 8], [8, 8, 8, 8], [0, 0, 0, 0], [0, 0, 0, 0]]), 6)).toBe(3); // sum 64: no spawn needed, but 3 doublings
+    expect(heuristicValue('h4', boardFromGrid([[64, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]), 6)).toBe(0);
+  });
+
   it('the heuristics as seed 003 defines them, zero at the goal', () => {
     const b = boardFromGrid([[8, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]); // rank 3, target 64 = rank 6
     expect(heuristicValue('h1', b, 6)).toBe(3);

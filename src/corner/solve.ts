@@ -1,33 +1,45 @@
 /**
  * Seed 003's search problem on the deterministic corner rules: from a start
  * board, reach a board holding tile M. Operators: the four moves (a move that
- * changes nothing is not applicable), each followed by the corner spawn; an
- * operator's cost is the move's merge score (seed 003's cost), a path's cost
- * their sum. Strategies: breadth-first, depth-first, iterative deepening,
+ * changes nothing is not applicable), each followed by the corner spawn. An
+ * operator's cost is the move's merge score (`score`, seed 003's cost) or 1
+ * (`moves`: the cost seed 003 proposed as future work, one that does not fight
+ * the goal: merges are what reach M, and the merge score makes them dear);
+ * a path's cost is their sum. Strategies: breadth-first, depth-first, iterative deepening,
  * greedy and A* (both over a binary heap), with seed 003's heuristics:
  *   h1 the doublings the largest tile still needs (t − r for tile 2^r, target 2^t);
  *   h2 the merge score those doublings earn: Σ_{k=r}^{t−1} 2^(k+1) = 2^(t+1) − 2^(r+1);
  *   h3 the merges needed to build the target from 2s when only the largest tile
  *      exists: (2^(t−1) − 1) − (2^(r−1) − 1) = 2^(t−1) − 2^(r−1).
+ * and, for the moves cost (not seed 003's):
+ *   h4 the 2s still to spawn: ⌈(M − Σ tiles) / 2⌉, at least h1 — a move spawns
+ *      one 2 at most, so the board's sum grows by 2 at most, and M needs a sum
+ *      of M; a move also raises the largest tile by one doubling at most.
+ * With the moves cost h1 and h4 are admissible; h2 and h3 count merge score and
+ * merges, not moves.
  * Graph search: a board already reached (at no higher cost, for A*) is not
  * expanded again — corner rules can cycle (a slide with every corner taken
  * spawns nothing), and the same board is reached by many move orders.
  * The goal test is on expansion (a node counts as expanded when it is popped).
  */
-import { type Board, maxRank } from '../engine/board';
+import { type Board, boardToRanks, maxRank } from '../engine/board';
 import { applyMove, DIRECTION_NAMES, type Direction } from '../engine/moves';
 import { cornerSpawn } from '../engine/rules';
 import { MinHeap } from './heap';
 
 export type Strategy = 'bfs' | 'dfs' | 'ids' | 'greedy' | 'astar';
 export const STRATEGIES: readonly Strategy[] = ['bfs', 'dfs', 'ids', 'greedy', 'astar'];
-export type HeuristicName = 'h1' | 'h2' | 'h3';
-export const HEURISTICS: readonly HeuristicName[] = ['h1', 'h2', 'h3'];
+export type HeuristicName = 'h1' | 'h2' | 'h3' | 'h4';
+export const HEURISTICS: readonly HeuristicName[] = ['h1', 'h2', 'h3', 'h4'];
+export type CostModel = 'score' | 'moves';
+export const COST_MODELS: readonly CostModel[] = ['score', 'moves'];
 
 export interface SolveOptions {
   target: number;
   strategy: Strategy;
   heuristic?: HeuristicName;
+  /** An operator's cost: its merge score (default, seed 003's) or 1 (the path cost is then its length). */
+  cost?: CostModel;
   /** Expanded nodes at most (memory and time bound); the search gives up beyond. */
   maxNodes: number;
 }
@@ -37,7 +49,10 @@ export interface SolveResult {
   /** Why not found: the node limit, or the whole reachable space searched. */
   reason?: 'max-nodes' | 'exhausted';
   moves: string[];
+  /** The path's cost in the cost model asked for. */
   cost: number;
+  /** The path's merge score (its cost under seed 003's model, whatever the model). */
+  score: number;
   expanded: number;
   ms: number;
 }
@@ -45,6 +60,7 @@ export interface SolveResult {
 interface SearchNode {
   board: Board;
   cost: number;
+  score: number;
   depth: number;
   parent: SearchNode | null;
   move: Direction | -1;
@@ -52,11 +68,16 @@ interface SearchNode {
 
 const key = (b: Board) => `${b.hi},${b.lo}`;
 
+function tileSum(board: Board): number {
+  return boardToRanks(board).reduce((s, r) => s + (r ? 2 ** r : 0), 0);
+}
+
 export function heuristicValue(name: HeuristicName, board: Board, targetRank: number): number {
   const r = maxRank(board);
   if (r >= targetRank) return 0;
   if (name === 'h1') return targetRank - r;
   if (name === 'h2') return 2 ** (targetRank + 1) - 2 ** (r + 1);
+  if (name === 'h4') return Math.max(targetRank - r, Math.ceil((2 ** targetRank - tileSum(board)) / 2));
   return 2 ** (targetRank - 1) - 2 ** Math.max(0, r - 1);
 }
 
@@ -87,16 +108,18 @@ export function solve(start: Board, o: SolveOptions): SolveResult {
   const t = targetRankOf(o.target);
   const goal = (b: Board) => maxRank(b) >= t;
   const h = (b: Board) => heuristicValue(o.heuristic ?? 'h2', b, t);
+  const stepCost = o.cost === 'moves' ? () => 1 : (score: number) => score;
   let expanded = 0;
   const done = (node: SearchNode | null, reason?: SolveResult['reason']): SolveResult => ({
     found: node !== null,
     ...(node ? {} : { reason }),
     moves: node ? path(node) : [],
     cost: node?.cost ?? 0,
+    score: node?.score ?? 0,
     expanded,
     ms: performance.now() - t0,
   });
-  const root: SearchNode = { board: start, cost: 0, depth: 0, parent: null, move: -1 };
+  const root: SearchNode = { board: start, cost: 0, score: 0, depth: 0, parent: null, move: -1 };
 
   if (o.strategy === 'ids') {
     // Depth-limited DFS with limits 0, 1, 2, …; nodes expanded count over every iteration.
@@ -120,7 +143,7 @@ export function solve(start: Board, o: SolveOptions): SolveResult {
           const prev = seen.get(k);
           if (prev !== undefined && prev <= node.depth + 1) continue;
           seen.set(k, node.depth + 1);
-          stack.push({ board: c.board, cost: node.cost + c.cost, depth: node.depth + 1, parent: node, move: c.move });
+          stack.push({ board: c.board, cost: node.cost + stepCost(c.cost), score: node.score + c.cost, depth: node.depth + 1, parent: node, move: c.move });
         }
       }
       if (!cutoff) return done(null, 'exhausted');
@@ -154,11 +177,11 @@ export function solve(start: Board, o: SolveOptions): SolveResult {
     const ordered = o.strategy === 'dfs' ? children.reverse() : children;
     for (const c of ordered) {
       const k = key(c.board);
-      const cost = node.cost + c.cost;
+      const cost = node.cost + stepCost(c.cost);
       const prev = best.get(k);
       if (prev !== undefined && (o.strategy !== 'astar' || prev <= cost)) continue;
       best.set(k, cost);
-      push({ board: c.board, cost, depth: node.depth + 1, parent: node, move: c.move });
+      push({ board: c.board, cost, score: node.score + c.cost, depth: node.depth + 1, parent: node, move: c.move });
     }
     if (o.strategy === 'bfs' && head > 65536 && head * 2 > fifo.length) {
       fifo.splice(0, head); // keep the FIFO's memory to what is still queued
@@ -168,8 +191,8 @@ export function solve(start: Board, o: SolveOptions): SolveResult {
   return done(null, 'exhausted');
 }
 
-/** Replays a solution's moves under the corner rules: the board reached and the cost paid (for checks). */
-export function replay(start: Board, moves: readonly string[]): { board: Board; cost: number } {
+/** Replays a solution's moves under the corner rules: the board reached and the cost paid in a cost model (for checks). */
+export function replay(start: Board, moves: readonly string[], model: CostModel = 'score'): { board: Board; cost: number; score: number } {
   let board = start;
   let cost = 0;
   for (const name of moves) {
@@ -179,5 +202,5 @@ export function replay(start: Board, moves: readonly string[]): { board: Board; 
     cost += r.score;
     board = cornerSpawn(r.board);
   }
-  return { board, cost };
+  return { board, cost: model === 'moves' ? moves.length : cost, score: cost };
 }

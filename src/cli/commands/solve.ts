@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { parseBoard, prettyBoard } from '../../engine/board';
 import { cornerStart } from '../../engine/rules';
-import { HEURISTICS, replay, solve, STRATEGIES, targetRankOf, type HeuristicName, type Strategy } from '../../corner/solve';
+import { COST_MODELS, HEURISTICS, replay, solve, STRATEGIES, targetRankOf, type CostModel, type HeuristicName, type Strategy } from '../../corner/solve';
 import { InputError } from '../../util/errors';
 import { EXIT_FAILURE } from '../exit-codes';
 import { parseIntegerOption } from '../options';
@@ -12,10 +12,11 @@ export function command(): Command {
     .argument('[board]', 'start board: 16 tile values, rows separated by "/" (e.g. "2 0 0 2/0 0 0 0/0 0 0 0/0 0 0 0")')
     .requiredOption('--target <M>', 'the tile to reach (4 … 32768)', parseIntegerOption('--target', 4, 32768))
     .addOption(new Option('--strategy <s>', 'search strategy').choices([...STRATEGIES]).default('dfs'))
-    .addOption(new Option('--heuristic <h>', 'for greedy and astar: h1 doublings, h2 score, h3 merges still needed').choices([...HEURISTICS]).default('h2'))
+    .addOption(new Option('--heuristic <h>', 'for greedy and astar: h1 doublings, h2 score, h3 merges still needed (with --cost moves only h1 is admissible)').choices([...HEURISTICS]).default('h2'))
+    .addOption(new Option('--cost <c>', "an operator's cost: score (its merge score, seed 003's) or moves (1 each: A* then finds the fewest moves)").choices([...COST_MODELS]).default('score'))
     .option('--max-nodes <n>', 'expanded nodes at most (bounds memory and time)', parseIntegerOption('--max-nodes', 1, 100_000_000), 1_000_000)
     .option('--json', 'one JSON object on stdout')
-    .action((boardText: string | undefined, opts: { target: number; strategy: Strategy; heuristic: HeuristicName; maxNodes: number; json?: boolean }) => {
+    .action((boardText: string | undefined, opts: { target: number; strategy: Strategy; heuristic: HeuristicName; cost: CostModel; maxNodes: number; json?: boolean }) => {
       try {
         targetRankOf(opts.target);
       } catch (e) {
@@ -24,13 +25,13 @@ export function command(): Command {
       const start = boardText === undefined ? cornerStart() : parseBoard(boardText);
       const r = solve(start, opts);
       if (r.found) {
-        const check = replay(start, r.moves); // the solution, replayed from the start, reaches the target
-        if (check.cost !== r.cost) throw new Error('internal error: the solution does not replay to its cost');
+        const check = replay(start, r.moves, opts.cost); // the solution, replayed from the start, reaches the target
+        if (check.cost !== r.cost || check.score !== r.score) throw new Error('internal error: the solution does not replay to its cost');
       }
       if (opts.json) {
-        console.log(JSON.stringify({ target: opts.target, strategy: opts.strategy, heuristic: ['greedy', 'astar'].includes(opts.strategy) ? opts.heuristic : null, ...r }));
+        console.log(JSON.stringify({ target: opts.target, strategy: opts.strategy, heuristic: ['greedy', 'astar'].includes(opts.strategy) ? opts.heuristic : null, costModel: opts.cost, ...r }));
       } else if (r.found) {
-        console.log(`${opts.strategy}${['greedy', 'astar'].includes(opts.strategy) ? ` (${opts.heuristic})` : ''}: reached ${opts.target} in ${r.moves.length} moves, cost ${r.cost}, ${r.expanded} nodes expanded, ${r.ms.toFixed(0)} ms`);
+        console.log(`${opts.strategy}${['greedy', 'astar'].includes(opts.strategy) ? ` (${opts.heuristic})` : ''}: reached ${opts.target} in ${r.moves.length} moves, ${opts.cost === 'moves' ? `merge score ${r.score}` : `cost ${r.cost}`}, ${r.expanded} nodes expanded, ${r.ms.toFixed(0)} ms`);
         console.log(r.moves.join(' '));
         console.log(prettyBoard(replay(start, r.moves).board));
       }
