@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../src/store/store';
 import { loadConfig } from '../src/tuner/config';
-import { createRun, Tuner } from '../src/tuner/controller';
+import { createRun } from '../src/tuner/run-problem';
+import { Tuner } from '../src/tuner/tuner';
 
 const { values } = parseArgs({ options: { config: { type: 'string', default: 'configs/default.json' }, workers: { type: 'string', default: '2' } } });
 const workers = Number(values.workers);
@@ -29,9 +30,10 @@ const workers = Number(values.workers);
     },
   }).run(false);
   const wallMs = performance.now() - t0;
-  const row = store.raw.prepare('SELECT count(*) AS games, sum(ms) AS ms, sum(moves) AS moves FROM games').get() as { games: number; ms: number; moves: number };
-  const best = store.getCandidate(store.requireRun(runId).best_candidate ?? -1);
-  const start = store.raw.prepare("SELECT fitness FROM candidates WHERE origin = 'start'").get() as { fitness: number };
+  const games = store.runGames(runId);
+  const row = { games: games.length, ms: games.reduce((s, g) => s + g.ms, 0) };
+  const best = store.getCandidate(store.requireRun(runId).bestCandidate ?? -1);
+  const start = store.getCandidates(runId, 0).find((c) => c.origin === 'start') ?? { fitness: null };
   store.close();
   console.log(
     JSON.stringify({

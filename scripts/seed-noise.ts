@@ -49,15 +49,15 @@ for (const path of positionals) {
     process.exit(2);
   }
   for (const run of store.listRuns()) {
-    const depth = (JSON.parse(run.config) as { config: { fitness: { depth: number | string } } }).config.fitness.depth;
+    const depth = (run.storedConfig as { config: { fitness: { depth: number | string } } }).config.fitness.depth;
     const generations = new Map<number, Map<number, number>[]>(); // a generation's candidates: seed → score
     const byCandidate = new Map<number, Map<number, number>>();
     for (const g of store.runGames(run.id)) {
       if (g.purpose !== 'fitness') continue;
-      let games = byCandidate.get(g.candidate_id);
+      let games = byCandidate.get(g.candidateId);
       if (!games) {
         games = new Map();
-        byCandidate.set(g.candidate_id, games);
+        byCandidate.set(g.candidateId, games);
         generations.set(g.generation, [...(generations.get(g.generation) ?? []), games]);
       }
       games.set(g.seed, g.score);
@@ -65,9 +65,9 @@ for (const path of positionals) {
     const pairs = [...generations.values()].flatMap(pairsAmong);
     const s = summarizeNoise(pairs);
     if (s) rows.push({ db: path, what: `run ${run.id} (${run.name}): candidates of a generation`, depth, ...s });
-    for (const { id, result } of store.listComparisons(run.id)) {
+    for (const { id, result } of store.listResults(run.id, 'comparison')) {
       const c = result as Partial<Comparison>;
-      if (!c.contenders?.every((x) => Array.isArray(x.games)) || !c.settings) continue; // a sweep, or stored without its games
+      if (!c.contenders?.every((x) => Array.isArray(x.games)) || !c.settings) continue; // stored without its games
       const t = summarizeNoise(pairsAmong(c.contenders.map((x) => new Map(x.games.map((g) => [g.seed, g.score])))));
       if (t) rows.push({ db: path, what: `comparison ${id}: ${c.contenders.map((x) => x.label).join(', ')}`, depth: c.settings.depth, ...t });
     }

@@ -8,7 +8,7 @@ import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
 import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space';
 import { exportBestWeights } from '../src/tuner/export';
 import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
-import { createRun, prepareRun } from '../src/tuner/controller';
+import { createRun, prepareRun } from '../src/tuner/run-problem';
 import { Store } from '../src/store/store';
 
 const minimal = { space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } } } };

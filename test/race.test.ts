@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
 import { parseContender, pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/optimizer-race';
 import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/successive-halving';
-import { createRun, Tuner } from '../src/tuner/controller';
+import { createRun } from '../src/tuner/run-problem';
+import { Tuner } from '../src/tuner/tuner';
 import { lineChart, niceTicks } from '../src/report/svg';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 
@@ -69,7 +70,7 @@ describe('the optimizer race', () => {
     expect(lines).toHaveLength(3);
     // Running the race again reuses the finished runs and their stored checkpoints: no game is played again.
     // (Checkpoint holdouts are stored as rows of comparisons; played again, they would add rows.)
-    const games = () => (store.raw.prepare('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM comparisons) AS n').get() as { n: number }).n;
+    const games = () => (store.connectionForTests().prepare('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM comparisons) AS n').get() as { n: number }).n;
     const before = games();
     let progressed = 0;
     const again = await race(store, { problem: smokeConfig(), kinds: ['ga', 'cmaes', 'random'], seeds: [1], budget: 60, checkpoints: 2, holdoutGames: 6, workers: 2, onProgress: () => progressed++ });
@@ -150,7 +151,7 @@ describe('racing inside a generation', () => {
       // Stop after a few stored batches (each stored batch is a progress event).
       await new Promise<void>((resolve) => {
         const check = setInterval(() => {
-          batches = (store.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
+          batches = (store.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
           if (batches >= stopAfter) {
             clearInterval(check);
             tuner.stop();
@@ -182,7 +183,7 @@ describe('racing in the optimizer race', () => {
     const store = Store.open(tempDb());
     const runs = await race(store, { problem: smokeConfig({ fitness: { games: 12, depth: 0 } }), kinds: ['ga', 'ga+racing'], seeds: [1], budget: 200, checkpoints: 2, holdoutGames: 4, workers: 2 });
     const perCandidate = (runId: number) =>
-      (store.raw.prepare("SELECT count(*) AS n FROM games g JOIN candidates c ON c.id = g.candidate_id WHERE c.run_id = ? AND g.purpose = 'fitness' GROUP BY g.candidate_id").all(runId) as { n: number }[]).map((r) => r.n);
+      (store.connectionForTests().prepare("SELECT count(*) AS n FROM games g JOIN candidates c ON c.id = g.candidate_id WHERE c.run_id = ? AND g.purpose = 'fitness' GROUP BY g.candidate_id").all(runId) as { n: number }[]).map((r) => r.n);
     expect(new Set(perCandidate(runs[0].runId))).toEqual(new Set([12]));
     expect(new Set(perCandidate(runs[1].runId))).toEqual(new Set([4, 8, 12]));
     for (const r of runs) expect(store.listGenerations(r.runId).reduce((s, g) => s + g.games, 0)).toBeLessThanOrEqual(200);

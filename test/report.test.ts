@@ -27,8 +27,8 @@ describe('run report', () => {
     for (const id of ['fitness', 'step', 'params']) expect(html).toContain(`<figure id="${id}"><div id="chart-${id}" class="chart"></div></figure>`);
     // The charts are drawn from the run's data embedded in the page (drawn in a browser by test/serve.test.ts).
     const data = runData(html);
-    expect(data.generations.map((g: { best: number }) => g.best)).toEqual(gens.map((g) => g.best_fitness));
-    for (const g of gens) expect(html).toContain(`<td>${g.best_fitness!.toFixed(1)}</td>`);
+    expect(data.generations.map((g: { best: number }) => g.best)).toEqual(gens.map((g) => g.bestFitness));
+    for (const g of gens) expect(html).toContain(`<td>${g.bestFitness!.toFixed(1)}</td>`);
     expect(html).toContain('Validation of the finalists');
   });
 
@@ -53,7 +53,7 @@ describe('stored comparisons', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/stored as comparison 1 in .* \(run 1\)/);
     const store = Store.open(db, { create: false });
-    const stored = store.listComparisons(1);
+    const stored = store.listResults(1, 'comparison');
     const html = buildRunReport(store, 1);
     store.close();
     expect(stored).toHaveLength(1);

@@ -6,7 +6,8 @@ import { hostname } from 'node:os';
 import { pidAlive, Store, STALE_HEARTBEAT_MS } from '../src/store/store';
 import { RunBusyError, RunLostError } from '../src/util/errors';
 import { suggest } from '../src/util/command-hint';
-import { createRun, Tuner } from '../src/tuner/controller';
+import { createRun } from '../src/tuner/run-problem';
+import { Tuner } from '../src/tuner/tuner';
 import { waitFor } from './helpers/cli';
 import { smokeConfig } from './helpers/runs';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../src/store/schema';
@@ -17,8 +18,8 @@ describe('store', () => {
     const path = tempDb();
     const store = Store.open(path);
     expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
-    expect(store.raw.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
-    expect(store.raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.connectionForTests().pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    expect(store.connectionForTests().pragma('journal_mode', { simple: true })).toBe('wal');
     store.close();
   });
 
@@ -27,12 +28,12 @@ describe('store', () => {
     const old = Store.open(path, { migrate: false });
     old.migrate(1);
     expect(old.schemaVersion()).toBe(1);
-    old.raw.prepare("INSERT INTO runs (name, config, config_hash, seed, status, created_at) VALUES ('old', '{}', 'h', 5, 'stopped', 1)").run();
-    expect(() => old.raw.prepare('SELECT error FROM runs').all()).toThrow(/no such column/);
+    old.connectionForTests().prepare("INSERT INTO runs (name, config, config_hash, seed, status, created_at) VALUES ('old', '{}', 'h', 5, 'stopped', 1)").run();
+    expect(() => old.connectionForTests().prepare('SELECT error FROM runs').all()).toThrow(/no such column/);
     old.close();
     const store = Store.open(path);
     expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
-    expect(store.raw.prepare('SELECT name, seed, error FROM runs').get()).toEqual({ name: 'old', seed: 5, error: null });
+    expect(store.connectionForTests().prepare('SELECT name, seed, error FROM runs').get()).toEqual({ name: 'old', seed: 5, error: null });
     store.close();
   });
 
@@ -73,7 +74,7 @@ describe('store', () => {
   describe('run ownership', () => {
     const setup = () => {
       const store = Store.open(tempDb());
-      const id = store.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      const id = store.createRun({ name: 'r', storedConfig: {}, configHash: 'h', seed: 1 });
       return { store, id };
     };
 
@@ -96,7 +97,7 @@ describe('store', () => {
       await new Promise((r) => holder.on('exit', r));
       store.acquireRun(id, holder.pid as number);
       expect(() => store.acquireRun(id)).not.toThrow();
-      expect(store.requireRun(id)).toMatchObject({ status: 'running', owner_pid: process.pid });
+      expect(store.requireRun(id)).toMatchObject({ status: 'running', ownerPid: process.pid });
       store.close();
     });
 
@@ -144,14 +145,14 @@ describe('store', () => {
     it('a holder that was taken over (paused too long) is told so at its next write, and releases nothing', () => {
       const path = tempDb();
       const paused = Store.open(path);
-      const id = paused.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      const id = paused.createRun({ name: 'r', storedConfig: {}, configHash: 'h', seed: 1 });
       paused.acquireRun(id, process.pid, hostname(), Date.now() - STALE_HEARTBEAT_MS - 1000);
       const other = Store.open(path);
       other.acquireRun(id, 4242, 'elsewhere');
       expect(() => paused.heartbeat(id)).toThrow(RunLostError);
       expect(() => paused.heartbeat(id)).toThrow(RunLostError); // and at every write after
       paused.releaseRun(id, 'stopped', 'interrupted');
-      expect(other.requireRun(id)).toMatchObject({ status: 'running', owner_pid: 4242, owner_host: 'elsewhere' });
+      expect(other.requireRun(id)).toMatchObject({ status: 'running', ownerPid: 4242, ownerHost: 'elsewhere' });
       paused.close();
       other.close();
     });
@@ -159,12 +160,12 @@ describe('store', () => {
     it('every write of a holder checks that it still holds the run', () => {
       const path = tempDb();
       const paused = Store.open(path);
-      const id = paused.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      const id = paused.createRun({ name: 'r', storedConfig: {}, configHash: 'h', seed: 1 });
       paused.acquireRun(id);
       paused.insertGeneration(id, 0, {}, [{ genome: [0.5], params: { a: 1 }, origin: 'init', parents: [] }]);
       const cand = paused.getCandidates(id, 0)[0].id;
-      paused.raw.prepare('UPDATE runs SET owner_pid = 4242 WHERE id = ?').run(id);
-      expect(() => paused.insertGames([{ candidate_id: cand, purpose: 'fitness', seed: 2, score: 1, max_tile: 2, moves: 1, ms: 1 }])).toThrow(/run 1 was taken over by pid 4242/);
+      paused.connectionForTests().prepare('UPDATE runs SET owner_pid = 4242 WHERE id = ?').run(id);
+      expect(() => paused.insertGames([{ candidateId: cand, purpose: 'fitness', seed: 2, score: 1, maxTile: 2, moves: 1, ms: 1 }])).toThrow(/run 1 was taken over by pid 4242/);
       expect(paused.getGames(cand, 'fitness')).toEqual([]);
       paused.close();
     });
@@ -173,7 +174,7 @@ describe('store', () => {
       const { store, id } = setup();
       store.acquireRun(id);
       store.releaseRun(id, 'stopped', 'interrupted');
-      expect(store.requireRun(id)).toMatchObject({ status: 'stopped', owner_pid: null, error: 'interrupted' });
+      expect(store.requireRun(id)).toMatchObject({ status: 'stopped', ownerPid: null, error: 'interrupted' });
       store.close();
     });
   });
@@ -182,12 +183,12 @@ describe('store', () => {
     it('a reader opens read-only: it never creates, migrates or leaves files, and works beside a writer', () => {
       const path = tempDb();
       const writer = Store.open(path);
-      writer.createRun({ name: 'r', config: '{}', configHash: 'h', seed: 1 });
+      writer.createRun({ name: 'r', storedConfig: {}, configHash: 'h', seed: 1 });
       const reader = Store.open(path, { readonly: true });
       expect(reader.listRuns()).toHaveLength(1);
-      writer.createRun({ name: 's', config: '{}', configHash: 'h', seed: 2 }); // no "database is locked"
+      writer.createRun({ name: 's', storedConfig: {}, configHash: 'h', seed: 2 }); // no "database is locked"
       expect(reader.listRuns()).toHaveLength(2);
-      expect(() => reader.raw.prepare("UPDATE runs SET name = 'x'").run()).toThrow(/readonly/);
+      expect(() => reader.connectionForTests().prepare("UPDATE runs SET name = 'x'").run()).toThrow(/readonly/);
       reader.close();
       writer.close();
       // At rest, the file needs nothing beside it.
@@ -210,16 +211,16 @@ describe('store', () => {
       const store = Store.open(path);
       const id = createRun(store, smokeConfig({ fitness: { games: 40, depth: 0 } }), 'full');
       // SQLite's page limit stands in for a full disk: the same SQLITE_FULL at the same writes.
-      store.raw.pragma(`max_page_count = ${(store.raw.pragma('page_count', { simple: true }) as number) + 2}`);
+      store.connectionForTests().pragma(`max_page_count = ${(store.connectionForTests().pragma('page_count', { simple: true }) as number) + 2}`);
       const outcome = await new Tuner(store, id, { workers: 2 }).run(false);
       expect(outcome.status).toBe('failed');
       expect(outcome.error).toMatch(/full/);
-      const stored = (store.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
+      const stored = (store.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
       expect(stored).toBeGreaterThan(0);
       expect(() => store.close()).not.toThrow();
       const again = Store.open(path, { readonly: true });
       expect(again.requireRun(id)).toMatchObject({ status: 'failed' });
-      expect((again.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n).toBe(stored);
+      expect((again.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n).toBe(stored);
       again.close();
     });
   });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Store } from '../src/store/store';
-import { createRun, Tuner } from '../src/tuner/controller';
+import { createRun } from '../src/tuner/run-problem';
+import { Tuner } from '../src/tuner/tuner';
 import { exportBestWeights } from '../src/tuner/export';
 import { generationSeeds, validationSeeds } from '../src/tuner/seeds';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
@@ -88,7 +89,7 @@ describe('a tuning run', () => {
       const tuner: Tuner = new Tuner(s, id, {
         workers: 2,
         onProgress: (p) => {
-          const played = (s.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
+          const played = (s.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n;
           if (played >= stopAt && p.done > 0) tuner.stop();
         },
       });
@@ -238,7 +239,7 @@ describe.each([
       const tuner: Tuner = new Tuner(s, id, {
         workers: 2,
         onProgress: () => {
-          if ((s.raw.prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
+          if ((s.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
         },
       });
       await tuner.run(true);

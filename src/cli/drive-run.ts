@@ -1,10 +1,12 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
-import { readStoredConfig, Tuner, TuneEvent, TuneProgress } from '../tuner/controller';
+import { loadRunProblem } from '../tuner/run-problem';
+import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './exit-codes';
 import { fmt, formatDuration, generationLabel, halfWidth } from './format';
-import { isStdoutClosed, onStop } from './process';
+import { handleInterrupts } from './interrupt';
+import { isStdoutClosed } from './process';
 import { createProgress, Progress } from './progress';
 
 /** Prints a line of data unless stdout's reader has gone (the run goes on stopping quietly). */
@@ -62,8 +64,7 @@ export function runEtaSec(
 }
 
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
-  const run = store.requireRun(runId);
-  const { config } = readStoredConfig(run.config);
+  const { config } = loadRunProblem(store, runId);
   const generations = config.optimizer.generations;
   const plan = { generations, validationGames: config.validation.finalists * config.validation.games };
   const pace = new GamePace();
@@ -103,26 +104,12 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       progress?.update(p.done, payload);
     },
   });
-  let signals = 0;
-  let pipeClosed = false;
-  const uninstall = onStop((reason) => {
-    if (reason.kind === 'pipe') {
-      // Nobody reads the output any more: stop now, keep what is stored, exit quietly.
-      pipeClosed = true;
-      tuner.abort();
-      return;
-    }
-    signals++;
-    if (signals > 1) {
-      tuner.abandon();
-      console.error(`\ntune2048: run ${runId} stopped at once; resume it with: ${suggest(`resume ${runId}`, store.path)}`);
-      process.exit(EXIT_INTERRUPTED); // local workers die with us (runner/farm.ts)
-    }
-    tuner.stop();
-    console.error(
-      `\ntune2048: ${reason.signal}: stopping: waiting for ${tuner.inFlight()} running batch(es) to finish and be stored (Ctrl-C again to quit at once)`,
-    );
-  });
+  // A closed pipe: nobody reads the output any more: stop now (running batches are lost), keep what is stored, exit quietly.
+  const interrupts = handleInterrupts(
+    tuner,
+    { stopping: 'stopping', stoppedAtOnce: () => `run ${runId} stopped at once; resume it with: ${suggest(`resume ${runId}`, store.path)}` },
+    () => tuner.abort(),
+  );
   try {
     const outcome = await tuner.run(resumed);
     endProgress();
@@ -131,7 +118,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       console.error(`tune2048: ${outcome.error}`);
       process.exitCode = EXIT_BUSY;
     } else if (outcome.status === 'stopped') {
-      if (!pipeClosed) {
+      if (!interrupts.pipeClosed()) {
         console.error(`tune2048: run ${runId} stopped; resume it with: ${resume}`);
         process.exitCode = EXIT_INTERRUPTED;
       }
@@ -142,6 +129,6 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       out(`run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(`export ${runId} --out tuned.json`, store.path)}`);
     }
   } finally {
-    uninstall();
+    interrupts.uninstall();
   }
 }

@@ -1,5 +1,5 @@
 /** compare and sweep with --db [--run]: the target is checked before any game is played, the result stored after. */
-import { Store } from '../store/store';
+import { Store, type StoredResult } from '../store/store';
 import { InputError } from '../util/errors';
 
 export interface StoreTarget {
@@ -20,7 +20,7 @@ export function checkStoreTarget(opts: StoreTarget): void {
 }
 
 /** With --db, keeps a comparison or sweep (tied to --run, if given) for the run's report. */
-export function storeResult(opts: StoreTarget, result: unknown): void {
+export function storeResult(opts: StoreTarget, result: StoredResult): void {
   if (!opts.db) return;
   const store = Store.open(opts.db);
   try {
@@ -31,7 +31,7 @@ export function storeResult(opts: StoreTarget, result: unknown): void {
 }
 
 /** storeResult in a database already open (compare holds it while it plays, keeping its games). */
-export function keepResult(store: Store, opts: StoreTarget, result: unknown): void {
-  const id = store.insertComparison(opts.run ?? null, result);
+export function keepResult(store: Store, opts: StoreTarget, result: StoredResult): void {
+  const id = store.insertResult(opts.run ?? null, result);
   console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
 }

@@ -5,14 +5,12 @@
  */
 import type { Comparison, Sweep } from '../compare/compare';
 import type { Weights } from '../heuristic/weights';
-import type { CandidateRow, GenerationRow, RunSummary, Store } from '../store/store';
+import type { Candidate, Generation, Store } from '../store/store';
 import type { Optimizer } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
-import { readStoredConfig } from '../tuner/controller';
-import { createOptimizer } from '../tuner/optimizers';
-import { ParameterSpace } from '../tuner/space';
+import { loadRunProblem } from '../tuner/run-problem';
 import type { RunConfig } from '../tuner/config';
-import { fitnessHalfWidth95, gameObjective, toScored } from '../tuner/fitness';
+import { fitnessHalfWidth95, gameObjective } from '../tuner/fitness';
 import { splitSpread } from '../compare/noise';
 
 export interface GenerationPoint {
@@ -41,21 +39,21 @@ export interface RunDetail {
   sweeps: (Sweep & { id: number })[];
 }
 
-/** A generation's figures from its row: the same in show, the report and the dashboard. */
-export function generationFigures(g: GenerationRow, optimizer: Optimizer) {
+/** A generation's figures from its record: the same in show, the report and the dashboard. */
+export function generationFigures(g: Generation, optimizer: Optimizer) {
   return {
     idx: g.idx,
-    best: g.best_fitness,
-    mean: g.mean_fitness,
-    stdev: g.stdev_fitness,
-    step: optimizer.summary(JSON.parse(g.state)).stepSize,
+    best: g.bestFitness,
+    mean: g.meanFitness,
+    stdev: g.stdevFitness,
+    step: optimizer.summary(g.state).stepSize,
     games: g.games,
-    seconds: g.finished_at ? (g.finished_at - g.started_at) / 1000 : null,
+    seconds: g.finishedAt ? (g.finishedAt - g.startedAt) / 1000 : null,
   };
 }
 
 /** The candidate with the highest fitness (the first of equals), or undefined for none. */
-function bestByFitness(cands: readonly CandidateRow[]): CandidateRow | undefined {
+function bestByFitness(cands: readonly Candidate[]): Candidate | undefined {
   return [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
 }
 
@@ -66,36 +64,31 @@ function bestByFitness(cands: readonly CandidateRow[]): CandidateRow | undefined
  */
 export function generationNoise(store: Store, runId: number, generation: number, fitness: RunConfig['fitness']): { bestHalfWidth: number | null; signalShare: number | null } {
   const cands = store.getCandidates(runId, generation);
-  const games = new Map(cands.map((c) => [c.id, store.getGames(c.id, 'fitness').map(toScored)]));
+  const games = store.generationGames(runId, generation, 'fitness');
   const best = bestByFitness(cands);
   const split = splitSpread(cands.map((c) => games.get(c.id)!.map((g) => gameObjective(fitness, g))));
   return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, games.get(best.id)!) : null, signalShare: split?.signalShare ?? null };
 }
 
 export function runDetail(store: Store, runId: number): RunDetail {
-  const summary = store.listRuns().find((r) => r.id === runId) ?? store.requireRun(runId);
-  const run = runListItem(summary as RunSummary);
-  const { config, startWeights } = readStoredConfig(summary.config);
-  const optimizer = createOptimizer(config);
-  const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
+  const { config, space, optimizer } = loadRunProblem(store, runId);
+  const summary = store.requireRunSummary(runId);
+  const run = runListItem(summary);
   const done = store.listGenerations(runId).filter((g) => g.status === 'done');
   const generations = done.map((g): GenerationPoint => {
     const cands = store.getCandidates(runId, g.idx);
-    const best = bestByFitness(cands)!;
+    const games = store.generationGames(runId, g.idx, 'fitness');
     return {
       ...generationFigures(g, optimizer),
-      gamesPerCandidate: cands.map((c) => store.getGames(c.id, 'fitness').length),
-      bestGenome: JSON.parse(best.genome) as number[],
+      gamesPerCandidate: cands.map((c) => games.get(c.id)!.length),
+      bestGenome: bestByFitness(cands)!.genome,
     };
   });
-  const validatedId = summary.best_candidate;
+  const validatedId = summary.bestCandidate;
   const lastBest = done.length ? bestByFitness(store.getCandidates(runId, done[done.length - 1].idx)) : undefined;
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
-  const bestParams = bestRow ? (JSON.parse(bestRow.params) as Record<string, number>) : {};
-  const finalists = store.raw
-    .prepare('SELECT id, generation, origin, fitness, validation FROM candidates WHERE run_id = ? AND validation IS NOT NULL ORDER BY validation DESC')
-    .all(runId) as RunDetail['finalists'];
-  const stored = store.listComparisons(runId);
+  const bestParams = bestRow?.params ?? {};
+  const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation }) => ({ id, generation, origin, fitness, validation }));
   return {
     run,
     settings: {
@@ -105,16 +98,16 @@ export function runDetail(store: Store, runId: number): RunDetail {
       objective: config.fitness.objective,
       start: config.space.start,
       seed: summary.seed,
-      configHash: summary.config_hash,
+      configHash: summary.configHash,
       racing: config.fitness.racing ?? null,
       validationGames: config.validation.games,
     },
     params: Object.entries(config.space.params).map(([name, p]) => ({ name, min: p.min, max: p.max, scale: p.scale, best: bestParams[name] ?? null })),
     generations,
-    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, weights: space.toWeights(JSON.parse(bestRow.genome)) } : null,
+    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, weights: space.toWeights(bestRow.genome) } : null,
     finalists,
-    // Comparisons have no kind; race checkpoints (kind race-checkpoint) are the race's own bookkeeping.
-    comparisons: stored.filter((c) => (c.result as { kind?: string }).kind === undefined).map((c) => ({ id: c.id, ...(c.result as Comparison) })),
-    sweeps: stored.filter((c) => (c.result as { kind?: string }).kind === 'sweep').map((c) => ({ id: c.id, ...(c.result as Sweep) })),
+    // Race checkpoints are the race's own bookkeeping, not shown.
+    comparisons: store.listResults(runId, 'comparison').map((c) => ({ id: c.id, ...c.result })),
+    sweeps: store.listResults(runId, 'sweep').map((c) => ({ id: c.id, ...c.result })),
   };
 }

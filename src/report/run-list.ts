@@ -24,15 +24,15 @@ export interface RunListItem {
 }
 
 /** The planned generations and optimizer, read without the config schema (runs must start fast). */
-function plan(config: string): { generations: number; optimizer: string } {
-  const c = (JSON.parse(config) as { config: { optimizer: { generations: number; kind?: string } } }).config.optimizer;
+function plan(stored: unknown): { generations: number; optimizer: string } {
+  const c = (stored as { config: { optimizer: { generations: number; kind?: string } } }).config.optimizer;
   return { generations: c.generations, optimizer: c.kind ?? 'ga' };
 }
 
 export function runListItem(r: RunSummary, now = Date.now()): RunListItem {
-  const { generations, optimizer } = plan(r.config);
-  const end = r.finished_at ?? (r.status === 'running' ? now : r.last_activity);
-  const elapsed = end === null ? null : (end - r.created_at) / 1000;
+  const { generations, optimizer } = plan(r.storedConfig);
+  const end = r.finishedAt ?? (r.status === 'running' ? now : r.lastActivity);
+  const elapsed = end === null ? null : (end - r.createdAt) / 1000;
   const eta = r.status === 'running' && r.generations > 0 && elapsed !== null ? (elapsed / r.generations) * Math.max(0, generations - r.generations) : null;
   return {
     id: r.id,
@@ -41,11 +41,11 @@ export function runListItem(r: RunSummary, now = Date.now()): RunListItem {
     optimizer,
     generation: r.generations,
     generations,
-    games: r.games_played,
-    validatedBest: r.best_validation,
-    bestInSample: r.best_fitness,
-    bestCandidate: r.best_candidate,
-    startedAt: r.created_at,
+    games: r.gamesPlayed,
+    validatedBest: r.bestValidation,
+    bestInSample: r.bestFitness,
+    bestCandidate: r.bestCandidate,
+    startedAt: r.createdAt,
     elapsedSec: elapsed,
     etaSec: eta,
     error: r.error,

@@ -1,4 +1,6 @@
 /** The --queue value: a Redis URL, checked without loading the Redis client (so a typo costs nothing). */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { InputError } from '../util/errors';
 
 export interface QueueUrl {
@@ -35,4 +37,10 @@ export function parseQueueUrl(value: string, what = '--queue'): QueueUrl {
     ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
     display: `redis://${u.hostname}:${port}${path === '' ? '' : `/${path}`}`,
   };
+}
+
+/** The Redis queue of a run: the same for every session of the run, distinct for every run of every database. */
+export function runQueueName(dbPath: string, runId: number): string {
+  const db = createHash('sha1').update(resolve(dbPath)).digest('hex').slice(0, 10);
+  return `run-${db}-${runId}`;
 }

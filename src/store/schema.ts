@@ -88,6 +88,18 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (player, seed)
   ) WITHOUT ROWID;
   `,
+  // 5: what a stored result is (before, an optional "kind" inside its JSON told sweeps and race checkpoints apart)
+  `
+  ALTER TABLE comparisons ADD COLUMN kind TEXT NOT NULL DEFAULT 'comparison' CHECK (kind IN ('comparison', 'sweep', 'race-checkpoint'));
+  UPDATE comparisons SET kind = json_extract(result, '$.kind') WHERE json_extract(result, '$.kind') IN ('sweep', 'race-checkpoint');
+  CREATE INDEX comparisons_by_run_kind ON comparisons (run_id, kind);
+  `,
 ];
+
+/**
+ * The oldest schema a read-only command reads as it is (a reader never migrates): from 4 on, the
+ * differences are ones the store reads around (schema 5's kind column is derived from the JSON in 4).
+ */
+export const OLDEST_READABLE_SCHEMA = 4;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

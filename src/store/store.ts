@@ -9,91 +9,35 @@ import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { describeFsError, InputError, RunBusyError, RunLostError } from '../util/errors';
 import { procStat } from '../util/proc';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema';
+import { APPLICATION_ID, MIGRATIONS, OLDEST_READABLE_SCHEMA, SCHEMA_VERSION } from './schema';
+import {
+  decodeCandidate,
+  decodeGeneration,
+  decodeRun,
+  decodeRunSummary,
+  gameColumns,
+  type Candidate,
+  type CandidateRow,
+  type Game,
+  type GamePurpose,
+  type Generation,
+  type GenerationRow,
+  type NewCandidate,
+  type PlayedGame,
+  type ResultKind,
+  type Run,
+  type RunGame,
+  type RunRow,
+  type RunStatus,
+  type RunSummary,
+  type RunSummaryRow,
+  type StoredResult,
+  type StoredResultRecord,
+} from './records';
 
 export { DEFAULT_DB } from '../util/command-hint';
 
-export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
-export type GamePurpose = 'fitness' | 'validation';
-
-/** One game of a comparison, as compare_games keeps it. */
-export interface ComparisonGame {
-  seed: number;
-  score: number;
-  maxTile: number;
-  moves: number;
-  ms: number;
-}
-
-export interface RunRow {
-  id: number;
-  name: string;
-  config: string;
-  config_hash: string;
-  seed: number;
-  status: RunStatus;
-  owner_pid: number | null;
-  owner_host: string | null;
-  heartbeat_at: number | null;
-  created_at: number;
-  finished_at: number | null;
-  best_candidate: number | null;
-  error: string | null;
-}
-
-export interface GenerationRow {
-  run_id: number;
-  idx: number;
-  state: string;
-  status: 'open' | 'done';
-  best_fitness: number | null;
-  mean_fitness: number | null;
-  stdev_fitness: number | null;
-  games: number;
-  started_at: number;
-  finished_at: number | null;
-}
-
-export interface CandidateRow {
-  id: number;
-  run_id: number;
-  generation: number;
-  idx: number;
-  genome: string;
-  params: string;
-  origin: string;
-  parents: string;
-  fitness: number | null;
-  validation: number | null;
-}
-
-export interface GameRow {
-  candidate_id: number;
-  purpose: GamePurpose;
-  seed: number;
-  score: number;
-  max_tile: number;
-  moves: number;
-  ms: number;
-}
-
-export interface NewCandidate {
-  genome: number[];
-  params: Record<string, number>;
-  origin: string;
-  parents: number[];
-}
-
-export interface RunSummary extends RunRow {
-  generations: number;
-  /** The largest fitness of any candidate: in-sample (on the games that selected it), so optimistic. */
-  best_fitness: number | null;
-  /** The held-out validation of the run's best (once validated): the honest figure. */
-  best_validation: number | null;
-  games_played: number;
-  /** The latest start or end of a generation (ms), for the elapsed time of unfinished runs. */
-  last_activity: number | null;
-}
+export * from './records';
 
 /** A holder whose heartbeat is older than this is stale, even if its pid exists. */
 export const STALE_HEARTBEAT_MS = 60_000;
@@ -181,6 +125,11 @@ export class Store {
     this.empty = empty;
   }
 
+  /** A stored result's kind: its column from schema 5, else (a reader of an older file) the JSON's own field. */
+  private kindSql(): string {
+    return this.schemaVersion() >= 5 ? 'kind' : "coalesce(json_extract(result, '$.kind'), 'comparison')";
+  }
+
   static open(path: string, options: OpenOptions = {}): Store {
     const { create = true, readonly = false, migrate = true, check: quickCheck = true } = options;
     if (!readonly) {
@@ -209,7 +158,7 @@ export class Store {
         throw new InputError(`"${path}" has schema version ${version}, newer than this tune2048 understands (${SCHEMA_VERSION}); upgrade tune2048`);
       }
       const empty = readonly && tables === 0; // a writer migrates an empty file to the schema
-      if (readonly && !empty && version < SCHEMA_VERSION) {
+      if (readonly && !empty && version < OLDEST_READABLE_SCHEMA) {
         throw new InputError(`"${path}" has schema version ${version}, older than this tune2048's (${SCHEMA_VERSION}); a writing command upgrades it (e.g. tune2048 resume <run> --db ${path})`);
       }
       // Before anything is written: a damaged file is refused, not written into (and not read as if whole).
@@ -294,19 +243,20 @@ export class Store {
 
   // ---- runs ----
 
-  createRun(run: { name: string; config: string; configHash: string; seed: number }): number {
+  createRun(run: { name: string; storedConfig: unknown; configHash: string; seed: number }): number {
     const info = this.db
       .prepare('INSERT INTO runs (name, config, config_hash, seed, status, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(run.name, run.config, run.configHash, run.seed, 'stopped', Date.now());
+      .run(run.name, JSON.stringify(run.storedConfig), run.configHash, run.seed, 'stopped', Date.now());
     return Number(info.lastInsertRowid);
   }
 
-  getRun(id: number): RunRow | undefined {
+  getRun(id: number): Run | undefined {
     if (this.empty) return undefined;
-    return this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    return row && decodeRun(row);
   }
 
-  requireRun(id: number): RunRow {
+  requireRun(id: number): Run {
     const run = this.getRun(id);
     if (!run) throw new InputError(`no run ${id} in "${this.path}" (see "tune2048 runs")`);
     return run;
@@ -314,17 +264,31 @@ export class Store {
 
   listRuns(): RunSummary[] {
     if (this.empty) return [];
-    return this.db
-      .prepare(
-        `SELECT r.*,
-           (SELECT count(*) FROM generations g WHERE g.run_id = r.id AND g.status = 'done') AS generations,
-           (SELECT max(c.fitness) FROM candidates c WHERE c.run_id = r.id) AS best_fitness,
-           (SELECT c.validation FROM candidates c WHERE c.id = r.best_candidate) AS best_validation,
-           (SELECT max(max(g.started_at), coalesce(max(g.finished_at), 0)) FROM generations g WHERE g.run_id = r.id) AS last_activity,
-           (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id) AS games_played
-         FROM runs r ORDER BY r.id`,
-      )
-      .all() as RunSummary[];
+    return (
+      this.db
+        .prepare(
+          `SELECT r.*,
+             (SELECT count(*) FROM generations g WHERE g.run_id = r.id AND g.status = 'done') AS generations,
+             (SELECT max(c.fitness) FROM candidates c WHERE c.run_id = r.id) AS best_fitness,
+             (SELECT c.validation FROM candidates c WHERE c.id = r.best_candidate) AS best_validation,
+             (SELECT max(max(g.started_at), coalesce(max(g.finished_at), 0)) FROM generations g WHERE g.run_id = r.id) AS last_activity,
+             (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id) AS games_played
+           FROM runs r ORDER BY r.id`,
+        )
+        .all() as RunSummaryRow[]
+    ).map(decodeRunSummary);
+  }
+
+  /** The run's summary (listRuns's figures for one run). */
+  requireRunSummary(id: number): RunSummary {
+    this.requireRun(id);
+    return this.listRuns().find((r) => r.id === id)!;
+  }
+
+  /** The runs of a name, oldest first (a race finds its runs again by name). */
+  findRunsByName(name: string): Run[] {
+    if (this.empty) return [];
+    return (this.db.prepare('SELECT * FROM runs WHERE name = ? ORDER BY id').all(name) as RunRow[]).map(decodeRun);
   }
 
   /**
@@ -336,12 +300,12 @@ export class Store {
     this.db
       .transaction(() => {
         const run = this.requireRun(id);
-        if (run.status === 'running' && run.owner_pid !== null && !(run.owner_pid === pid && run.owner_host === host)) {
-          const fresh = run.heartbeat_at !== null && now - run.heartbeat_at < STALE_HEARTBEAT_MS;
-          const alive = run.owner_host !== host || pidAlive(run.owner_pid);
+        if (run.status === 'running' && run.ownerPid !== null && !(run.ownerPid === pid && run.ownerHost === host)) {
+          const fresh = run.heartbeatAt !== null && now - run.heartbeatAt < STALE_HEARTBEAT_MS;
+          const alive = run.ownerHost !== host || pidAlive(run.ownerPid);
           if (fresh && alive) {
-            const age = ((now - (run.heartbeat_at ?? now)) / 1000).toFixed(0);
-            throw new RunBusyError(`run ${id} is held by pid ${run.owner_pid} on ${run.owner_host} (heartbeat ${age}s ago); stop it first or wait`);
+            const age = ((now - (run.heartbeatAt ?? now)) / 1000).toFixed(0);
+            throw new RunBusyError(`run ${id} is held by pid ${run.ownerPid} on ${run.ownerHost} (heartbeat ${age}s ago); stop it first or wait`);
           }
         }
         this.db
@@ -373,25 +337,26 @@ export class Store {
 
   // ---- generations and candidates ----
 
-  getGeneration(runId: number, idx: number): GenerationRow | undefined {
-    return this.db.prepare('SELECT * FROM generations WHERE run_id = ? AND idx = ?').get(runId, idx) as GenerationRow | undefined;
+  getGeneration(runId: number, idx: number): Generation | undefined {
+    const row = this.db.prepare('SELECT * FROM generations WHERE run_id = ? AND idx = ?').get(runId, idx) as GenerationRow | undefined;
+    return row && decodeGeneration(row);
   }
 
-  listGenerations(runId: number): GenerationRow[] {
-    return this.db.prepare('SELECT * FROM generations WHERE run_id = ? ORDER BY idx').all(runId) as GenerationRow[];
+  listGenerations(runId: number): Generation[] {
+    return (this.db.prepare('SELECT * FROM generations WHERE run_id = ? ORDER BY idx').all(runId) as GenerationRow[]).map(decodeGeneration);
   }
 
   /** Inserts a generation and its candidates atomically, unless it already exists. */
   insertGeneration(runId: number, idx: number, state: unknown, candidates: readonly NewCandidate[]): void {
     this.write(() => {
-        if (this.getGeneration(runId, idx)) return;
-        this.db
-          .prepare("INSERT INTO generations (run_id, idx, state, status, started_at) VALUES (?, ?, ?, 'open', ?)")
-          .run(runId, idx, JSON.stringify(state), Date.now());
-        const insert = this.db.prepare(
-          'INSERT INTO candidates (run_id, generation, idx, genome, params, origin, parents) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        );
-        candidates.forEach((c, i) => insert.run(runId, idx, i, JSON.stringify(c.genome), JSON.stringify(c.params), c.origin, JSON.stringify(c.parents)));
+      if (this.db.prepare('SELECT 1 FROM generations WHERE run_id = ? AND idx = ?').get(runId, idx)) return;
+      this.db
+        .prepare("INSERT INTO generations (run_id, idx, state, status, started_at) VALUES (?, ?, ?, 'open', ?)")
+        .run(runId, idx, JSON.stringify(state), Date.now());
+      const insert = this.db.prepare(
+        'INSERT INTO candidates (run_id, generation, idx, genome, params, origin, parents) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      candidates.forEach((c, i) => insert.run(runId, idx, i, JSON.stringify(c.genome), JSON.stringify(c.params), c.origin, JSON.stringify(c.parents)));
     });
   }
 
@@ -412,48 +377,57 @@ export class Store {
     });
   }
 
-  getCandidates(runId: number, generation: number): CandidateRow[] {
-    return this.db.prepare('SELECT * FROM candidates WHERE run_id = ? AND generation = ? ORDER BY idx').all(runId, generation) as CandidateRow[];
+  /** A generation's candidates, in their order. */
+  getCandidates(runId: number, generation: number): Candidate[] {
+    return (this.db.prepare('SELECT * FROM candidates WHERE run_id = ? AND generation = ? ORDER BY idx').all(runId, generation) as CandidateRow[]).map(decodeCandidate);
   }
 
-  getCandidate(id: number): CandidateRow | undefined {
-    return this.db.prepare('SELECT * FROM candidates WHERE id = ?').get(id) as CandidateRow | undefined;
+  getCandidate(id: number): Candidate | undefined {
+    const row = this.db.prepare('SELECT * FROM candidates WHERE id = ?').get(id) as CandidateRow | undefined;
+    return row && decodeCandidate(row);
+  }
+
+  /** The candidates validated on held-out games (the finalists), best validation first. */
+  validatedCandidates(runId: number): Candidate[] {
+    return (this.db.prepare('SELECT * FROM candidates WHERE run_id = ? AND validation IS NOT NULL ORDER BY validation DESC').all(runId) as CandidateRow[]).map(decodeCandidate);
   }
 
   setValidation(candidateId: number, value: number): void {
     this.write(() => this.db.prepare('UPDATE candidates SET validation = ? WHERE id = ?').run(value, candidateId));
   }
 
-  // ---- comparisons ----
+  // ---- stored results: comparisons, sweeps, race checkpoints ----
 
-  insertComparison(runId: number | null, result: unknown): number {
+  /** Keeps a result (a comparison, a sweep, a race checkpoint), tied to a run or not; its id. */
+  insertResult(runId: number | null, stored: StoredResult): number {
     if (runId !== null) this.requireRun(runId);
-    const info = this.db.prepare('INSERT INTO comparisons (run_id, created_at, result) VALUES (?, ?, ?)').run(runId, Date.now(), JSON.stringify(result));
+    const info = this.db.prepare('INSERT INTO comparisons (run_id, created_at, kind, result) VALUES (?, ?, ?, ?)').run(runId, Date.now(), stored.kind, JSON.stringify(stored.result));
     return Number(info.lastInsertRowid);
   }
 
-  /** A run's stored comparisons, oldest first, as parsed JSON. */
-  listComparisons(runId: number): { id: number; created_at: number; result: unknown }[] {
+  /** A run's stored results of one kind, oldest first. */
+  listResults<K extends ResultKind>(runId: number, kind: K): StoredResultRecord<K>[] {
     if (this.empty) return [];
-    return (this.db.prepare('SELECT id, created_at, result FROM comparisons WHERE run_id = ? ORDER BY id').all(runId) as { id: number; created_at: number; result: string }[]).map(
-      (r) => ({ ...r, result: JSON.parse(r.result) }),
-    );
+    const rows = this.db
+      .prepare(`SELECT id, run_id AS runId, created_at AS createdAt, ${this.kindSql()} AS kind, result FROM comparisons WHERE run_id = ? AND ${this.kindSql()} = ? ORDER BY id`)
+      .all(runId, kind) as { id: number; runId: number | null; createdAt: number; kind: K; result: string }[];
+    return rows.map((r) => ({ ...r, result: JSON.parse(r.result) }) as StoredResultRecord<K>);
   }
 
   /** The games of a comparison's player (compare --db) among these seeds, by seed. */
-  comparisonGames(player: string, seeds: readonly number[]): Map<number, ComparisonGame> {
-    const found = new Map<number, ComparisonGame>();
+  comparisonGames(player: string, seeds: readonly number[]): Map<number, PlayedGame> {
+    const found = new Map<number, PlayedGame>();
     if (this.empty || seeds.length === 0) return found;
     const wanted = new Set(seeds);
     const rows = this.db
       .prepare('SELECT seed, score, max_tile AS maxTile, moves, ms FROM compare_games WHERE player = ? AND seed BETWEEN ? AND ?')
-      .all(player, Math.min(...seeds), Math.max(...seeds)) as ComparisonGame[];
+      .all(player, Math.min(...seeds), Math.max(...seeds)) as PlayedGame[];
     for (const r of rows) if (wanted.has(r.seed)) found.set(r.seed, r);
     return found;
   }
 
   /** Keeps a finished batch of a comparison's games in one transaction (a game already kept stays as it is). */
-  keepComparisonGames(player: string, games: readonly ComparisonGame[]): void {
+  keepComparisonGames(player: string, games: readonly PlayedGame[]): void {
     const insert = this.db.prepare('INSERT OR IGNORE INTO compare_games (player, seed, score, max_tile, moves, ms) VALUES (?, ?, ?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const g of games) insert.run(player, g.seed, g.score, g.maxTile, g.moves, g.ms);
@@ -463,29 +437,47 @@ export class Store {
   // ---- games ----
 
   /** Stores one finished batch in one immediate transaction; a game already stored is left as it is. */
-  insertGames(rows: readonly GameRow[]): void {
+  insertGames(games: readonly Game[]): void {
     const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms) VALUES (@candidate_id, @purpose, @seed, @score, @max_tile, @moves, @ms)',
+      'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms)',
     );
-    this.write(() => rows.forEach((r) => insert.run(r)));
+    this.write(() => games.forEach((g) => insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms })));
   }
 
-  getGames(candidateId: number, purpose: GamePurpose): GameRow[] {
-    return this.db.prepare('SELECT * FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed').all(candidateId, purpose) as GameRow[];
+  /** A candidate's games of one purpose, in seed order. */
+  getGames(candidateId: number, purpose: GamePurpose): Game[] {
+    return this.db.prepare(`SELECT ${gameColumns()} FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed`).all(candidateId, purpose) as Game[];
   }
 
-  /** Every game of a run, in a stable order (for comparisons and reports). */
-  runGames(runId: number): (GameRow & { generation: number; idx: number })[] {
+  /** The games of one purpose of a generation's candidates, in one read: candidate id → its games in seed order. */
+  generationGames(runId: number, generation: number, purpose: GamePurpose): Map<number, Game[]> {
+    const byCandidate = new Map<number, Game[]>(this.getCandidates(runId, generation).map((c) => [c.id, []]));
+    const rows = this.db
+      .prepare(
+        `SELECT ${gameColumns('g')} FROM games g JOIN candidates c ON c.id = g.candidate_id
+         WHERE c.run_id = ? AND c.generation = ? AND g.purpose = ? ORDER BY c.idx, g.seed`,
+      )
+      .all(runId, generation, purpose) as Game[];
+    for (const g of rows) byCandidate.get(g.candidateId)!.push(g);
+    return byCandidate;
+  }
+
+  /** Every game of a run in one read, in a stable order (generation, candidate, purpose, seed). */
+  runGames(runId: number): RunGame[] {
     return this.db
       .prepare(
-        `SELECT g.*, c.generation, c.idx FROM games g JOIN candidates c ON c.id = g.candidate_id
+        `SELECT ${gameColumns('g')}, c.generation, c.idx AS candidateIdx FROM games g JOIN candidates c ON c.id = g.candidate_id
          WHERE c.run_id = ? ORDER BY c.generation, c.idx, g.purpose, g.seed`,
       )
-      .all(runId) as (GameRow & { generation: number; idx: number })[];
+      .all(runId) as RunGame[];
   }
 
-  /** Raw SQL access for tests and migrations. */
-  get raw(): Database.Database {
+  /**
+   * The SQLite connection itself, for tests only: fault injection (a page limit standing in for a full
+   * disk) and checks of the file. Production code reads and writes through the methods above.
+   */
+  connectionForTests(): Database.Database {
     return this.db;
   }
+
 }

@@ -3,22 +3,19 @@ import { parseWeights, Weights, WEIGHTS_FORMAT, WEIGHTS_VERSION } from '../heuri
 import { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
-import { readStoredConfig } from './controller';
 import { fitnessPlayer } from './fitness';
-import { ParameterSpace } from './space';
+import { loadRunProblem } from './run-problem';
 
 export function exportBestWeights(store: Store, runId: number): Weights {
-  const run = store.requireRun(runId);
-  if (run.best_candidate === null) {
+  const { run, config, space } = loadRunProblem(store, runId);
+  if (run.bestCandidate === null) {
     if (run.status === 'running') {
-      throw new InputError(`run ${runId} is still running (held by pid ${run.owner_pid} on ${run.owner_host}); export it once it has finished`);
+      throw new InputError(`run ${runId} is still running (held by pid ${run.ownerPid} on ${run.ownerHost}); export it once it has finished`);
     }
     throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); finish it with: ${suggest(`resume ${runId}`, store.path)}`);
   }
-  const { config, startWeights } = readStoredConfig(run.config);
-  const best = store.getCandidate(run.best_candidate)!;
-  const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
-  const weights = space.toWeights(JSON.parse(best.genome));
+  const best = store.getCandidate(run.bestCandidate)!;
+  const weights = space.toWeights(best.genome);
   const validationGames = store.getGames(best.id, 'validation');
   return parseWeights(
     {
@@ -39,10 +36,10 @@ export function exportBestWeights(store: Store, runId: number): Weights {
         validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
         search: fitnessPlayer(config.fitness, weights).search,
         player: config.fitness.player ?? 'expectimax',
-        tuned: JSON.parse(best.params),
+        tuned: best.params,
         start: config.space.start,
         seed: run.seed,
-        configHash: run.config_hash,
+        configHash: run.configHash,
         exportedAt: new Date().toISOString(),
       },
     },

@@ -9,11 +9,6 @@ export interface ScoredGame {
   maxTile: number;
 }
 
-/** A stored game row as the objective reads it. */
-export function toScored(g: { score: number; max_tile: number }): ScoredGame {
-  return { score: g.score, maxTile: g.max_tile };
-}
-
 /** One game's contribution to the objective. */
 export function gameObjective(fitness: RunConfig['fitness'], g: ScoredGame): number {
   if (fitness.objective === 'mean-score') return g.score;

@@ -9,13 +9,13 @@
  */
 import type { OptimizerConfig, RunConfig } from './config';
 import { parseConfig } from './config';
-import { createRun, readStoredConfig, Tuner } from './controller';
-import { objectiveValue } from './fitness';
+import { fitnessPlayer, objectiveValue } from './fitness';
+import { createRun, loadRunProblem } from './run-problem';
 import { holdoutSeeds } from './seeds';
-import { ParameterSpace } from './space';
+import { Tuner } from './tuner';
 import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
-import { fitnessPlayer } from './fitness';
-import { Store } from '../store/store';
+import type { RaceCheckpoint, Store } from '../store/store';
+import { StopRequestedError } from '../util/errors';
 import { mean } from '../util/stats';
 
 export type OptimizerKind = OptimizerConfig['kind'];
@@ -55,7 +55,7 @@ export interface RaceOptions {
 
 /**
  * Stops a race from outside: the running tune stops as `tune` does (running batches finish and are stored),
- * a checkpoint being played is dropped (the next race plays it again); race() then throws RaceStoppedError.
+ * a checkpoint being played is dropped (the next race plays it again); race() then throws StopRequestedError.
  */
 export class RaceControl {
   stopped = false;
@@ -78,12 +78,6 @@ export class RaceControl {
   /** Batches the stop waits for. */
   inFlight(): number {
     return this.tuner?.inFlight() ?? 0;
-  }
-}
-
-export class RaceStoppedError extends Error {
-  constructor() {
-    super('the race was stopped');
   }
 }
 
@@ -134,11 +128,11 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
     for (const seed of o.seeds) {
       const name = `race-${kind}-seed${seed}-budget${o.budget}`;
       const config = parseConfig({ ...o.problem, name, seed, optimizer: contenderOptimizer(o.problem, contender.kind), fitness: contenderFitness(o.problem, contender.racing, o.budget) });
-      const existing = store.listRuns().find((r) => r.name === name);
+      const existing = store.findRunsByName(name)[0];
       const runId = existing?.id ?? createRun(store, config, name);
       const t0 = performance.now();
       const played = () => store.listGenerations(runId).reduce((s, g) => s + g.games, 0);
-      if (o.control?.stopped) throw new RaceStoppedError();
+      if (o.control?.stopped) throw new StopRequestedError('the race');
       if (store.requireRun(runId).status !== 'finished') {
         const before = played();
         const perGeneration = new Map<number, number>();
@@ -155,7 +149,7 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
         const outcome = await tuner.run(existing !== undefined).finally(() => {
           if (o.control) o.control.tuner = null;
         });
-        if (outcome.status === 'stopped' && o.control?.stopped) throw new RaceStoppedError();
+        if (outcome.status === 'stopped' && o.control?.stopped) throw new StopRequestedError('the race');
         if (outcome.status !== 'finished') throw new Error(`race run ${runId} (${name}) ${outcome.status}: ${outcome.error ?? ''}`);
       }
       const fitnessGames = played();
@@ -163,20 +157,12 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
       const { points, note } = await checkpoints(store, runId, o, seeds, (done) => progress(fitnessGames + done));
       finished += fitnessGames + points.length * o.holdoutGames;
       progress(0);
-      const best = store.getCandidate(store.requireRun(runId).best_candidate ?? -1);
+      const best = store.getCandidate(store.requireRun(runId).bestCandidate ?? -1);
       results.push({ kind, seed, runId, points, ...(note ? { note } : {}), validated: best?.validation ?? null, seconds });
       log(`${name}: run ${runId}, ${fitnessGames} fitness games, ${points.length} checkpoints${note ? ` (${note})` : ''}, last holdout ${points[points.length - 1]?.holdout.toFixed(0)}, validated ${best?.validation?.toFixed(0)}`);
     }
   }
   return results;
-}
-
-/** A checkpoint's holdout result, stored with the run so a finished race is not played again. */
-interface StoredCheckpoint {
-  kind: 'race-checkpoint';
-  generation: number;
-  holdoutGames: number;
-  holdout: number;
 }
 
 /**
@@ -201,17 +187,16 @@ export function pickCheckpoints(gens: readonly { idx: number; games: number }[],
 }
 
 async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: number[], onGames: (done: number) => void): Promise<{ points: RacePoint[]; note?: string }> {
-  const { config, startWeights } = readStoredConfig(store.requireRun(runId).config);
-  const space = new ParameterSpace(startWeights, config.space.params, config.space.matrix);
+  const { config, space } = loadRunProblem(store, runId);
   const gens = store.listGenerations(runId).filter((g) => g.status === 'done');
   const picked = pickCheckpoints(gens.map((g) => ({ idx: g.idx, games: g.games })), o.checkpoints);
   const note = picked.length < o.checkpoints ? `the run has only ${gens.length} generation(s) within its budget; one checkpoint each` : undefined;
+  // A checkpoint's holdout result is stored with the run, so a finished race is not played again.
   const stored = new Map(
     store
-      .listComparisons(runId)
-      .map((c) => c.result as StoredCheckpoint)
-      .filter((c) => c.kind === 'race-checkpoint' && c.holdoutGames === seeds.length)
-      .map((c) => [c.generation, c.holdout]),
+      .listResults(runId, 'race-checkpoint')
+      .filter((c) => c.result.holdoutGames === seeds.length)
+      .map((c) => [c.result.generation, c.result.holdout]),
   );
   let runner: GameRunner | null = null;
   let done = 0;
@@ -220,18 +205,18 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
     for (const { idx: generation, games } of picked) {
       let holdout = stored.get(generation);
       if (holdout === undefined) {
-        if (o.control?.stopped) throw new RaceStoppedError();
+        if (o.control?.stopped) throw new StopRequestedError('the race');
         runner ??= await openRunner({ workers: o.workers, queue: o.queue ?? config.pool.queue });
         if (o.control) o.control.runner = runner;
         const cands = store.getCandidates(runId, generation);
         const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
-        const weights = space.toWeights(JSON.parse(rec.genome));
+        const weights = space.toWeights(rec.genome);
         const played = await playSeeds(runner, fitnessPlayer(config.fitness, weights), seeds, 25, (g) => onGames((done += g.length))).catch((e: unknown) => {
-          throw o.control?.stopped ? new RaceStoppedError() : e;
+          throw o.control?.stopped ? new StopRequestedError('the race') : e;
         });
         holdout = objectiveValue(config.fitness, played);
-        const record: StoredCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
-        store.insertComparison(runId, record);
+        const record: RaceCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
+        store.insertResult(runId, { kind: 'race-checkpoint', result: record });
       } else {
         onGames((done += seeds.length));
       }

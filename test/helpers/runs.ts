@@ -4,7 +4,8 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, RunConfig } from '../../src/tuner/config';
-import { createRun, Tuner, TuneOptions } from '../../src/tuner/controller';
+import { createRun } from '../../src/tuner/run-problem';
+import { Tuner, type TuneOptions } from '../../src/tuner/tuner';
 import { Store } from '../../src/store/store';
 
 export function tempDb(): string {
@@ -45,9 +46,8 @@ export async function tuneToEnd(dbPath: string, config: RunConfig, options: Part
 
 /** Everything a run stored, minus wall-clock fields: two equal dumps mean the same run. */
 export function dumpRun(dbPath: string, runId: number) {
-  const store = Store.open(dbPath, { create: false });
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
-    const db = store.raw;
     return {
       run: db.prepare('SELECT name, config, config_hash, seed, status, best_candidate FROM runs WHERE id = ?').get(runId),
       generations: db.prepare('SELECT idx, state, status, best_fitness, mean_fitness, stdev_fitness, games FROM generations WHERE run_id = ? ORDER BY idx').all(runId),
@@ -57,7 +57,7 @@ export function dumpRun(dbPath: string, runId: number) {
         .all(runId),
     };
   } finally {
-    store.close();
+    db.close();
   }
 }
 

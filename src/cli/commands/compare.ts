@@ -78,7 +78,7 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
     onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
   });
   progress.stop();
-  if (db) keepResult(db.store, opts, result);
+  if (db) keepResult(db.store, opts, { kind: 'comparison', result });
   if (opts.json) return console.log(JSON.stringify(result));
   const last = result.trajectory[result.trajectory.length - 1];
   console.log(`SPRT ${a.label} against ${b.label}: H0 mean ratio ${opts.ratio0}, H1 ${opts.ratio1}, alpha ${opts.alpha}, beta ${opts.beta}; bounds (${last.lower.toFixed(3)}, ${last.upper.toFixed(3)}); depth ${opts.depth}, seeds from ${opts.seed}`);
@@ -166,7 +166,7 @@ export function command(): Command {
           compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done) }),
         );
         progress.stop();
-        if (db) keepResult(db.store, opts, result);
+        if (db) keepResult(db.store, opts, { kind: 'comparison', result });
         if (opts.json) {
           console.log(JSON.stringify(result));
           return;

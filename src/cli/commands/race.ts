@@ -3,12 +3,13 @@ import { defaultWorkers } from '../../runner/runner';
 import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
-import { prepareRun } from '../../tuner/controller';
-import { OPTIMIZER_KINDS, parseContender, race, RaceControl, RaceStoppedError, summarizeRace } from '../../tuner/optimizer-race';
+import { prepareRun } from '../../tuner/run-problem';
+import { OPTIMIZER_KINDS, parseContender, race, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
+import { StopRequestedError } from '../../util/errors';
 import { shellWord } from '../../util/command-hint';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { InputError } from '../../util/errors';
-import { onStop } from '../process';
+import { handleInterrupts } from '../interrupt';
 import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
@@ -42,21 +43,12 @@ export function command(): Command {
       // Ctrl-C stops the race as it stops a tune: what finished is stored, and the same command goes on from there.
       const again = `tune2048 ${process.argv.slice(2).map(shellWord).join(' ')}`;
       const control = new RaceControl();
-      let signals = 0;
-      let pipeClosed = false;
-      const uninstall = onStop((reason) => {
-        if (reason.kind === 'pipe') {
-          pipeClosed = true; // nobody reads any more: stop, keep what is stored, exit quietly
-          return control.stop();
-        }
-        if (++signals > 1) {
-          control.abandon();
+      const interrupts = handleInterrupts(control, {
+        stopping: 'stopping the race',
+        stoppedAtOnce: () => {
           progress.stop();
-          console.error(`\ntune2048: race stopped at once; go on with: ${again}`);
-          process.exit(EXIT_INTERRUPTED);
-        }
-        control.stop();
-        console.error(`\ntune2048: ${reason.signal}: stopping the race: waiting for ${control.inFlight()} running batch(es) to finish and be stored (Ctrl-C again to quit at once)`);
+          return `race stopped at once; go on with: ${again}`;
+        },
       });
       try {
         const runs = await race(store, {
@@ -104,13 +96,13 @@ export function command(): Command {
         }
         for (const r of runs) if (r.note) console.log(`\nrun ${r.runId} (${r.kind}, seed ${r.seed}): ${r.points.length} of ${opts.checkpoints} checkpoints: ${r.note}`);
       } catch (e) {
-        if (!(e instanceof RaceStoppedError)) throw e;
+        if (!(e instanceof StopRequestedError)) throw e;
         progress.stop();
-        if (pipeClosed) return;
+        if (interrupts.pipeClosed()) return;
         console.error(`tune2048: race stopped; what finished is stored; go on with: ${again}`);
         process.exitCode = EXIT_INTERRUPTED;
       } finally {
-        uninstall();
+        interrupts.uninstall();
         progress.stop();
         store.close();
       }

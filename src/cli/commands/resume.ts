@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { readStoredConfig } from '../../tuner/controller';
+import { loadRunProblem } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseRunId, parseWorkers } from '../options';
@@ -16,8 +16,7 @@ export function command(): Command {
     .option('--json', 'one JSON event per line on stdout')
     .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; json?: boolean }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
-        const run = store.requireRun(runId);
-        const { config } = readStoredConfig(run.config);
+        const { run, config } = loadRunProblem(store, runId);
         if (run.status === 'finished') {
           console.error(`tune2048: run ${runId} is already finished; nothing to do`);
           return;

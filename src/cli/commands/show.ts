@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
-import { readStoredConfig } from '../../tuner/controller';
-import { createOptimizer } from '../../tuner/optimizers';
+import { loadRunProblem } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
@@ -14,20 +13,18 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout')
     .action(async (runId: number, opts: { db: string; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
-        const run = store.requireRun(runId);
-        const { config } = readStoredConfig(run.config);
-        const optimizer = createOptimizer(config);
+        const { run, config, optimizer } = loadRunProblem(store, runId);
         const generations = store.listGenerations(runId).map((g) => {
           const { idx, step, ...figures } = generationFigures(g, optimizer);
           return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
         });
-        const best = run.best_candidate ? store.getCandidate(run.best_candidate) : undefined;
+        const best = run.bestCandidate ? store.getCandidate(run.bestCandidate) : undefined;
         if (opts.json) {
           console.log(
             JSON.stringify({
-              run: { id: run.id, name: run.name, status: run.status, seed: run.seed, configHash: run.config_hash, error: run.error },
+              run: { id: run.id, name: run.name, status: run.status, seed: run.seed, configHash: run.configHash, error: run.error },
               generations,
-              best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: JSON.parse(best.params) } : null,
+              best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: best.params } : null,
             }),
           );
           return;
@@ -53,7 +50,7 @@ export function command(): Command {
         );
         if (best) {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
-          console.log(JSON.stringify(JSON.parse(best.params)));
+          console.log(JSON.stringify(best.params));
         } else {
           console.log('no validated best yet');
         }

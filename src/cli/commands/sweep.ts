@@ -37,7 +37,7 @@ export function command(): Command {
         }
       });
       const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
-      storeResult(opts, sweep);
+      storeResult(opts, { kind: 'sweep', result: sweep });
       if (opts.json) {
         console.log(JSON.stringify(sweep));
         return;

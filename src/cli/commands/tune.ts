@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { loadConfig } from '../../tuner/config';
-import { createRun, prepareRun } from '../../tuner/controller';
+import { createRun, prepareRun } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseWorkers } from '../options';

@@ -1,0 +1,234 @@
+/**
+ * What the store hands out: decoded, typed records (as Optuna's storage hands out frozen trials), never
+ * rows with JSON text or snake_case columns. Each table's row type and its decoder live here, beside the
+ * record, so the SQL column names stay inside src/store.
+ */
+import type { Comparison, Sweep } from '../compare/compare';
+
+export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
+export type GamePurpose = 'fitness' | 'validation';
+
+export interface Run {
+  id: number;
+  name: string;
+  /** The problem the run was created with (config and start weights), JSON-decoded; tuner/run-problem.ts checks it. */
+  storedConfig: unknown;
+  configHash: string;
+  seed: number;
+  status: RunStatus;
+  /** The process holding the run while it runs. */
+  ownerPid: number | null;
+  ownerHost: string | null;
+  /** ms since epoch, while running. */
+  heartbeatAt: number | null;
+  createdAt: number;
+  finishedAt: number | null;
+  /** The validated best (once the run finished). */
+  bestCandidate: number | null;
+  /** Why the run failed or stopped. */
+  error: string | null;
+}
+
+/** A run with the figures of a run list. */
+export interface RunSummary extends Run {
+  /** Generations done. */
+  generations: number;
+  /** The largest fitness of any candidate: in-sample (on the games that selected it), so optimistic. */
+  bestFitness: number | null;
+  /** The held-out validation of the run's best (once validated): the honest figure. */
+  bestValidation: number | null;
+  gamesPlayed: number;
+  /** The latest start or end of a generation (ms), for the elapsed time of unfinished runs. */
+  lastActivity: number | null;
+}
+
+export interface Generation {
+  runId: number;
+  idx: number;
+  /** The optimizer state that produced this generation (JSON-decoded). */
+  state: unknown;
+  status: 'open' | 'done';
+  bestFitness: number | null;
+  meanFitness: number | null;
+  stdevFitness: number | null;
+  /** Games played for its fitness (copies and inherited fitness not counted). */
+  games: number;
+  startedAt: number;
+  finishedAt: number | null;
+}
+
+export interface Candidate {
+  id: number;
+  runId: number;
+  generation: number;
+  /** Its place in the generation. */
+  idx: number;
+  /** The normalised parameter vector the optimizer proposed. */
+  genome: number[];
+  /** The tuned weights by name. */
+  params: Record<string, number>;
+  /** init | elite | offspring | mean | start | … */
+  origin: string;
+  /** Candidate ids it was made from. */
+  parents: number[];
+  fitness: number | null;
+  /** The objective on the validation games (finalists only). */
+  validation: number | null;
+}
+
+export interface NewCandidate {
+  genome: number[];
+  params: Record<string, number>;
+  origin: string;
+  parents: number[];
+}
+
+/** One played game: the same shape in a batch's result, the games table and compare_games. */
+export interface PlayedGame {
+  seed: number;
+  score: number;
+  maxTile: number;
+  moves: number;
+  ms: number;
+}
+
+/** A game of a run's candidate. */
+export interface Game extends PlayedGame {
+  candidateId: number;
+  purpose: GamePurpose;
+}
+
+/** A game of a run with where its candidate stands (every game of a run in one read). */
+export interface RunGame extends Game {
+  generation: number;
+  /** The candidate's place in its generation. */
+  candidateIdx: number;
+}
+
+/** A race checkpoint: the held-out value of a run's recommendation after a generation (tune2048 race). */
+export interface RaceCheckpoint {
+  kind: 'race-checkpoint';
+  generation: number;
+  holdoutGames: number;
+  holdout: number;
+}
+
+/** What the comparisons table keeps, told apart by its kind column. */
+export type StoredResult =
+  | { kind: 'comparison'; result: Comparison }
+  | { kind: 'sweep'; result: Sweep }
+  | { kind: 'race-checkpoint'; result: RaceCheckpoint };
+export type ResultKind = StoredResult['kind'];
+export const RESULT_KINDS: readonly ResultKind[] = ['comparison', 'sweep', 'race-checkpoint'];
+
+export type StoredResultRecord<K extends ResultKind = ResultKind> = Extract<StoredResult, { kind: K }> & { id: number; runId: number | null; createdAt: number };
+
+// ---- rows as SQLite returns them, and their decoders ----
+
+export interface RunRow {
+  id: number;
+  name: string;
+  config: string;
+  config_hash: string;
+  seed: number;
+  status: RunStatus;
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: number | null;
+  created_at: number;
+  finished_at: number | null;
+  best_candidate: number | null;
+  error: string | null;
+}
+
+export function decodeRun(r: RunRow): Run {
+  return {
+    id: r.id,
+    name: r.name,
+    storedConfig: JSON.parse(r.config),
+    configHash: r.config_hash,
+    seed: r.seed,
+    status: r.status,
+    ownerPid: r.owner_pid,
+    ownerHost: r.owner_host,
+    heartbeatAt: r.heartbeat_at,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    bestCandidate: r.best_candidate,
+    error: r.error,
+  };
+}
+
+export interface RunSummaryRow extends RunRow {
+  generations: number;
+  best_fitness: number | null;
+  best_validation: number | null;
+  games_played: number;
+  last_activity: number | null;
+}
+
+export function decodeRunSummary(r: RunSummaryRow): RunSummary {
+  return { ...decodeRun(r), generations: r.generations, bestFitness: r.best_fitness, bestValidation: r.best_validation, gamesPlayed: r.games_played, lastActivity: r.last_activity };
+}
+
+export interface GenerationRow {
+  run_id: number;
+  idx: number;
+  state: string;
+  status: 'open' | 'done';
+  best_fitness: number | null;
+  mean_fitness: number | null;
+  stdev_fitness: number | null;
+  games: number;
+  started_at: number;
+  finished_at: number | null;
+}
+
+export function decodeGeneration(g: GenerationRow): Generation {
+  return {
+    runId: g.run_id,
+    idx: g.idx,
+    state: JSON.parse(g.state),
+    status: g.status,
+    bestFitness: g.best_fitness,
+    meanFitness: g.mean_fitness,
+    stdevFitness: g.stdev_fitness,
+    games: g.games,
+    startedAt: g.started_at,
+    finishedAt: g.finished_at,
+  };
+}
+
+export interface CandidateRow {
+  id: number;
+  run_id: number;
+  generation: number;
+  idx: number;
+  genome: string;
+  params: string;
+  origin: string;
+  parents: string;
+  fitness: number | null;
+  validation: number | null;
+}
+
+export function decodeCandidate(c: CandidateRow): Candidate {
+  return {
+    id: c.id,
+    runId: c.run_id,
+    generation: c.generation,
+    idx: c.idx,
+    genome: JSON.parse(c.genome) as number[],
+    params: JSON.parse(c.params) as Record<string, number>,
+    origin: c.origin,
+    parents: JSON.parse(c.parents) as number[],
+    fitness: c.fitness,
+    validation: c.validation,
+  };
+}
+
+/** The games table's columns (of table alias `t`, if given), renamed to the record's fields in every SELECT. */
+export function gameColumns(t = ''): string {
+  const p = t ? `${t}.` : '';
+  return `${p}candidate_id AS candidateId, ${p}purpose AS purpose, ${p}seed AS seed, ${p}score AS score, ${p}max_tile AS maxTile, ${p}moves AS moves, ${p}ms AS ms`;
+}

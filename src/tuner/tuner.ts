@@ -1,0 +1,344 @@
+/**
+ * The tuning loop, written to be idempotent (Optuna's study/storage split):
+ * every step reads what the store already holds and does only what is
+ * missing, so "resume" is just running the loop again.
+ *
+ *   for each generation g:
+ *     insert g's candidates if absent (proposed by the optimizer from g − 1)
+ *     play the games of g not yet stored (candidates × g's seeds; with racing,
+ *       slice by slice, only the survivors playing on)
+ *     compute fitness, close the generation
+ *   validate the best few of the last generation on held-out seeds; the
+ *   winner is the run's best.
+ *
+ * Each generation's stored games are read once; the games played are added to
+ * that in-memory copy as their batches are stored (game-batches.ts).
+ *
+ * Determinism: candidates come from seeded streams and stored fitness; a game
+ * depends only on (weights, search settings, seed); fitness is computed from
+ * stored games in seed order. So the worker count, the game runner (local
+ * processes or a Redis queue) and interruptions change nothing but timing.
+ */
+import { openRunner, type GameRunner } from '../runner/runner';
+import { runQueueName } from '../runner/queue-url';
+import type { Candidate, Generation, Store } from '../store/store';
+import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
+import { mean, stdev } from '../util/stats';
+import type { RunConfig } from './config';
+import { fitnessHalfWidth95, fitnessPlayer, gameObjective, objectiveValue } from './fitness';
+import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
+import type { Evaluated } from './optimizer';
+import { loadRunProblem, type RunProblem } from './run-problem';
+import { RunLease } from './run-lease';
+import { generationSeeds, stream, validationSeeds } from './seeds';
+import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
+
+export type TuneEvent =
+  | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
+  | {
+      event: 'generation-finished';
+      run: number;
+      generation: number;
+      best: number;
+      /** Half-width of the 95% interval of the best's fitness (null: it inherited its fitness, or played one game). */
+      bestHalfWidth: number | null;
+      mean: number;
+      stdev: number;
+      /** The optimizer's step size (GA mutation σ, CMA-ES σ), in the normalised space. */
+      stepSize: number | null;
+      games: number;
+      seconds: number;
+    }
+  | { event: 'validation-finished'; run: number; finalists: { candidate: number; fitness: number; validation: number }[] }
+  | { event: 'run-finished'; run: number; status: TuneOutcome['status']; best: number | null; validation: number | null; error?: string };
+
+export interface TuneProgress {
+  phase: 'fitness' | 'validation';
+  generation: number;
+  done: number;
+  total: number;
+  bestSoFar: number | null;
+}
+
+export interface TuneOptions {
+  /** Local worker processes (without a queue). */
+  workers: number;
+  /** redis://…: play through this Redis queue (overrides the config's pool.queue). */
+  queue?: string;
+  onEvent?: (e: TuneEvent) => void;
+  onProgress?: (p: TuneProgress) => void;
+  /** Overrides for tests: a fixture worker, a short timeout. */
+  pool?: { workerPath?: string; callTimeoutMs?: number };
+  /** Called once the game runner exists (tests kill workers through it). */
+  onRunner?: (runner: GameRunner) => void;
+}
+
+export interface TuneOutcome {
+  /** lost: another process took the run over while this one was paused; this one wrote nothing more. */
+  status: 'finished' | 'stopped' | 'failed' | 'lost';
+  bestCandidate: number | null;
+  error?: string;
+}
+
+/** A generation's candidates with their fitness games (read once, kept up to date as games are played). */
+interface GenerationState {
+  generation: Generation;
+  candidates: Candidate[];
+  games: GamesByCandidate;
+}
+
+/** A running tune; `stop()` (Ctrl-C) ends it after committing what finished. */
+export class Tuner {
+  private stopping = false;
+  private runner: GameRunner | null = null;
+  private lease: RunLease;
+
+  constructor(
+    private readonly store: Store,
+    private readonly runId: number,
+    private readonly options: TuneOptions,
+  ) {
+    this.lease = new RunLease(store, runId, () => this.abort());
+  }
+
+  /** Ctrl-C: cancel queued batches; batches already running finish and are stored. */
+  stop(): void {
+    this.stopping = true;
+    this.runner?.drain();
+  }
+
+  /** Stop now (a closed pipe): running batches are killed and lost, finished ones are stored. */
+  abort(): void {
+    this.stopping = true;
+    this.runner?.terminate();
+  }
+
+  /** Leave at once (a second Ctrl-C): the run is given up as stopped, if this process still holds it; the caller exits. */
+  abandon(): void {
+    this.abort();
+    this.lease.release('stopped', 'interrupted');
+  }
+
+  /** Batches still running (what a stop is waiting for). */
+  inFlight(): number {
+    return this.runner?.inFlight() ?? 0;
+  }
+
+  async run(resumed: boolean): Promise<TuneOutcome> {
+    const { store, runId, lease } = this;
+    const problem = loadRunProblem(store, runId);
+    lease.acquire();
+    const emit = (e: TuneEvent) => this.options.onEvent?.(e);
+    emit({ event: 'run-started', run: runId, name: problem.run.name, resumed, workers: this.options.workers, generations: problem.config.optimizer.generations });
+    try {
+      const best = await this.loop(problem);
+      lease.release('finished');
+      emit({ event: 'run-finished', run: runId, status: 'finished', best, validation: store.getCandidate(best)?.validation ?? null });
+      return { status: 'finished', bestCandidate: best };
+    } catch (e) {
+      const runLost = lease.lost ?? (e instanceof RunLostError ? e : null);
+      if (runLost) {
+        this.abort();
+        emit({ event: 'run-finished', run: runId, status: 'lost', best: null, validation: null, error: runLost.message });
+        return { status: 'lost', bestCandidate: null, error: runLost.message };
+      }
+      if (this.stopping && (e instanceof RunnerStoppedError || e instanceof StopRequestedError)) {
+        lease.release('stopped', 'interrupted');
+        emit({ event: 'run-finished', run: runId, status: 'stopped', best: null, validation: null });
+        return { status: 'stopped', bestCandidate: null };
+      }
+      const message = e instanceof Error ? e.message : String(e);
+      lease.release('failed', message);
+      emit({ event: 'run-finished', run: runId, status: 'failed', best: null, validation: null, error: message });
+      return { status: 'failed', bestCandidate: null, error: message };
+    } finally {
+      lease.stopHeartbeat();
+      const runner = this.runner;
+      this.runner = null;
+      await runner?.end();
+    }
+  }
+
+  /** The generations, then validation; returns the run's best candidate. */
+  private async loop(problem: RunProblem): Promise<number> {
+    const { store, runId } = this;
+    const { config, optimizer } = problem;
+    let bestSoFar: number | null = null;
+    let previous: GenerationState | null = null;
+    let last = -1;
+    for (let g = 0; g < config.optimizer.generations; g++) {
+      this.checkStop();
+      let generation = store.getGeneration(runId, g);
+      if (!generation) {
+        const proposal = g === 0 ? optimizer.initial(problem.space.startGenome(), stream(config.seed, 'optimizer', g)) : this.propose(problem, g, (previous ??= this.readGeneration(g - 1)));
+        if (!proposal) break; // the budget is spent
+        store.insertGeneration(runId, g, proposal.state, proposal.candidates.map((c) => ({ ...c, params: problem.space.params(c.genome) })));
+        generation = store.getGeneration(runId, g)!;
+      }
+      last = g;
+      if (generation.status === 'done') {
+        bestSoFar = Math.max(bestSoFar ?? -Infinity, generation.bestFitness ?? -Infinity);
+        previous = null; // read again if the next generation needs it
+        continue;
+      }
+      const current = this.readGeneration(g, generation);
+      bestSoFar = await this.playGeneration(problem, current, bestSoFar);
+      previous = current;
+    }
+    return this.validate(problem, last, bestSoFar);
+  }
+
+  /** A generation with its candidates and their fitness games, in one read of the games. */
+  private readGeneration(g: number, generation = this.store.getGeneration(this.runId, g)!): GenerationState {
+    return { generation, candidates: this.store.getCandidates(this.runId, g), games: this.store.generationGames(this.runId, g, 'fitness') };
+  }
+
+  /** Generation g from the optimizer, or null when it would pass the budget (a ceiling: generation 0 always plays). */
+  private propose({ config, optimizer }: RunProblem, g: number, previous: GenerationState) {
+    const evaluated: Evaluated[] = previous.candidates.map((c) => ({
+      id: c.id,
+      genome: c.genome,
+      origin: c.origin,
+      fitness: c.fitness ?? NaN,
+      scores: (previous.games.get(c.id) ?? []).map((game) => gameObjective(config.fitness, game)),
+    }));
+    const proposal = optimizer.next(evaluated, previous.generation.state, stream(config.seed, 'optimizer', g));
+    const budget = config.fitness.budget;
+    if (budget !== undefined) {
+      const spent = this.store.listGenerations(this.runId).reduce((s, x) => s + x.games, 0);
+      const playing = config.reevaluateElites ? proposal.candidates.length : proposal.candidates.filter((c) => c.origin !== 'elite').length;
+      if (spent + raceCost(playing, optimizer.summary(proposal.state).games ?? config.fitness.games, config.fitness.racing) > budget) return null;
+    }
+    return proposal;
+  }
+
+  /** Plays a generation's fitness games, computes its fitness and closes it; returns the best fitness so far. */
+  private async playGeneration(problem: RunProblem, current: GenerationState, bestSoFar: number | null): Promise<number> {
+    const { store, runId } = this;
+    const { config, optimizer } = problem;
+    const { generation, candidates, games } = current;
+    const g = generation.idx;
+    // Without re-evaluation, elites keep their parent's fitness and play nothing.
+    const inherited = new Map<number, number>();
+    if (!config.reevaluateElites) {
+      for (const c of candidates) {
+        const parent = c.origin === 'elite' ? store.getCandidate(c.parents[0]) : undefined;
+        if (parent?.fitness != null) inherited.set(c.id, parent.fitness);
+      }
+    }
+    const summary = optimizer.summary(generation.state);
+    const seeds = generationSeeds(config.seed, g, summary.games ?? config.fitness.games);
+    const playing = candidates.filter((c) => !inherited.has(c.id));
+    await this.playFitness(problem, playing, games, seeds, { phase: 'fitness', generation: g, bestSoFar });
+    const gamesOf = (id: number) => games.get(id) ?? [];
+    const fitness = candidates.map((c) => ({ id: c.id, fitness: inherited.get(c.id) ?? objectiveValue(config.fitness, gamesOf(c.id)) }));
+    const values = fitness.map((f) => f.fitness);
+    const played = playing.reduce((n, c) => n + gamesOf(c.id).length, 0);
+    const stats = { best: Math.max(...values), mean: mean(values), stdev: stdev(values), games: played };
+    const best = candidates[values.indexOf(stats.best)];
+    const bestHalfWidth = inherited.has(best.id) ? null : fitnessHalfWidth95(config.fitness, gamesOf(best.id));
+    store.finishGeneration(runId, g, fitness, stats);
+    candidates.forEach((c, i) => (c.fitness = fitness[i].fitness));
+    const done = store.getGeneration(runId, g)!;
+    this.options.onEvent?.({
+      event: 'generation-finished',
+      run: runId,
+      generation: g,
+      ...stats,
+      bestHalfWidth,
+      stepSize: summary.stepSize,
+      seconds: ((done.finishedAt ?? 0) - done.startedAt) / 1000,
+    });
+    return Math.max(bestSoFar ?? -Infinity, stats.best);
+  }
+
+  /**
+   * A generation's fitness games: all of them, or with racing slice by slice, only the survivors of
+   * each slice playing the next (the ranking reads stored games only, so resuming races the same way).
+   */
+  private async playFitness(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, seeds: readonly number[], progress: Omit<TuneProgress, 'done' | 'total'>): Promise<void> {
+    const { config } = problem;
+    const racing = config.fitness.racing;
+    const report = (before: number, total: number) => (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
+    if (!racing) return this.play(problem, candidates, games, 'fitness', seeds, report(0, candidates.length * seeds.length));
+    const slices = raceSlices(seeds, racing.rounds);
+    const total = raceCost(candidates.length, seeds.length, racing);
+    let alive = [...candidates];
+    let before = 0; // games of the earlier slices, for the progress bar
+    for (let r = 0; r < slices.length; r++) {
+      await this.play(problem, alive, games, 'fitness', slices[r], report(before, total));
+      before += alive.length * slices[r].length;
+      if (r === slices.length - 1) break;
+      const upTo = new Set(slices.slice(0, r + 1).flat());
+      const value = (c: Candidate) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((x) => upTo.has(x.seed)));
+      alive = selectSurvivors(alive, value, racing.keep);
+    }
+  }
+
+  /**
+   * The best few distinct weight sets of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
+   * re-played on held-out seeds; the winner is the run's best.
+   */
+  private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
+    const { store, runId } = this;
+    const { config } = problem;
+    const ranked = [...store.getCandidates(runId, lastGeneration)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
+    // Distinct weight sets only: a copy of a finalist would validate to the same number.
+    const seen = new Set<string>();
+    const distinct = ranked.filter((c) => {
+      const key = JSON.stringify(c.params);
+      return !seen.has(key) && seen.add(key);
+    });
+    const finalists = distinct.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
+    const seeds = validationSeeds(config.seed, config.validation.games);
+    const games = store.generationGames(runId, lastGeneration, 'validation');
+    const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
+    await this.play(problem, finalists, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: finalists.length * seeds.length }));
+    const scored = finalists.map((c) => {
+      const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
+      store.setValidation(c.id, validation);
+      return { candidate: c.id, fitness: c.fitness ?? NaN, validation };
+    });
+    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored });
+    const winner = scored.reduce((a, b) => (b.validation > a.validation ? b : a));
+    store.setBestCandidate(runId, winner.candidate);
+    return winner.candidate;
+  }
+
+  /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
+  private play(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, purpose: 'fitness' | 'validation', seeds: readonly number[], onProgress: (done: number) => void): Promise<void> {
+    const players = candidates.map((c) => ({ id: c.id, spec: fitnessPlayer(problem.config.fitness, problem.space.toWeights(c.genome)) }));
+    return playMissing(this.batchContext(problem.config), players, games, purpose, seeds, onProgress);
+  }
+
+  private batchContext(config: RunConfig): BatchContext {
+    return {
+      store: this.store,
+      runner: () => this.getRunner(config),
+      drain: () => this.runner?.drain(),
+      checkStop: () => this.checkStop(),
+      batchGames: config.pool.batchGames,
+    };
+  }
+
+  /** The game runner, opened at the first batch: local processes, or the Redis queue of this run. */
+  private async getRunner(config: RunConfig): Promise<GameRunner> {
+    if (!this.runner) {
+      this.runner = await openRunner({
+        workers: this.options.workers,
+        queue: this.options.queue ?? config.pool.queue,
+        queueName: runQueueName(this.store.path, this.runId),
+        callTimeoutMs: this.options.pool?.callTimeoutMs ?? config.pool.batchTimeoutSec * 1000,
+        retries: config.pool.retries,
+        workerPath: this.options.pool?.workerPath,
+      });
+      this.options.onRunner?.(this.runner);
+      if (this.stopping) this.runner.drain(); // stopped while connecting
+    }
+    return this.runner;
+  }
+
+  private checkStop(): void {
+    if (this.stopping) throw new StopRequestedError();
+  }
+}
