@@ -6,7 +6,7 @@
  */
 import seedrandom from 'seedrandom';
 import type { Weights } from '../heuristic/weights';
-import type { BatchGame } from '../runner/protocol';
+import type { PlayedGame } from '../engine/game';
 import { playSeeds, type GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../player/expectimax';
 import { gameSeed } from '../player/players';
@@ -43,13 +43,13 @@ export interface CompareOptions {
  * player spec, the seed and the search build, so one played before need not be played again.
  */
 export interface GameMemo {
-  known(spec: PlayerSpec, seeds: readonly number[]): Map<number, BatchGame>;
-  keep(spec: PlayerSpec, games: readonly BatchGame[]): void;
+  known(spec: PlayerSpec, seeds: readonly number[]): Map<number, PlayedGame>;
+  keep(spec: PlayerSpec, games: readonly PlayedGame[]): void;
 }
 
 /** Plays what `memo` does not know of `seeds` (keeping each batch as it finishes); all the games, in seed order. */
-async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number) => void): Promise<BatchGame[]> {
-  const known = o.memo?.known(spec, seeds) ?? new Map<number, BatchGame>();
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number) => void): Promise<PlayedGame[]> {
+  const known = o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>();
   if (known.size > 0) onGames(known.size);
   const missing = seeds.filter((s) => !known.has(s));
   const fresh = await playSeeds(o.runner, spec, missing, batch, (games) => {
@@ -65,7 +65,7 @@ export interface ContenderResult {
   summary: GameSummary;
   meanCI95: { low: number; high: number };
   /** Per game, in seed order. */
-  games: BatchGame[];
+  games: PlayedGame[];
 }
 
 export interface PairResult {
@@ -101,10 +101,10 @@ export interface Comparison {
   pairs: PairResult[];
 }
 
-const bySeed = (games: readonly BatchGame[]) => new Map(games.map((g) => [g.seed, g.score]));
+const bySeed = (games: readonly PlayedGame[]) => new Map(games.map((g) => [g.seed, g.score]));
 
 /** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
-export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: BatchGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
+export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: PlayedGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
   const results: ContenderResult[] = contenders.map((c, k) => {
     const ci = meanWithCI95(played[k].map((g) => g.score));
     return { label: c.label, summary: summarizeGames(played[k]), meanCI95: { low: ci.low, high: ci.high }, games: played[k] };
@@ -153,7 +153,7 @@ export interface SequentialComparison extends Comparison {
 export async function compareSequential(a: Contender, b: Contender, o: SequentialOptions): Promise<SequentialComparison> {
   const batch = o.batchGames ?? 5;
   const specs = [a, b].map((c) => playerSpec(o.player ?? 'expectimax', c.weights, o));
-  const played: [BatchGame[], BatchGame[]] = [[], []];
+  const played: [PlayedGame[], PlayedGame[]] = [[], []];
   const trajectory: SprtState[] = [];
   while (played[0].length < o.maxGames) {
     const first = played[0].length;

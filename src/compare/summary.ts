@@ -24,6 +24,7 @@ export interface GameSummary {
   msPerMove: number;
 }
 
+/** What a summary reads of a game (a PlayedGame, a GameResult). */
 export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms'>;
 
 export function summarizeGames(games: readonly GameRecord[]): GameSummary {

@@ -10,12 +10,16 @@ export type { Decision, Player } from './player';
 /** What the game loop asks of a player: only its moves. */
 type MoveSource = Pick<Player, 'chooseMove'>;
 
-export interface GameResult {
+/** One played game as every part of tune2048 keeps it: a batch's result, the games table, compare_games. */
+export interface PlayedGame {
   seed: number;
   score: number;
   maxTile: number;
   moves: number;
   ms: number;
+}
+
+export interface GameResult extends PlayedGame {
   finalBoard: Board;
 }
 

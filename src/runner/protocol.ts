@@ -1,4 +1,5 @@
 /** What crosses from a game runner to the processes that play (IPC or a Redis job), and back. */
+import type { PlayedGame } from '../engine/game';
 import type { PlayerSpec } from '../player/spec';
 
 /** A batch: several seeded games of one player. */
@@ -7,15 +8,8 @@ export interface BatchTask {
   seeds: number[];
 }
 
-export interface BatchGame {
-  seed: number;
-  score: number;
-  maxTile: number;
-  moves: number;
-  ms: number;
-}
 
 export interface BatchResult {
   pid: number;
-  games: BatchGame[];
+  games: PlayedGame[];
 }

@@ -25,7 +25,7 @@ import IORedis, { type RedisOptions } from 'ioredis';
 import type { PlayerSpec } from '../player/spec';
 import { UnavailableError } from '../util/errors';
 import { BatchFailedError, RunnerError, RunnerStoppedError } from '../util/errors';
-import type { BatchGame } from './protocol';
+import type { PlayedGame } from '../engine/game';
 import { parseQueueUrl, type QueueUrl } from './queue-url';
 import type { GameRunner } from './runner';
 
@@ -50,7 +50,7 @@ export interface RemoteBatch {
 export interface RemoteResult {
   host: string;
   pid: number;
-  games: BatchGame[];
+  games: PlayedGame[];
 }
 
 export function connectionOptions(url: QueueUrl): RedisOptions {
@@ -100,7 +100,7 @@ export interface RedisRunnerOptions {
 }
 
 interface Pending {
-  resolve: (games: BatchGame[]) => void;
+  resolve: (games: PlayedGame[]) => void;
   reject: (e: Error) => void;
 }
 
@@ -220,7 +220,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   return {
     description: `Redis queue ${name} at ${url.display}`,
     playBatch: (spec, seeds) =>
-      new Promise<BatchGame[]>((resolve, reject) => {
+      new Promise<PlayedGame[]>((resolve, reject) => {
         if (failure) return reject(failure);
         if (drained || closed) return reject(new RunnerStoppedError());
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids

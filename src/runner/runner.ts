@@ -9,13 +9,13 @@
  */
 import { availableParallelism } from 'node:os';
 import type { PlayerSpec } from '../player/spec';
-import type { BatchGame } from './protocol';
+import type { PlayedGame } from '../engine/game';
 
 export interface GameRunner {
   /** Where the games run, for messages: "2 local workers", "redis://host:6379". */
   readonly description: string;
   /** One batch: the games of `seeds` in their order. Rejects with RunnerStoppedError after drain()/terminate(). */
-  playBatch(spec: PlayerSpec, seeds: readonly number[]): Promise<BatchGame[]>;
+  playBatch(spec: PlayerSpec, seeds: readonly number[]): Promise<PlayedGame[]>;
   /** Batches running now. */
   inFlight(): number;
   /** Cancels batches not started; running ones finish normally. */
@@ -62,9 +62,9 @@ export async function playSeeds(
   spec: PlayerSpec,
   seeds: readonly number[],
   batchGames: number,
-  onBatch?: (games: BatchGame[]) => void,
-): Promise<BatchGame[]> {
-  const parts: Promise<BatchGame[]>[] = [];
+  onBatch?: (games: PlayedGame[]) => void,
+): Promise<PlayedGame[]> {
+  const parts: Promise<PlayedGame[]>[] = [];
   for (let i = 0; i < seeds.length; i += batchGames) {
     parts.push(
       runner.playBatch(spec, seeds.slice(i, i + batchGames)).then((games) => {

@@ -4,6 +4,7 @@
  * record, so the SQL column names stay inside src/store.
  */
 import type { Comparison, Sweep } from '../compare/compare';
+import type { PlayedGame } from '../engine/game';
 
 export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
 export type GamePurpose = 'fitness' | 'validation';
@@ -83,14 +84,7 @@ export interface NewCandidate {
   parents: number[];
 }
 
-/** One played game: the same shape in a batch's result, the games table and compare_games. */
-export interface PlayedGame {
-  seed: number;
-  score: number;
-  maxTile: number;
-  moves: number;
-  ms: number;
-}
+export type { PlayedGame };
 
 /** A game of a run's candidate. */
 export interface Game extends PlayedGame {

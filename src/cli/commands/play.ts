@@ -6,16 +6,16 @@ import { playGameAsync } from '../../engine/game';
 import { createPlayer, gameSeed } from '../../player/players';
 import type { PlayerSpec } from '../../player/spec';
 import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
-import { summarizeGames, type GameRecord } from '../../compare/summary';
+import { summarizeGames } from '../../compare/summary';
+import type { PlayedGame } from '../../engine/game';
 import { formatSummary } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
 import { queueOption } from '../runner-options';
 
-type Played = GameRecord & { seed: number };
 
 /** Plays on worker processes (--workers > 1) or a Redis queue (--queue); the games come back in seed order. */
-async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers: number; queue?: string }, onDone: (n: number) => void): Promise<Played[]> {
+async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers: number; queue?: string }, onDone: (n: number) => void): Promise<PlayedGame[]> {
   const { checkQueue, withCliRunner } = await import('../runner-options');
   const { playSeeds } = await import('../../runner/runner');
   await checkQueue(where.queue);
@@ -44,10 +44,10 @@ export function command(): Command {
       const spec = cliPlayerSpec(opts, weights);
       const local = opts.workers > 1 || opts.queue ? null : createPlayer(spec); // a bad player setting fails here, before any output
       const progress = createProgress('games', opts.games);
-      const line = (i: number, r: Played) => {
+      const line = (i: number, r: PlayedGame) => {
         if (!opts.json) console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
       };
-      let games: Played[];
+      let games: PlayedGame[];
       if (opts.workers > 1 || opts.queue) {
         const seeds = Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
         games = await playOnRunner(spec, seeds, opts, (n) => progress.update(n));
