@@ -14,6 +14,8 @@ const cases: Record<string, string[]> = {
   'tune2048 --help': [MAIN, '--help'],
   'tune2048 hint (depth 2)': [MAIN, 'hint', '2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2'],
   'tune2048 runs (no database)': [MAIN, 'runs', '--db', '/nonexistent/x.sqlite'],
+  // Loads and checks a run config (valibot) and its start weights, then stops at the database path.
+  'tune2048 tune (config checked, no database)': [MAIN, 'tune', '-c', join(__dirname, '..', 'configs', 'quick.json'), '--db', join(__dirname, '..', 'package.json', 'x.sqlite')],
 };
 
 const times: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
