@@ -4,8 +4,8 @@
  * the C++ reference figures of nneonneo/2048-ai on the same positions live).
  * Single core, in-process; each figure is the median of several passes.
  * The search figures time the WebAssembly search through createExpectimaxPlayer, one
- * searcher per figure, all sharing the process's one module instance (so no
- * figure pays a "second searcher" penalty: there is no JIT state to lose).
+ * player per figure, all sharing the process's one module instance (so no
+ * figure pays a "second player" penalty: there is no JIT state to lose).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,13 +103,13 @@ export function timePass(player: { chooseMove(board: Board): unknown }, boards: 
 
 /** Best move for every position at a fixed depth; median ms per decision over passes. */
 export function benchSearch(weights: Weights, boards: readonly Board[], depth: number, passes = 5, cprob = 1e-4): SearchBench {
-  const searcher = createExpectimaxPlayer(buildHeuristicTables(weights), { depth, cprob });
+  const player = createExpectimaxPlayer(buildHeuristicTables(weights), { depth, cprob });
   const perPass: { ms: number; leaves: number; moves: number; nodes: number; hits: number }[] = [];
   const minMs = depth <= 1 ? 200 : 400; // repeat short passes so timer resolution does not matter
   for (let p = 0; p < passes + 1; p++) {
-    searcher.resetStats();
-    const { msPerDecision, decisions } = timePass(searcher, boards, minMs);
-    const s = searcher.stats();
+    player.resetStats();
+    const { msPerDecision, decisions } = timePass(player, boards, minMs);
+    const s = player.stats();
     if (p > 0) perPass.push({ ms: msPerDecision, leaves: s.leaves / decisions, moves: s.movesExecuted / decisions, nodes: s.nodes / decisions, hits: s.cacheHits / decisions });
   }
   const msPerMove = median(perPass.map((r) => r.ms));
@@ -138,9 +138,9 @@ export interface GameBench {
 
 /** Whole seeded games, warm (a few warm-up games first). */
 export function benchGames(weights: Weights, depth: number, games = 30, seed = 1): GameBench {
-  const searcher = createExpectimaxPlayer(buildHeuristicTables(weights), { depth });
-  for (let i = 0; i < 3; i++) playGame(searcher, 1_000_000 + i);
-  const results = Array.from({ length: games }, (_, i) => playGame(searcher, seed + i));
+  const player = createExpectimaxPlayer(buildHeuristicTables(weights), { depth });
+  for (let i = 0; i < 3; i++) playGame(player, 1_000_000 + i);
+  const results = Array.from({ length: games }, (_, i) => playGame(player, seed + i));
   return {
     depth,
     games,

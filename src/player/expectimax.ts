@@ -18,8 +18,8 @@
  *   stored at chance depth d is reused at depth ≥ d (it was searched at least as
  *   deep), as nneonneo does.
  *
- * Any number of searchers may exist; they share the one instance, which holds
- * the heuristic tables of the searcher that searched last (switching copies
+ * Any number of players may exist; they share the one instance, which holds
+ * the heuristic tables of the player that searched last (switching copies
  * ~0.5–2.5 MB, far less than a game). Play is bit for bit that of the earlier
  * TypeScript search (kept as test/helpers/js-search.ts).
  */
@@ -109,14 +109,14 @@ export function cacheBits(cacheMB: number): number {
 }
 
 /**
- * Which searcher's tables and cache size the instance holds now, and whose counters it is counting:
- * `base` is that searcher's own stats object, `flush` adds the instance's counters to it.
+ * Which player's tables and cache size the instance holds now, and whose counters it is counting:
+ * `base` is that player's own stats object, `flush` adds the instance's counters to it.
  */
 let active: { tables: HeuristicTables; bits: number; base: SearchStats; flush: () => void } | null = null;
 
-/** The WebAssembly searcher: an ExpectimaxPlayer that can also lend its heuristic to the module's other searches. */
+/** The WebAssembly expectimax player: one that can also lend its heuristic to the module's other searches. */
 export interface WasmExpectimaxPlayer extends ExpectimaxPlayer {
-  /** The module instance, now holding this searcher's heuristic tables (for minimax over the same heuristic). */
+  /** The module instance, now holding this player's heuristic tables (for minimax over the same heuristic). */
   loaded(): SearchModule;
 }
 

@@ -41,7 +41,7 @@ export const C = {
 export const F = { CPROB: 0, VALUE: 1, STATS: 5, LENGTH: 21 } as const;
 export const SEQ_MASK = 0x0fffffff;
 export const MESSAGE_BYTES = 1024;
-/** Weight sets whose tables a helper keeps (the last ones sent): a process that makes many searchers holds no more. */
+/** Weight sets whose tables a helper keeps (the last ones sent): a process that makes many players holds no more. */
 export const KEEP_TABLES = 8;
 
 /** What the helpers share with the calling thread. */
@@ -82,7 +82,7 @@ export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, pr
       if (countStats) e.resetStats();
       e.setSearch(control[C.DEPTH], numbers[F.CPROB]);
       numbers[F.VALUE + index] = e.searchMove(control[C.LO], control[C.HI], control[C.DIR + index]);
-      // The calling thread's counters go to its searcher as usual: its tasks report none here.
+      // The calling thread's counters go to its player as usual: its tasks report none here.
       const s = F.STATS + 4 * index;
       numbers[s] = countStats ? e.statNodes() : 0;
       numbers[s + 1] = countStats ? e.statLeaves() : 0;
@@ -227,11 +227,11 @@ export function newTablesId(): number {
   return nextTablesId++;
 }
 
-/** A searcher's root split: the best move of a board, and the value of each root move it saw. */
+/** A player's root split: the best move of a board, and the value of each root move it saw. */
 export interface RootSplit {
   /** The last decision's root values (NaN when illegal). */
   readonly values: Float64Array;
-  /** The best move (ties to the earlier of up, down, left, right), or -1; the caller's instance holds the searcher's tables and settings. */
+  /** The best move (ties to the earlier of up, down, left, right), or -1; the caller's instance holds the player's tables and settings. */
   search(board: Board, depth: number, cprob: number): number;
 }
 
@@ -277,7 +277,7 @@ export function createRootSplit(wasm: SearchModule, tables: HeuristicTables, has
   };
 }
 
-/** A copy of a weight set's tables in shared memory (~0.5 MB, 2.5 MB with a matrix; once per searcher). */
+/** A copy of a weight set's tables in shared memory (~0.5 MB, 2.5 MB with a matrix; once per player). */
 function shareTables(tables: HeuristicTables, hasMatrix: boolean): SharedTables {
   const copy = (t: Float64Array) => {
     const s = new Float64Array(new SharedArrayBuffer(t.byteLength));

@@ -1,4 +1,4 @@
-/** The best weights of a run, in the solver's weights schema, with their provenance. */
+/** The best weights of a run, in the weights schema every player reads, with their provenance. */
 import { parseWeights, Weights, WEIGHTS_FORMAT, WEIGHTS_VERSION } from '../heuristic/weights';
 import { Store } from '../store/store';
 import { suggest } from '../util/command-hint';

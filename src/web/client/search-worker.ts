@@ -16,7 +16,7 @@ import { loadSearchModule } from '../../wasm/module';
 import type { WorkerReply, WorkerRequest } from './protocol';
 
 let ready: Promise<void> | null = null;
-let searcher: Player | null = null;
+let player: Player | null = null;
 let game: SeededGame | null = null;
 
 function load(): Promise<void> {
@@ -40,13 +40,13 @@ function playerOf(m: { weights: unknown; player: PlayerKind; depth: number | 'au
 async function handle(m: WorkerRequest): Promise<WorkerReply> {
   await load();
   if (m.type === 'start') {
-    searcher = playerOf(m);
+    player = playerOf(m);
     game = new SeededGame(m.seed);
     return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: false };
   }
   if (m.type === 'step') {
-    if (!game || !searcher) throw new Error('no game started');
-    const { move, values } = searcher.decide(game.board);
+    if (!game || !player) throw new Error('no game started');
+    const { move, values } = player.decide(game.board);
     if (move === -1) return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: true };
     game.play(move);
     return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move, values: values.map((v) => (Number.isNaN(v) ? null : v)), over: false };
