@@ -72,6 +72,27 @@ describe('a tuning run', () => {
     store.close();
   });
 
+  it('reads each generation\'s games from the store once (and validation\'s once), with racing too', async () => {
+    for (const racing of [undefined, { rounds: 3, keep: 0.5 }]) {
+      const db = tempDb();
+      const store = Store.open(db);
+      const reads: string[] = [];
+      const generationGames = store.generationGames.bind(store);
+      store.generationGames = (runId, generation, purpose) => {
+        reads.push(`${generation}:${purpose}`);
+        return generationGames(runId, generation, purpose);
+      };
+      store.getGames = () => {
+        throw new Error('the tuner reads games per generation, never per candidate');
+      };
+      const config = smokeConfig(racing ? { fitness: { games: 6, depth: 0, racing } } : {});
+      const outcome = await new Tuner(store, createRun(store, config, 'test'), { workers: 2 }).run(false);
+      store.close();
+      expect(outcome.status).toBe('finished');
+      expect(reads).toEqual(['0:fitness', '1:fitness', '2:fitness', '2:validation']);
+    }
+  });
+
   it('gives the same rows with 1 worker as with 2', async () => {
     const db = tempDb();
     const { id } = await tuneToEnd(db, smokeConfig(), { workers: 1 });
