@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
+import { ROOT, runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { DEAD_MS, QUEUE_PREFIX, REGISTRY_KEY } from '../src/runner/redis';
@@ -76,6 +76,17 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(r.code, r.stderr).toBe(0);
     expect(dumpRun(db, 1)).toEqual(dumpRun(smokeDb, smokeId));
     expect(exported(db, 1)).toEqual(exported(smokeDb, smokeId));
+  });
+
+  it('the synthetic player goes through the queue unchanged: the same rows as the local pool', async () => {
+    const synthetic = { ...JSON.parse(readFileSync(join(ROOT, 'configs', 'synthetic-d3.json'), 'utf8')), optimizer: { population: 6, generations: 2, elitism: 1, tournament: 2 }, validation: { finalists: 2, games: 20 } };
+    synthetic.fitness.games = 10;
+    const local = tempDb();
+    const localId = (await tuneToEnd(local, smokeConfig(synthetic), { workers: 2 })).id;
+    const db = tempDb();
+    const r = await startCli(['tune', '-c', writeConfig(synthetic), '--name', 'test', '--db', db, '--queue', redis.url]).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(local, localId));
   });
 
   it('a worker SIGKILLed mid-job: its batch goes to another worker, and the run is the same', async () => {

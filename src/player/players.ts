@@ -3,7 +3,7 @@
  * and the helpers that play whole sets of seeded games with one.
  */
 import type { Board } from '../engine/board';
-import { GameResult, playGame } from '../engine/game';
+import { GameResult, playGame, type PlayedGame } from '../engine/game';
 import type { Rules } from '../engine/rules';
 import type { HeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
@@ -12,7 +12,8 @@ import { createMctsPlayer } from './mcts';
 import { createMinimaxPlayer } from './minimax';
 import type { Player } from '../engine/player';
 import { InputError } from '../util/errors';
-import { MCTS_DEFAULTS, type PlayerSpec } from './spec';
+import { MCTS_DEFAULTS, playerKey, type PlayerSpec } from './spec';
+import { sleepMs, syntheticGame } from './synthetic';
 
 /** The player a spec describes (expectimax: the default transposition table unless it says otherwise: the same game everywhere). */
 export function createPlayer(spec: PlayerSpec): Player {
@@ -29,7 +30,21 @@ export function createPlayer(spec: PlayerSpec): Player {
       const settings = { iterations: s.iterations ?? d.iterations, c: s.c ?? d.c, rolloutDepth: s.rolloutDepth ?? d.rolloutDepth, depth: s.depth === 'auto' ? 1 : s.depth, cprob: s.cprob };
       return createMctsPlayer(spec.weights, settings, spec.kind === 'mcts' ? 'random' : 'expectimax');
     }
+    case 'synthetic':
+      throw new InputError('the synthetic player plays no moves (it draws whole games from a known landscape): it is for run configs, tests and benches');
   }
+}
+
+/** One seeded game of a spec: played by its player (made once by the caller), or drawn (the synthetic player). */
+export function playSpecGame(spec: PlayerSpec, seed: number, player: () => Pick<Player, 'chooseMove'>): PlayedGame {
+  if (spec.kind === 'synthetic') {
+    // A game's draw depends on the player, not on how long it is made to take.
+    const game = syntheticGame(spec.weights, spec.synthetic!, playerKey({ ...spec, synthetic: { ...spec.synthetic!, gameMs: 0 } }), seed);
+    sleepMs(spec.synthetic!.gameMs);
+    return game;
+  }
+  const r = playGame(player(), seed);
+  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms };
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */

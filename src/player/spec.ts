@@ -6,14 +6,18 @@
 import { heuristicFields, type Weights } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
 import type { DepthSetting } from './expectimax';
+import type { SyntheticLandscape } from './synthetic';
 import { InputError } from '../util/errors';
 
 /**
- * expectimax: the default (nneonneo's search); minimax: seed 000's alpha-beta with adversarial placement;
- * mcts / mcts-emm: seed 004's tree search with random or expectimax rollouts.
+ * The players that play moves (every playing command's --player): expectimax, the default (nneonneo's
+ * search); minimax: seed 000's alpha-beta with adversarial placement; mcts / mcts-emm: seed 004's tree
+ * search with random or expectimax rollouts.
  */
 export const PLAYER_KINDS = ['expectimax', 'minimax', 'mcts', 'mcts-emm'] as const;
-export type PlayerKind = (typeof PLAYER_KINDS)[number];
+/** …and what a run can tune for: those, and the synthetic player (a known landscape, for proving optimizers; synthetic.ts). */
+export const RUN_PLAYER_KINDS = [...PLAYER_KINDS, 'synthetic'] as const;
+export type PlayerKind = (typeof RUN_PLAYER_KINDS)[number];
 
 export interface SearchSpec {
   /** expectimax and minimax: chance layers below the root move; mcts-emm: the rollouts' expectimax depth. */
@@ -38,6 +42,8 @@ export interface PlayerSpec {
   kind: PlayerKind;
   weights: Weights;
   search: SearchSpec;
+  /** The synthetic player's landscape and noise (kind synthetic only). */
+  synthetic?: SyntheticLandscape;
 }
 
 /**
@@ -52,7 +58,11 @@ export const MCTS_DEFAULTS: Record<'mcts' | 'mcts-emm', { iterations: number; c:
 };
 
 /** A player of a weight set with its settings (MCTS defaults filled in): the only place a spec is built. */
-export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<SearchSpec> & { depth: DepthSetting; cprob: number }): PlayerSpec {
+export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<SearchSpec> & { depth: DepthSetting; cprob: number }, synthetic?: SyntheticLandscape): PlayerSpec {
+  if (kind === 'synthetic') {
+    if (!synthetic) throw new InputError('the synthetic player needs its landscape (fitness.synthetic in a run config)');
+    return { kind, weights, search: { depth: search.depth, cprob: search.cprob }, synthetic };
+  }
   const problem = playerSettingsProblem(kind, search.depth);
   if (problem) throw new InputError(problem);
   const s: SearchSpec = { depth: search.depth, cprob: search.cprob };
@@ -87,5 +97,5 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
  * player built for the same key, and compare --db finds stored games by it.
  */
 export function playerKey(spec: PlayerSpec): string {
-  return canonicalJson({ kind: spec.kind, weights: heuristicFields(spec.weights), search: spec.search });
+  return canonicalJson({ kind: spec.kind, weights: heuristicFields(spec.weights), search: spec.search, ...(spec.synthetic ? { synthetic: spec.synthetic } : {}) });
 }

@@ -4,8 +4,8 @@
  * results. It never opens the database.
  */
 import type { Board } from '../engine/board';
-import { playGame, type Player } from '../engine/game';
-import { createPlayer } from '../player/players';
+import type { Player } from '../engine/game';
+import { createPlayer, playSpecGame } from '../player/players';
 import { playerKey } from '../player/spec';
 import { parentGone } from './parent';
 import type { BatchResult, BatchTask } from './protocol';
@@ -40,10 +40,10 @@ function watched(player: Player): Pick<Player, 'chooseMove'> {
 
 export function playBatch(task: BatchTask, callback: (error: Error | null, result?: BatchResult) => void): void {
   try {
-    const player = watched(playerFor(task));
+    let player: Pick<Player, 'chooseMove'> | null = null;
     const games = task.seeds.map((seed) => {
-      const r = playGame(player, seed);
-      return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms };
+      if (parentGone()) process.exit(0); // between games too (a synthetic game plays no moves)
+      return playSpecGame(task.spec, seed, () => (player ??= watched(playerFor(task))));
     });
     callback(null, { pid: process.pid, games });
   } catch (e) {

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { parseQueueUrl } from '../runner/queue-url';
-import { PLAYER_KINDS, playerSettingsProblem } from '../player/spec';
+import { playerSettingsProblem, RUN_PLAYER_KINDS } from '../player/spec';
+import { landscapeProblem, SYNTHETIC_DEFAULTS } from '../player/synthetic';
 import { readJsonFile } from '../heuristic/weights';
 import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
@@ -98,6 +99,15 @@ const optimizerSchema = v.pipe(
   v.variant('kind', [gaSchema, cmaesSchema, randomSchema]),
 );
 
+const syntheticSchema = v.strictObject({
+  optimum: v.record(v.string(), v.number()),
+  width: v.optional(above(0, 100), SYNTHETIC_DEFAULTS.width),
+  peak: v.optional(above(0, 1e9), SYNTHETIC_DEFAULTS.peak),
+  floor: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1)), SYNTHETIC_DEFAULTS.floor),
+  cv: v.optional(num(0, 2), SYNTHETIC_DEFAULTS.cv),
+  gameMs: v.optional(int(0, 600_000), SYNTHETIC_DEFAULTS.gameMs),
+});
+
 const fitnessSchema = v.pipe(
   v.strictObject({
     /** Games per candidate per generation; all candidates of a generation play the same seeds. */
@@ -106,7 +116,9 @@ const fitnessSchema = v.pipe(
     cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1)), 1e-4),
     objective: v.optional(v.picklist(['mean-score', 'mean-log2-max-tile', 'reach-rate']), 'mean-score'),
     /** The player the weights are tuned for (absent: expectimax), with MCTS's settings (absent: seed 004's). */
-    player: v.optional(v.picklist(PLAYER_KINDS)),
+    player: v.optional(v.picklist(RUN_PLAYER_KINDS)),
+    /** The synthetic player's landscape and noise (player "synthetic" only; src/player/synthetic.ts). */
+    synthetic: v.optional(syntheticSchema),
     iterations: v.optional(int(1, 10_000_000)),
     c: v.optional(num(0, 1000)),
     rolloutDepth: v.optional(int(0, 100_000)),
@@ -130,9 +142,15 @@ const fitnessSchema = v.pipe(
     reachTile: v.optional(v.pipe(int(4, 32768), v.check((t) => (t & (t - 1)) === 0, 'must be a power of two')), 2048),
   }),
   v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed || !dataset.value.player) return;
-    const problem = playerSettingsProblem(dataset.value.player, dataset.value.depth);
-    if (problem) addIssue({ message: problem, path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'depth', value: dataset.value.depth }] });
+    if (!dataset.typed) return;
+    const f = dataset.value;
+    const at = (key: 'depth' | 'synthetic'): [v.IssuePathItem] => [{ type: 'object', origin: 'value', input: f, key, value: f[key] }];
+    if (f.player === 'synthetic' && !f.synthetic) return addIssue({ message: 'the synthetic player needs its landscape: add fitness.synthetic (optimum, …)', path: at('synthetic') });
+    if (f.player !== 'synthetic' && f.synthetic) return addIssue({ message: 'is the synthetic player\'s landscape: set fitness.player to "synthetic", or remove it', path: at('synthetic') });
+    const landscape = f.synthetic ? landscapeProblem(f.synthetic) : null;
+    if (landscape) return addIssue({ message: landscape, path: at('synthetic') });
+    const problem = f.player && f.player !== 'synthetic' ? playerSettingsProblem(f.player, f.depth) : null;
+    if (problem) addIssue({ message: problem, path: at('depth') });
   }),
 );
 

@@ -38,5 +38,5 @@ export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonl
 
 /** The player a run's fitness games are played by: its weights with the config's player and search settings. */
 export function fitnessPlayer(fitness: RunConfig['fitness'], weights: Weights): PlayerSpec {
-  return playerSpec(fitness.player ?? 'expectimax', weights, fitness);
+  return playerSpec(fitness.player ?? 'expectimax', weights, fitness, fitness.synthetic);
 }
