@@ -18,7 +18,6 @@
  * from cv in closed form: E[M²] = e^{σ²} (1 + t² Σ p_k b_k²). The calibration: cv 0.40 is the sd/mean of a
  * depth-3 game's score measured here, 0.44 a depth-2 game's (docs/results.md, "Why depth-3 tuning stalls").
  */
-import { createHash } from 'node:crypto';
 import seedrandom from 'seedrandom';
 import type { PlayedGame } from '../engine/game';
 import { SCALAR_WEIGHT_NAMES, type Weights } from '../heuristic/weights';
@@ -92,7 +91,7 @@ function tileOf(score: number): number {
 
 /** A synthetic game: deterministic per (the player's key, seed). `key` is the spec's playerKey. */
 export function syntheticGame(w: Weights, l: SyntheticLandscape, key: string, seed: number): PlayedGame {
-  const rng = seedrandom.alea(`synthetic:${createHash('sha1').update(key).digest('hex')}:${seed}`);
+  const rng = seedrandom.alea(`synthetic:${key}:${seed}`);
   const u = rng();
   const mode = u < P[0] ? 0 : u < P[0] + P[1] ? 1 : 2;
   const t = modeSpread(l.cv);
@@ -103,9 +102,11 @@ export function syntheticGame(w: Weights, l: SyntheticLandscape, key: string, se
   return { seed, score, maxTile: tileOf(score), moves: Math.max(1, Math.round(score / 22)), ms: l.gameMs };
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+let sleeper: Int32Array | null = null;
 
-/** Waits without using the CPU (a worker plays its batch synchronously). */
+/** Waits without using the CPU (a worker plays its batch synchronously). Made on first use: the browser bundle never sleeps. */
 export function sleepMs(ms: number): void {
-  if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
+  if (ms <= 0) return;
+  sleeper ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(sleeper, 0, 0, ms);
 }
