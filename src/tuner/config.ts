@@ -92,11 +92,29 @@ const randomSchema = v.pipe(
   v.forward(v.check((g) => g.elitism < g.population, 'elitism must be smaller than population'), ['elitism']),
 );
 
+/** The regression design (src/tuner/regression.ts): every game of a generation fits the slopes at the current point. */
+const regressionSchema = v.strictObject({
+  kind: v.literal('regression'),
+  /** Probes per generation (in antithetic pairs: rounded down to even), beside the current point. */
+  population: v.optional(int(2, 1000), 16),
+  generations: v.optional(int(1, 100000), 30),
+  /** c: the probes' distance from the point along each coordinate, in the normalised [0, 1] space. */
+  perturbation: v.optional(above(0, 0.5), 0.1),
+  /** The trust region: the first step's length, and its bounds (it halves when a step is taken back, grows ×1.5 when one clearly pays). */
+  radius: v.optional(above(0, 1), 0.1),
+  minRadius: v.optional(above(0, 1), 0.01),
+  maxRadius: v.optional(above(0, 1), 0.5),
+  /** Games per candidate at the start: many probes with few games each (fitness.games does not apply). */
+  games: v.optional(int(1, 100000), 4),
+  /** Games per candidate at most, as the design measures better where no slope shows. */
+  maxGames: v.optional(int(1, 100000), 200),
+});
+
 /** `kind` may be left out for the genetic algorithm. */
 const optimizerSchema = v.pipe(
   v.unknown(),
   v.transform((o) => (o && typeof o === 'object' && !Array.isArray(o) && !('kind' in o) ? { ...o, kind: 'ga' } : o)),
-  v.variant('kind', [gaSchema, cmaesSchema, randomSchema]),
+  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema]),
 );
 
 const syntheticSchema = v.strictObject({
@@ -216,6 +234,7 @@ export type OptimizerConfig = RunConfig['optimizer'];
 export type GaConfig = Extract<OptimizerConfig, { kind: 'ga' }>;
 export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
 export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
+export type RegressionConfig = Extract<OptimizerConfig, { kind: 'regression' }>;
 
 /**
  * The first problem valibot found as "field "a.b": message" (unknown keys named together, as

@@ -19,7 +19,9 @@ import { StopRequestedError } from '../util/errors';
 import { mean } from '../util/stats';
 
 export type OptimizerKind = OptimizerConfig['kind'];
-export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random'];
+export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression'];
+/** What a race runs unless told: the established optimizers (regression is new: name it with --optimizers). */
+export const DEFAULT_RACE_CONTENDERS: readonly string[] = ['ga', 'cmaes', 'random'];
 
 /** "ga", "cmaes+racing", …: the optimizer and whether its generations race. */
 export function parseContender(name: string): { kind: OptimizerKind; racing: boolean } | null {

@@ -4,6 +4,7 @@ import { createCmaes } from './cmaes-optimizer';
 import { createGa } from './ga';
 import type { Optimizer } from './optimizer';
 import { createRandomSearch } from './random-search';
+import { createRegression } from './regression';
 
 export function createOptimizer(config: RunConfig): Optimizer {
   const o = config.optimizer;
@@ -14,5 +15,7 @@ export function createOptimizer(config: RunConfig): Optimizer {
       return createCmaes(o, config.fitness.games);
     case 'random':
       return createRandomSearch(o);
+    case 'regression':
+      return createRegression(o);
   }
 }

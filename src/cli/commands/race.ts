@@ -4,7 +4,7 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/run-problem';
-import { OPTIMIZER_KINDS, parseContender, race, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
+import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
 import { StopRequestedError } from '../../util/errors';
 import { shellWord } from '../../util/command-hint';
 import { EXIT_INTERRUPTED } from '../exit-codes';
@@ -20,10 +20,10 @@ export function command(): Command {
   return new Command('race')
     .description('GA vs CMA-ES vs random search on one problem at equal budgets of games; validated fitness against games played')
     .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness); its optimizer section is used for its own kind')
-    .option('--optimizers <list>', 'contenders: ga, cmaes, random, each optionally with "+racing" (e.g. ga,ga+racing)', parseListOption('--optimizers', (k) => {
+    .option('--optimizers <list>', 'contenders: ga, cmaes, random, regression, each optionally with "+racing" (e.g. ga,ga+racing)', parseListOption('--optimizers', (k) => {
       if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
       return k;
-    }), [...OPTIMIZER_KINDS])
+    }), [...DEFAULT_RACE_CONTENDERS])
     .option('--seeds <list>', 'run seeds per contender', parseListOption('--seeds', parseIntegerOption('--seeds', 0, 2 ** 32 - 1)), [1, 2, 3])
     .option('--budget <games>', 'fitness games per run', parseIntegerOption('--budget', 1), 12000)
     .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
