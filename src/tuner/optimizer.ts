@@ -1,5 +1,5 @@
 /**
- * What the controller drives: an optimizer proposes whole generations and
+ * What the generation loop (tuner.ts) drives: an optimizer proposes whole generations and
  * learns from their fitness. It never touches storage; its state is plain
  * JSON stored with each generation, so a resumed run continues exactly.
  */
