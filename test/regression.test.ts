@@ -9,11 +9,10 @@ import { fitGames, hadamard, noSlopeBound, signDesign, solveLinear } from '../sr
 import { gaussian } from '../src/tuner/operators';
 import type { Evaluated } from '../src/tuner/optimizer';
 import { loadConfig, parseConfig } from '../src/tuner/config';
-import { createRun, loadRunProblem } from '../src/tuner/run-problem';
-import { Tuner } from '../src/tuner/tuner';
+import { loadRunProblem } from '../src/tuner/run-problem';
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
-import { dumpRun, tempDb, tuneToEnd } from './helpers/runs';
+import { straightAndStopped, tempDb, tuneToEnd } from './helpers/runs';
 
 /** Candidates at center ± c·signs with `games` scores each from f plus N(0, σ²) noise. */
 function design(center: number[], c: number, f: (x: number[]) => number, sigma: number, games: number, seed: string): Evaluated[] {
@@ -84,26 +83,9 @@ describe('a regression run on the synthetic player', () => {
   });
 
   it('gives the same rows with 1 worker as with 2, and stopped and resumed as straight', async () => {
-    const one = tempDb();
-    const straight = await tuneToEnd(one, config(), { workers: 1 });
-    expect(straight.outcome.status).toBe('finished');
-    const db = tempDb();
-    const store = Store.open(db);
-    const id = createRun(store, config(), 'test');
-    store.close();
-    for (const stopAt of [20, 150, 400]) {
-      const s = Store.open(db);
-      const tuner: Tuner = new Tuner(s, id, {
-        workers: 2,
-        onProgress: () => {
-          if ((s.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
-        },
-      });
-      expect((await tuner.run(true)).status).toBe('stopped');
-      s.close();
-    }
-    await tuneToEnd(db, config(), { workers: 2 }, id);
-    expect(dumpRun(db, id)).toEqual(dumpRun(one, straight.id));
+    const { straight, straightStatus, stopped } = await straightAndStopped(config(), [20, 150, 400], true);
+    expect(straightStatus).toBe('finished');
+    expect(stopped).toEqual(straight);
   });
 
   it('climbs toward the known optimum: the recommended point (not a lucky probe) gains on the start', async () => {

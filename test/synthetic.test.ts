@@ -10,30 +10,14 @@ import { syntheticGame, syntheticMean, SYNTHETIC_DEFAULTS, type SyntheticLandsca
 import { playSpecGame, createPlayer } from '../src/player/players';
 import { playerSpec, playerKey } from '../src/player/spec';
 import { loadConfig, parseConfig } from '../src/tuner/config';
-import { createRun } from '../src/tuner/run-problem';
-import { Tuner } from '../src/tuner/tuner';
-import { Store } from '../src/store/store';
 import { mean, stdev } from '../src/util/stats';
 import { runCli } from './helpers/cli';
-import { dumpRun, tempDb, tuneToEnd } from './helpers/runs';
+import { dumpRun, straightAndStopped, tempDb, tuneToEnd } from './helpers/runs';
+import { pearson } from '../src/compare/noise';
 
 const landscape = (o: Partial<SyntheticLandscape> = {}): SyntheticLandscape => ({ ...SYNTHETIC_DEFAULTS, optimum: { empty: 400, merges: 900, sumPower: 3 }, ...o });
 const nneonneo = loadWeights('nneonneo');
 const at = (w: Partial<Weights>): Weights => ({ ...nneonneo, ...w });
-
-function correlation(xs: number[], ys: number[]): number {
-  const mx = mean(xs);
-  const my = mean(ys);
-  let c = 0;
-  let vx = 0;
-  let vy = 0;
-  for (let i = 0; i < xs.length; i++) {
-    c += (xs[i] - mx) * (ys[i] - my);
-    vx += (xs[i] - mx) ** 2;
-    vy += (ys[i] - my) ** 2;
-  }
-  return c / Math.sqrt(vx * vy);
-}
 
 describe('the synthetic landscape and noise', () => {
   it('peaks at its optimum and falls as the formula says', () => {
@@ -58,7 +42,7 @@ describe('the synthetic landscape and noise', () => {
       expect(Math.abs(mean(xs) / 140_000 - 1)).toBeLessThan(0.01);
       expect(Math.abs(stdev(xs) / mean(xs) - cv)).toBeLessThan(0.015);
       const ys = Array.from({ length: 20_000 }, (_, i) => syntheticGame(w, l, 'b', i).score);
-      expect(Math.abs(correlation(xs, ys))).toBeLessThan(0.03);
+      expect(Math.abs(pearson(xs, ys))).toBeLessThan(0.03);
       // Skewed and clustered as real scores are: the median sits below the mean, and there is mass far above it.
       const sorted = [...xs].sort((p, q) => p - q);
       expect(sorted[10_000]).toBeLessThan(mean(xs));
@@ -110,26 +94,9 @@ describe('tuning on the synthetic player', () => {
   };
 
   it('gives the same rows with 1 worker as with 2, and stopped and resumed as straight', async () => {
-    const one = tempDb();
-    const straight = await tuneToEnd(one, config(), { workers: 1 });
-    expect(straight.outcome.status).toBe('finished');
-    const db = tempDb();
-    const store = Store.open(db);
-    const id = createRun(store, config(), 'test');
-    store.close();
-    for (const stopAt of [30, 200, 500]) {
-      const s = Store.open(db);
-      const tuner: Tuner = new Tuner(s, id, {
-        workers: 2,
-        onProgress: () => {
-          if ((s.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
-        },
-      });
-      expect((await tuner.run(true)).status).toBe('stopped');
-      s.close();
-    }
-    await tuneToEnd(db, config(), { workers: 2 }, id);
-    expect(dumpRun(db, id)).toEqual(dumpRun(one, straight.id));
+    const { straight, straightStatus, stopped } = await straightAndStopped(config(), [30, 200, 500], true);
+    expect(straightStatus).toBe('finished');
+    expect(stopped).toEqual(straight);
   });
 
   it('climbs toward the known optimum', async () => {

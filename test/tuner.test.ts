@@ -9,7 +9,7 @@ import { exportBestWeights } from '../src/tuner/export';
 import { generationSeeds, validationSeeds } from '../src/tuner/seeds';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { playGame } from '../src/engine/game';
-import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
+import { dumpRun, smokeConfig, straightAndStopped, tempDb, tuneToEnd } from './helpers/runs';
 import type { LocalRunner } from '../src/runner/local';
 
 const FIXTURES = join(__dirname, 'fixtures', 'workers');
@@ -248,26 +248,9 @@ describe.each([
   const config = () => smokeConfig({ optimizer });
 
   it('stopped at several points and resumed equals the straight run, with 1 or 2 workers', async () => {
-    const straightDb = tempDb();
-    const straight = await tuneToEnd(straightDb, config(), { workers: 1 });
-    expect(straight.outcome.status).toBe('finished');
-    const db = tempDb();
-    const store = Store.open(db);
-    const id = createRun(store, config(), 'test');
-    store.close();
-    for (const stopAt of [7, 40, 80]) {
-      const s = Store.open(db);
-      const tuner: Tuner = new Tuner(s, id, {
-        workers: 2,
-        onProgress: () => {
-          if ((s.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
-        },
-      });
-      await tuner.run(true);
-      s.close();
-    }
-    await tuneToEnd(db, config(), {}, id);
-    expect(dumpRun(db, id)).toEqual(dumpRun(straightDb, straight.id));
+    const { straight, straightStatus, stopped } = await straightAndStopped(config(), [7, 40, 80]);
+    expect(straightStatus).toBe('finished');
+    expect(stopped).toEqual(straight);
   });
 
   if (_kind === 'cmaes') {

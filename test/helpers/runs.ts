@@ -97,3 +97,32 @@ export function peek<T>(db: string, sql: string): T | undefined {
 }
 
 export const gamesIn = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games')?.n ?? 0;
+
+/**
+ * A run of `config` on 1 worker straight through, and the same run on 2 workers stopped (as Ctrl-C does)
+ * once the database holds each of `stops` games and resumed after each: their dumps, to be compared.
+ * `expectStopped`: every session must really have stopped (its run returned "stopped").
+ */
+export async function straightAndStopped(config: RunConfig, stops: readonly number[], expectStopped = false) {
+  const straightDb = tempDb();
+  const straight = await tuneToEnd(straightDb, config, { workers: 1 });
+  const db = tempDb();
+  const store = Store.open(db);
+  const id = createRun(store, config, 'test');
+  store.close();
+  const sessions: string[] = [];
+  for (const stopAt of stops) {
+    const s = Store.open(db);
+    const tuner: Tuner = new Tuner(s, id, {
+      workers: 2,
+      onProgress: () => {
+        if ((s.connectionForTests().prepare('SELECT count(*) AS n FROM games').get() as { n: number }).n >= stopAt) tuner.stop();
+      },
+    });
+    sessions.push((await tuner.run(true)).status);
+    s.close();
+  }
+  await tuneToEnd(db, config, { workers: 2 }, id);
+  if (expectStopped && sessions.some((x) => x !== 'stopped')) throw new Error(`a session did not stop: ${sessions.join(', ')}`);
+  return { straight: dumpRun(straightDb, straight.id), straightStatus: straight.outcome.status, stopped: dumpRun(db, id) };
+}
