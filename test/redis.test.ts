@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { ROOT, runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { DEAD_MS, QUEUE_PREFIX, REGISTRY_KEY } from '../src/runner/redis';
-import { openRunner } from '../src/runner/runner';
+import { createRedisRunner, DEAD_MS, QUEUE_PREFIX, REGISTRY_KEY } from '../src/runner/redis';
+import { openRunner, playSeeds } from '../src/runner/runner';
 import { loadWeights } from '../src/heuristic/weights';
-import { expectimaxSpec, type PlayerSpec } from '../src/player/spec';
+import { expectimaxSpec, playerSpec, type PlayerSpec } from '../src/player/spec';
+import { SYNTHETIC_DEFAULTS } from '../src/player/synthetic';
 import { BatchFailedError } from '../src/util/errors';
 import { freePort, startRedis, type RedisServer } from './helpers/redis-server';
 import { dumpRun, gamesIn, SLOW, SMOKE, smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
@@ -246,6 +247,62 @@ describe('a batch whose own code fails', () => {
       expect(await runner.playBatch(expectimaxSpec(loadWeights('nneonneo'), { depth: 0, cprob: 1e-4 }), [1])).toHaveLength(1);
     } finally {
       await runner.end();
+    }
+  });
+});
+
+describe('many batches at once', () => {
+  it('thousands of batches at once: the parent keeps at most its window on the queue (so the trimmed events stream loses no completion), and every batch comes back', async () => {
+    const own = await startRedis();
+    try {
+      await startWorker(own.url);
+      const synthetic = JSON.parse(readFileSync(join(ROOT, 'configs', 'synthetic-d3.json'), 'utf8')).fitness.synthetic;
+      const spec = playerSpec('synthetic', loadWeights('nneonneo'), { depth: 3, cprob: 1e-4 }, { ...SYNTHETIC_DEFAULTS, ...synthetic });
+      const seeds = Array.from({ length: 3000 }, (_, i) => 5000 + i);
+      const remote = await createRedisRunner({ url: own.url, queueName: 'window-test', maxQueued: 200 });
+      // Watch the queue while it plays: never more jobs on it than the window (a bound, whenever it is looked at).
+      const watcher = new Queue('window-test', { connection: new IORedis(own.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+      let most = 0;
+      let watching = true;
+      const watch = (async () => {
+        while (watching) {
+          const counts = await watcher.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused');
+          most = Math.max(most, Object.values(counts).reduce((a, b) => a + b, 0));
+        }
+      })();
+      const viaRedis = await playSeeds(remote, spec, seeds, 1).finally(async () => {
+        watching = false;
+        await watch;
+        await remote.end();
+        await watcher.close();
+      });
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(200);
+      const local = await openRunner({ workers: 2 });
+      const viaLocal = await playSeeds(local, spec, seeds, 100).finally(() => local.end());
+      expect(viaRedis).toEqual(viaLocal);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('a small window: every batch is played once and in place, and a drain cancels the batches still held', async () => {
+    const own = await startRedis();
+    try {
+      await startWorker(own.url);
+      const spec = expectimaxSpec(loadWeights('nneonneo'), { depth: 0, cprob: 1e-4 });
+      const runner = await createRedisRunner({ url: own.url, maxQueued: 2 });
+      const seeds = Array.from({ length: 12 }, (_, i) => 100 + i);
+      const games = await playSeeds(runner, spec, seeds, 1);
+      expect(games.map((g) => g.seed)).toEqual(seeds);
+      // Twelve batches, two on the queue: a drain at once leaves at most those two to finish.
+      const later = seeds.map((s) => runner.playBatch(spec, [s]).then(() => 'played', (e: Error) => e.name));
+      runner.drain();
+      const outcomes = await Promise.all(later);
+      expect(outcomes.filter((x) => x === 'RunnerStoppedError').length).toBeGreaterThanOrEqual(seeds.length - 2);
+      await runner.end();
+    } finally {
+      await own.stop();
     }
   });
 });

@@ -97,7 +97,19 @@ export interface RedisRunnerOptions {
   retries?: number;
   /** Pending batches fail when Redis stays unreachable this long. */
   lostAfterMs?: number;
+  /** Jobs on the queue at once; further batches wait here until one finishes (default 1,000). */
+  maxQueued?: number;
 }
+
+/**
+ * Jobs a parent keeps on the queue at once, and the length its events stream is trimmed to. A job makes
+ * ~4 events (added, waiting, active, completed): BullMQ trims the stream to 10,000 by default, so a parent
+ * that queued thousands of batches at once lost the completions of the first ones before it read them
+ * and waited for them forever (measured: 6,000 one-game batches, scripts/bench-parent.ts). With at most
+ * 1,000 jobs queued, ~4,000 events are unread at most, well inside the 100,000 kept.
+ */
+export const MAX_QUEUED_JOBS = 1000;
+const EVENTS_MAX_LEN = 100_000;
 
 interface Pending {
   resolve: (games: PlayedGame[]) => void;
@@ -110,12 +122,17 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const name = o.queueName ?? `adhoc-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const connection = new IORedis(connectionOptions(url));
   const eventsConnection = new IORedis(connectionOptions(url));
-  const queue = new Queue<RemoteBatch, RemoteResult>(name, { connection, prefix: QUEUE_PREFIX });
+  const queue = new Queue<RemoteBatch, RemoteResult>(name, { connection, prefix: QUEUE_PREFIX, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
   const events = new QueueEvents(name, { connection: eventsConnection, prefix: QUEUE_PREFIX });
   const pending = new Map<string, Pending>();
   const active = new Set<string>();
+  const maxQueued = o.maxQueued ?? MAX_QUEUED_JOBS;
+  /** Jobs added to the queue and not yet finished; and batches waiting here for a place among them. */
+  const queued = new Set<string>();
+  const held: { jobId: string; data: RemoteBatch }[] = [];
   let nextJob = 1;
   let closed = false;
+  let drained = false;
   let failure: RunnerError | null = null;
   let lostTimer: NodeJS.Timeout | null = null;
   const tasks = new Set<Promise<unknown>>(); // background Redis calls end() waits for
@@ -129,9 +146,33 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const settle = (id: string): Pending | undefined => {
     const p = pending.get(id);
     pending.delete(id);
+    if (queued.delete(id)) submitHeld();
     if (pending.size === 0) idle?.();
     return p;
   };
+
+  function submit(jobId: string, data: RemoteBatch): void {
+    queued.add(jobId);
+    track(
+      queue
+        .add('batch', data, {
+          jobId,
+          attempts: (o.retries ?? 2) + 1,
+          backoff: { type: 'exponential', delay: 500 },
+          removeOnComplete: true,
+          removeOnFail: true,
+        })
+        .catch((e: Error) => settle(jobId)?.reject(new RunnerError(`could not queue a batch on Redis at ${url.display}: ${e.message}`))),
+    );
+  }
+
+  /** Queues held batches while there is room (never after a drain, a failure or the end). */
+  function submitHeld(): void {
+    while (held.length > 0 && queued.size < maxQueued && !drained && !closed && !failure) {
+      const next = held.shift()!;
+      if (pending.has(next.jobId)) submit(next.jobId, next.data);
+    }
+  }
 
   function failAll(error: RunnerError): void {
     failure ??= error;
@@ -184,12 +225,13 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const heartbeat = setInterval(() => track(connection.zadd(REGISTRY_KEY, Date.now(), name)), HEARTBEAT_MS);
   heartbeat.unref();
 
-  let drained = false;
   function drain(): void {
     if (drained || failure) return;
     drained = true;
-    // Jobs still waiting are removed and their batches cancelled; a job a worker holds finishes.
-    for (const id of [...pending.keys()]) {
+    // Batches never queued are cancelled here; jobs still waiting are removed and their batches
+    // cancelled; a job a worker holds finishes.
+    for (const { jobId } of held.splice(0)) settle(jobId)?.reject(new RunnerStoppedError());
+    for (const id of [...queued]) {
       track(
         queue.remove(id).then((removed) => {
           if (removed === 1) settle(id)?.reject(new RunnerStoppedError());
@@ -226,17 +268,8 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
         const data: RemoteBatch = { spec, seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
-        track(
-          queue
-            .add('batch', data, {
-              jobId,
-              attempts: (o.retries ?? 2) + 1,
-              backoff: { type: 'exponential', delay: 500 },
-              removeOnComplete: true,
-              removeOnFail: true,
-            })
-            .catch((e: Error) => settle(jobId)?.reject(new RunnerError(`could not queue a batch on Redis at ${url.display}: ${e.message}`)))
-        );
+        if (queued.size < maxQueued) submit(jobId, data);
+        else held.push({ jobId, data });
       }),
     inFlight: () => [...pending.keys()].filter((id) => active.has(id)).length,
     drain,
@@ -247,6 +280,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
     },
     terminate: () => {
       drained = true;
+      held.length = 0;
       for (const id of [...pending.keys()]) settle(id)?.reject(new RunnerStoppedError());
       void release();
     },
