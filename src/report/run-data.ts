@@ -66,8 +66,9 @@ export function generationNoise(store: Store, runId: number, generation: number,
   const cands = store.getCandidates(runId, generation);
   const games = store.generationGames(runId, generation, 'fitness');
   const best = bestByFitness(cands);
-  const split = splitSpread(cands.map((c) => games.get(c.id)!.map((g) => gameObjective(fitness, g))));
-  return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, games.get(best.id)!) : null, signalShare: split?.signalShare ?? null };
+  const gamesOf = (id: number) => games.get(id) ?? [];
+  const split = splitSpread(cands.map((c) => gamesOf(c.id).map((g) => gameObjective(fitness, g))));
+  return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, gamesOf(best.id)) : null, signalShare: split?.signalShare ?? null };
 }
 
 export function runDetail(store: Store, runId: number): RunDetail {
@@ -80,7 +81,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     const games = store.generationGames(runId, g.idx, 'fitness');
     return {
       ...generationFigures(g, optimizer),
-      gamesPerCandidate: cands.map((c) => games.get(c.id)!.length),
+      gamesPerCandidate: cands.map((c) => games.get(c.id)?.length ?? 0),
       bestGenome: bestByFitness(cands)!.genome,
     };
   });

@@ -408,8 +408,9 @@ export class Store {
   /** A run's stored results of one kind, oldest first. */
   listResults<K extends ResultKind>(runId: number, kind: K): StoredResultRecord<K>[] {
     if (this.empty) return [];
+    const kindOf = this.kindSql();
     const rows = this.db
-      .prepare(`SELECT id, run_id AS runId, created_at AS createdAt, ${this.kindSql()} AS kind, result FROM comparisons WHERE run_id = ? AND ${this.kindSql()} = ? ORDER BY id`)
+      .prepare(`SELECT id, run_id AS runId, created_at AS createdAt, ${kindOf} AS kind, result FROM comparisons WHERE run_id = ? AND ${kindOf} = ? ORDER BY id`)
       .all(runId, kind) as { id: number; runId: number | null; createdAt: number; kind: K; result: string }[];
     return rows.map((r) => ({ ...r, result: JSON.parse(r.result) }) as StoredResultRecord<K>);
   }
@@ -449,16 +450,23 @@ export class Store {
     return this.db.prepare(`SELECT ${gameColumns()} FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed`).all(candidateId, purpose) as Game[];
   }
 
-  /** The games of one purpose of a generation's candidates, in one read: candidate id → its games in seed order. */
+  /**
+   * The games of one purpose of a generation's candidates, in one read: candidate id → its games in seed
+   * order (a candidate with none is absent).
+   */
   generationGames(runId: number, generation: number, purpose: GamePurpose): Map<number, Game[]> {
-    const byCandidate = new Map<number, Game[]>(this.getCandidates(runId, generation).map((c) => [c.id, []]));
+    const byCandidate = new Map<number, Game[]>();
     const rows = this.db
       .prepare(
         `SELECT ${gameColumns('g')} FROM games g JOIN candidates c ON c.id = g.candidate_id
          WHERE c.run_id = ? AND c.generation = ? AND g.purpose = ? ORDER BY c.idx, g.seed`,
       )
       .all(runId, generation, purpose) as Game[];
-    for (const g of rows) byCandidate.get(g.candidateId)!.push(g);
+    for (const g of rows) {
+      const list = byCandidate.get(g.candidateId);
+      if (list) list.push(g);
+      else byCandidate.set(g.candidateId, [g]);
+    }
     return byCandidate;
   }
 
