@@ -58,13 +58,24 @@ describe('tune, runs, show, export from the command line', () => {
     expect(events).toEqual(['run-started', 'generation-finished', 'generation-finished', 'generation-finished', 'validation-finished', 'run-finished']);
   });
 
-  it('kill -9 at several points, each time resumed: equals the uninterrupted run', async () => {
-    const config = writeConfig(SLOW);
+  // The surrogate on the synthetic player: games that sleep 20 ms (no CPU), so a kill lands mid-run; it reads its history back on resume.
+  const SURROGATE_SLOW = {
+    ...SLOW,
+    optimizer: { kind: 'surrogate', population: 8, generations: 12 },
+    fitness: { player: 'synthetic', synthetic: { optimum: { empty: 900, merges: 400, monotonicity: 30 }, width: 1, gameMs: 20 } },
+    validation: { finalists: 2, games: 20 },
+    pool: { batchGames: 4 },
+  };
+  it.each([
+    ['the GA', SLOW, [30, 200, 420]],
+    ['the surrogate (synthetic player)', SURROGATE_SLOW, [30, 90, 150]],
+  ])('kill -9 at several points, each time resumed: equals the uninterrupted run (%s)', async (_name, data, kills) => {
+    const config = writeConfig(data);
     const reference = tempDb();
-    const straight = await tuneToEnd(reference, parseConfig(SLOW), { workers: 1 });
+    const straight = await tuneToEnd(reference, parseConfig(data), { workers: 1 });
     const db = tempDb();
     let args = ['tune', '-c', config, '--db', db, '--workers', '2', '--name', 'test'];
-    for (const killAt of [30, 200, 420]) {
+    for (const killAt of kills) {
       const run = startCli(args);
       await waitFor(() => gamesIn(db) >= killAt);
       run.child.kill('SIGKILL');

@@ -1,4 +1,5 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
+import { describeModel } from '../tuner/optimizer';
 import { loadRunProblem } from '../tuner/run-problem';
 import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
@@ -80,7 +81,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     if (e.event === 'generation-finished') {
       endProgress();
       out(
-        `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s`,
+        `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s${e.model ? `  model ${describeModel(e.model)}` : ''}`,
       );
     } else if (e.event === 'validation-finished') {
       endProgress();

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { reachCells, REACH_HEADERS } from '../compare/summary';
 import { join, resolve } from 'node:path';
 import type { Store } from '../store/store';
+import { describeModel } from '../tuner/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
 
@@ -36,6 +37,7 @@ export function buildRunReport(store: Store, runId: number): string {
   const d = runDetail(store, runId);
   const { run, settings: s } = d;
   const racing = s.racing;
+  const modelled = d.generations.some((g) => g.model);
   const sweepHtml = d.sweeps
     .map(
       (w) =>
@@ -86,7 +88,7 @@ ${d.generations.length} generations done; fitness: ${s.games} games per candidat
 start <code>${esc(s.start)}</code>; seed ${s.seed}; config hash <code>${esc(s.configHash)}</code>.</p>
 <h2>Fitness</h2>
 <figure id="fitness"><div id="chart-fitness" class="chart"></div></figure>
-${htmlTable(['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(racing ? ['games per candidate (racing)'] : []), 'seconds'], d.generations.map((g) => [g.idx, num(g.best), num(g.mean), num(g.stdev), num(g.step, 4), g.games, ...(racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds)]))}
+${htmlTable(['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(racing ? ['games per candidate (racing)'] : []), 'seconds', ...(modelled ? ['model (its point: predicted mean, 95 %)'] : [])], d.generations.map((g) => [g.idx, num(g.best), num(g.mean), num(g.stdev), num(g.step, 4), g.games, ...(racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds), ...(modelled ? [g.model ? describeModel(g.model) : ''] : [])]))}
 ${d.generations.some((g) => g.step !== null) ? `<h2>Step size</h2>\n<figure id="step"><div id="chart-step" class="chart"></div></figure>` : ''}
 <h2>Tuned parameters</h2>
 <figure id="params"><div id="chart-params" class="chart"></div></figure>

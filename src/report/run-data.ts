@@ -6,7 +6,7 @@
 import type { Comparison, Sweep } from '../compare/compare';
 import type { Weights } from '../heuristic/weights';
 import type { Candidate, Generation, Store } from '../store/store';
-import type { Optimizer } from '../tuner/optimizer';
+import type { Optimizer, StateSummary } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
 import { loadRunProblem } from '../tuner/run-problem';
 import type { RunConfig } from '../tuner/config';
@@ -19,6 +19,8 @@ export interface GenerationPoint {
   mean: number | null;
   stdev: number | null;
   step: number | null;
+  /** A model-based optimizer's account of the generation's point (null for the others). */
+  model: StateSummary['model'] | null;
   games: number;
   seconds: number | null;
   /** Games each candidate played (differs with racing), in candidate order. */
@@ -47,6 +49,7 @@ export function generationFigures(g: Generation, optimizer: Optimizer) {
     mean: g.meanFitness,
     stdev: g.stdevFitness,
     step: optimizer.summary(g.state).stepSize,
+    model: optimizer.summary(g.state).model ?? null,
     games: g.games,
     seconds: g.finishedAt ? (g.finishedAt - g.startedAt) / 1000 : null,
   };

@@ -110,11 +110,30 @@ const regressionSchema = v.strictObject({
   maxGames: v.optional(int(1, 100000), 200),
 });
 
+/** The surrogate (src/tuner/surrogate.ts): a quadratic response surface over every game played near the current point. */
+const surrogateSchema = v.pipe(
+  v.strictObject({
+    kind: v.literal('surrogate'),
+    /** Samples per generation (in antithetic pairs: rounded down to even), beside the current point. */
+    population: v.optional(int(2, 1000), 32),
+    generations: v.optional(int(1, 100000), 60),
+    /** r: the samples' sd around the point along each coordinate, in the normalised [0, 1] space, at the start and its bounds. */
+    radius: v.optional(above(0, 1), 0.15),
+    minRadius: v.optional(above(0, 1), 0.05),
+    maxRadius: v.optional(above(0, 1), 0.5),
+    /** How far the fit looks, in radii (a point √n·window radii away weighs e^{−1/2}). */
+    window: v.optional(above(0, 100), 1.5),
+    /** Games per candidate: many samples with few games each (fitness.games does not apply; ≥ 2, the noise is measured within a sample). */
+    games: v.optional(int(2, 100000), 2),
+  }),
+  v.forward(v.check((o) => o.minRadius <= o.radius && o.radius <= o.maxRadius, 'radius must lie within [minRadius, maxRadius]'), ['radius']),
+);
+
 /** `kind` may be left out for the genetic algorithm. */
 const optimizerSchema = v.pipe(
   v.unknown(),
   v.transform((o) => (o && typeof o === 'object' && !Array.isArray(o) && !('kind' in o) ? { ...o, kind: 'ga' } : o)),
-  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema]),
+  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema, surrogateSchema]),
 );
 
 const syntheticSchema = v.strictObject({
@@ -235,6 +254,7 @@ export type GaConfig = Extract<OptimizerConfig, { kind: 'ga' }>;
 export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
 export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 export type RegressionConfig = Extract<OptimizerConfig, { kind: 'regression' }>;
+export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
 
 /**
  * The first problem valibot found as "field "a.b": message" (unknown keys named together, as

@@ -17,10 +17,11 @@ import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
 import type { RaceCheckpoint, Store } from '../store/store';
 import { StopRequestedError } from '../util/errors';
 import { mean } from '../util/stats';
+import { syntheticMean } from '../player/synthetic';
 
 export type OptimizerKind = OptimizerConfig['kind'];
-export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression'];
-/** What a race runs unless told: the established optimizers (regression is new: name it with --optimizers). */
+export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate'];
+/** What a race runs unless told: the established optimizers (regression and surrogate are new: name them with --optimizers). */
 export const DEFAULT_RACE_CONTENDERS: readonly string[] = ['ga', 'cmaes', 'random'];
 
 /** "ga", "cmaes+racing", …: the optimizer and whether its generations race. */
@@ -87,6 +88,8 @@ export interface RacePoint {
   games: number;
   generation: number;
   holdout: number;
+  /** On the synthetic player: the landscape's true mean at the recommendation (no holdout noise). */
+  truth?: number;
 }
 
 export interface RaceRun {
@@ -100,6 +103,38 @@ export interface RaceRun {
   /** The run's own end result: its validated best on the run's validation games. */
   validated: number | null;
   seconds: number;
+  /**
+   * On the synthetic player: the fitness games after which every later generation's recommendation was
+   * within 2 % of the landscape's peak (null: not by the end).
+   */
+  within2?: number | null;
+}
+
+/** What a generation recommends: the optimizer's own point (origin "mean") where it has one, else the best by fitness. */
+export function recommendation<C extends { origin: string; fitness: number | null }>(cands: readonly C[]): C {
+  return cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
+}
+
+/** On the synthetic player: each generation's recommendation's true mean, by fitness games played so far. */
+function truthCurve(store: Store, runId: number): { games: number; generation: number; truth: number }[] | null {
+  const { config, space } = loadRunProblem(store, runId);
+  const landscape = config.fitness.synthetic;
+  if (config.fitness.player !== 'synthetic' || !landscape) return null;
+  let games = 0;
+  return store
+    .listGenerations(runId)
+    .filter((g) => g.status === 'done')
+    .map((g) => ({ games: (games += g.games), generation: g.idx, truth: syntheticMean(space.toWeights(recommendation(store.getCandidates(runId, g.idx)).genome), landscape) }));
+}
+
+/** The games after which the curve stays within 2 % of the peak, or null. */
+export function gamesToStayWithin(curve: readonly { games: number; truth: number }[], level: number): number | null {
+  let from: number | null = null;
+  for (const p of curve) {
+    if (p.truth < level) from = null;
+    else from ??= p.games;
+  }
+  return from;
 }
 
 /** The contender's optimizer section: the problem's own when it is of that kind, else defaults sized alike. */
@@ -160,7 +195,10 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
       finished += fitnessGames + points.length * o.holdoutGames;
       progress(0);
       const best = store.getCandidate(store.requireRun(runId).bestCandidate ?? -1);
-      results.push({ kind, seed, runId, points, ...(note ? { note } : {}), validated: best?.validation ?? null, seconds });
+      const truth = truthCurve(store, runId);
+      const synthetic = truth ? { within2: gamesToStayWithin(truth, 0.98 * config.fitness.synthetic!.peak) } : {};
+      for (const p of truth ? points : []) p.truth = truth!.find((t) => t.generation === p.generation)?.truth;
+      results.push({ kind, seed, runId, points, ...(note ? { note } : {}), validated: best?.validation ?? null, seconds, ...synthetic });
       log(`${name}: run ${runId}, ${fitnessGames} fitness games, ${points.length} checkpoints${note ? ` (${note})` : ''}, last holdout ${points[points.length - 1]?.holdout.toFixed(0)}, validated ${best?.validation?.toFixed(0)}`);
     }
   }
@@ -210,9 +248,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
         if (o.control?.stopped) throw new StopRequestedError('the race');
         runner ??= await openRunner({ workers: o.workers, queue: o.queue ?? config.pool.queue });
         if (o.control) o.control.runner = runner;
-        const cands = store.getCandidates(runId, generation);
-        const rec = cands.find((c) => c.origin === 'mean') ?? [...cands].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity))[0];
-        const weights = space.toWeights(rec.genome);
+        const weights = space.toWeights(recommendation(store.getCandidates(runId, generation)).genome);
         const played = await playSeeds(runner, fitnessPlayer(config.fitness, weights), seeds, 25, (g) => onGames((done += g.length))).catch((e: unknown) => {
           throw o.control?.stopped ? new StopRequestedError('the race') : e;
         });
@@ -244,6 +280,14 @@ export function summarizeRace(runs: readonly RaceRun[]) {
     });
     const finals = mine.map((r) => r.points[r.points.length - 1].holdout);
     const validated = mine.map((r) => r.validated ?? NaN);
-    return { kind, runs: mine.length, curve, finalMean: mean(finals), finalMin: Math.min(...finals), finalMax: Math.max(...finals), validatedMean: mean(validated), seconds: mean(mine.map((r) => r.seconds)) };
+    const truthAt = (i: number) => mine.map((r) => r.points[i].truth ?? NaN);
+    const synthetic = mine.every((r) => r.within2 !== undefined)
+      ? {
+          truthCurve: curve.map((c, i) => ({ games: c.games, mean: mean(truthAt(i)), min: Math.min(...truthAt(i)), max: Math.max(...truthAt(i)) })),
+          /** Per run, the games after which it stayed within 2 % of the peak (null: never), in seed order. */
+          within2: mine.map((r) => r.within2 ?? null),
+        }
+      : {};
+    return { kind, runs: mine.length, curve, finalMean: mean(finals), finalMin: Math.min(...finals), finalMax: Math.max(...finals), validatedMean: mean(validated), seconds: mean(mine.map((r) => r.seconds)), ...synthetic };
   });
 }

@@ -30,13 +30,36 @@ export interface StateSummary {
   stepSize: number | null;
   /** Games per candidate this generation asks for (null: the config's fitness.games). */
   games: number | null;
+  /**
+   * A model-based optimizer's account of how it chose this generation's point, for the log, show and the
+   * report: what it did ("step", "hold", "sample: why") and the mean it predicts at the point, with its
+   * standard error (absent for optimizers without a model).
+   */
+  model?: { decision: string; predicted: { mean: number; se: number; gain: number; gainSe: number; lackOfFit: number } | null };
 }
 
 export interface Optimizer {
+  /**
+   * True for an optimizer that learns from every game of the run (the surrogate): the tuner then passes
+   * `history`, every evaluated candidate of generations 0 … g − 1 (read from the store, so a resumed run
+   * sees what a straight one does).
+   */
+  readonly pooled?: boolean;
   /** Generation 0 around (or regardless of) the start genome. */
   initial(start: readonly number[], rng: () => number): Generation;
   /** Generation g from generation g − 1's evaluated candidates and the state that produced them. */
-  next(previous: readonly Evaluated[], previousState: unknown, rng: () => number): Generation;
+  next(previous: readonly Evaluated[], previousState: unknown, rng: () => number, history?: readonly Evaluated[]): Generation;
   /** What a stored state says, for progress lines and reports. */
   summary(state: unknown): StateSummary;
+}
+
+/** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700 (95 %)". */
+export function describeModel(model: NonNullable<StateSummary['model']>): string {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const p = model.predicted;
+  if (!p) return model.decision;
+  const gain = p.gain !== 0 ? `, gain ${p.gain > 0 ? '+' : ''}${n(p.gain)} ± ${n(1.96 * p.gainSe)}` : '';
+  // A surface that misses its own points by more than their noise is biased where it peaks: say so.
+  const misfit = p.lackOfFit > 1.5 ? `; the surface misses its points by ${p.lackOfFit.toFixed(1)}× their noise: biased, the interval too` : '';
+  return `${model.decision}: predicted ${n(p.mean)} ± ${n(1.96 * p.se)}${gain} (95 %${misfit})`;
 }

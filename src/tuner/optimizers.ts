@@ -5,6 +5,7 @@ import { createGa } from './ga';
 import type { Optimizer } from './optimizer';
 import { createRandomSearch } from './random-search';
 import { createRegression } from './regression';
+import { createSurrogate } from './surrogate';
 
 export function createOptimizer(config: RunConfig): Optimizer {
   const o = config.optimizer;
@@ -17,5 +18,7 @@ export function createOptimizer(config: RunConfig): Optimizer {
       return createRandomSearch(o);
     case 'regression':
       return createRegression(o);
+    case 'surrogate':
+      return createSurrogate(o);
   }
 }

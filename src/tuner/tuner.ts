@@ -27,7 +27,7 @@ import { mean, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import { fitnessHalfWidth95, fitnessPlayer, gameObjective, objectiveValue } from './fitness';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
-import type { Evaluated } from './optimizer';
+import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream, validationSeeds } from './seeds';
@@ -46,6 +46,8 @@ export type TuneEvent =
       stdev: number;
       /** The optimizer's step size (GA mutation σ, CMA-ES σ), in the normalised space. */
       stepSize: number | null;
+      /** A model-based optimizer's account of this generation's point (StateSummary.model), else null. */
+      model: StateSummary['model'] | null;
       games: number;
       seconds: number;
     }
@@ -92,6 +94,8 @@ export class Tuner {
   private stopping = false;
   private runner: GameRunner | null = null;
   private lease: RunLease;
+  /** A pooled optimizer's history: each done generation's evaluated candidates, by generation. */
+  private history: Evaluated[][] = [];
 
   constructor(
     private readonly store: Store,
@@ -195,14 +199,15 @@ export class Tuner {
 
   /** Generation g from the optimizer, or null when it would pass the budget (a ceiling: generation 0 always plays). */
   private propose({ config, optimizer }: RunProblem, g: number, previous: GenerationState) {
-    const evaluated: Evaluated[] = previous.candidates.map((c) => ({
-      id: c.id,
-      genome: c.genome,
-      origin: c.origin,
-      fitness: c.fitness ?? NaN,
-      scores: (previous.games.get(c.id) ?? []).map((game) => gameObjective(config.fitness, game)),
-    }));
-    const proposal = optimizer.next(evaluated, previous.generation.state, stream(config.seed, 'optimizer', g));
+    const evaluated = evaluatedOf(config, previous);
+    let history: Evaluated[] | undefined;
+    if (optimizer.pooled) {
+      // Earlier generations are read once per process (all of them at the first proposal after a resume).
+      for (let k = 0; k < g - 1; k++) this.history[k] ??= evaluatedOf(config, this.readGeneration(k));
+      this.history[g - 1] = evaluated;
+      history = this.history.slice(0, g).flat();
+    }
+    const proposal = optimizer.next(evaluated, previous.generation.state, stream(config.seed, 'optimizer', g), history);
     const budget = config.fitness.budget;
     if (budget !== undefined) {
       const spent = this.store.listGenerations(this.runId).reduce((s, x) => s + x.games, 0);
@@ -247,6 +252,7 @@ export class Tuner {
       ...stats,
       bestHalfWidth,
       stepSize: summary.stepSize,
+      model: summary.model ?? null,
       seconds: ((done.finishedAt ?? 0) - done.startedAt) / 1000,
     });
     return Math.max(bestSoFar ?? -Infinity, stats.best);
@@ -341,4 +347,15 @@ export class Tuner {
   private checkStop(): void {
     if (this.stopping) throw new StopRequestedError();
   }
+}
+
+/** A generation's candidates with their fitness games' objective values, as optimizers see them. */
+function evaluatedOf(config: RunConfig, state: GenerationState): Evaluated[] {
+  return state.candidates.map((c) => ({
+    id: c.id,
+    genome: c.genome,
+    origin: c.origin,
+    fitness: c.fitness ?? NaN,
+    scores: (state.games.get(c.id) ?? []).map((game) => gameObjective(config.fitness, game)),
+  }));
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/run-problem';
 import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
 import { shellWord } from '../../util/command-hint';
+import { median } from '../../util/stats';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { InputError, StopRequestedError } from '../../util/errors';
 import { handleInterrupts } from '../interrupt';
@@ -69,9 +70,19 @@ export function command(): Command {
         progress.stop();
         const summary = summarizeRace(runs);
         if (opts.svg) {
+          const truth = summary.every((s) => s.truthCurve);
           const svg = lineChart(
-            summary.map((s) => ({ name: s.kind, points: s.curve.map((c) => [c.games, c.mean] as const), band: s.curve.map((c) => [c.games, c.min, c.max] as const) })),
-            { title: `Held-out ${problem.fitness.objective} of the recommendation (mean, min–max of ${opts.seeds.length} seeds)`, xLabel: 'fitness games played', yLabel: problem.fitness.objective },
+            summary.map((s) => {
+              const curve = truth ? s.truthCurve! : s.curve;
+              return { name: s.kind, points: curve.map((c) => [c.games, c.mean] as const), band: curve.map((c) => [c.games, c.min, c.max] as const) };
+            }),
+            {
+              title: truth
+                ? `True mean of the recommendation on the synthetic landscape (mean, min–max of ${opts.seeds.length} seeds)`
+                : `Held-out ${problem.fitness.objective} of the recommendation (mean, min–max of ${opts.seeds.length} seeds)`,
+              xLabel: 'fitness games played',
+              yLabel: problem.fitness.objective,
+            },
           );
           writeOutputFile(opts.svg, svg, '--svg');
           console.error(`wrote ${opts.svg}`);
@@ -92,6 +103,19 @@ export function command(): Command {
         for (let i = 0; i < rows; i++) {
           const g = summary.find((s) => s.curve[i])?.curve[i].games ?? 0;
           console.log(`| ~${g.toFixed(0)} | ${summary.map((s) => (s.curve[i] ? `${s.curve[i].mean.toFixed(0)} (${s.curve[i].min.toFixed(0)}–${s.curve[i].max.toFixed(0)})` : '-')).join(' | ')} |`);
+        }
+        if (summary.every((s) => s.within2)) {
+          // The synthetic player knows the truth: the landscape's mean at each recommendation, no holdout noise.
+          const peak = problem.fitness.synthetic!.peak;
+          console.log('');
+          console.log(`| optimizer | true mean at the end: mean (min–max) | runs within 2 % of the peak (${(0.98 * peak).toFixed(0)}) to the end | games after which they stayed: median (each) |`);
+          console.log('|---|---|---|---|');
+          for (const s of summary) {
+            const end = s.truthCurve![s.truthCurve!.length - 1];
+            const held = s.within2!.filter((g): g is number => g !== null);
+            const each = s.within2!.map((g) => (g === null ? 'never' : String(g))).join(', ');
+            console.log(`| ${s.kind} | ${end.mean.toFixed(0)} (${end.min.toFixed(0)}–${end.max.toFixed(0)}) | ${held.length} of ${s.runs} | ${held.length > s.runs / 2 ? median(s.within2!.map((g) => g ?? Infinity)).toFixed(0) : 'never'} (${each}) |`);
+          }
         }
         for (const r of runs) if (r.note) console.log(`\nrun ${r.runId} (${r.kind}, seed ${r.seed}): ${r.points.length} of ${opts.checkpoints} checkpoints: ${r.note}`);
       } catch (e) {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
+import { describeModel } from '../../tuner/optimizer';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
@@ -48,6 +49,14 @@ export function command(): Command {
           "(± (95%): the interval of the best's fitness from its own games; a difference of two candidates has one ~1.4 times as wide. " +
             'real spread: the share of the fitness spread between candidates that is not chance; near 0% they are ranked by luck: give them more games)',
         );
+        const modelled = generations.filter((g) => g.model);
+        if (modelled.length > 0) {
+          // The model's word on the recommendation (the last generation's own point), beside what held-out games said.
+          const last = modelled[modelled.length - 1];
+          const point = store.getCandidates(runId, last.generation).find((c) => c.origin === 'mean');
+          const validated = point?.validation != null ? `; validated ${fmt(point.validation)} on held-out games (candidate ${point.id})` : '';
+          console.log(`model, generation ${last.generation} (its point, the recommendation): ${describeModel(last.model!)}${validated}`);
+        }
         if (best) {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));

@@ -9,6 +9,7 @@ import type { RunListItem } from '../../report/run-list';
 import { escapeHtml } from '../../report/svg';
 import { drawRunCharts } from './charts';
 import { startViewer } from './viewer';
+import { describeModel } from '../../tuner/optimizer';
 
 const POLL_MS = 1500;
 const app = document.getElementById('app')!;
@@ -110,14 +111,15 @@ function runPage(id: number): void {
   poll<RunDetail>(`/api/runs/${id}`, (d) => {
     const r = d.run;
     const s = d.settings;
+    const modelled = d.generations.some((g) => g.model);
     document.getElementById('run-summary')!.innerHTML = `<p><b>${esc(r.name)}</b> — status <span class="status ${esc(r.status)}" id="status">${esc(r.status)}</span>${r.error ? ` (${esc(r.error)})` : ''};
       <span id="generation">generation ${r.generation} of ${r.generations}</span>; ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
       Optimizer <code>${esc(s.optimizer)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''} at depth ${esc(s.depth)}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
       <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best weights</a>
       <a class="button" href="/viewer?weights=run:${r.id}">Watch the best play</a></p>`;
     document.getElementById('generations')!.innerHTML = table(
-      ['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(s.racing ? ['games per candidate'] : []), 'seconds'],
-      d.generations.map((g) => [String(g.idx), num(g.best, 1), num(g.mean, 1), num(g.stdev, 1), num(g.step, 4), num(g.games), ...(s.racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds, 1)]),
+      ['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(s.racing ? ['games per candidate'] : []), 'seconds', ...(modelled ? ['model (its point: predicted mean, 95 %)'] : [])],
+      d.generations.map((g) => [String(g.idx), num(g.best, 1), num(g.mean, 1), num(g.stdev, 1), num(g.step, 4), num(g.games), ...(s.racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds, 1), ...(modelled ? [g.model ? esc(describeModel(g.model)) : ''] : [])]),
     );
     document.getElementById('params')!.innerHTML = table(['parameter', 'min', 'max', 'scale', d.best?.validated ? 'best (validated)' : 'best so far (in-sample)'], d.params.map((p) => [esc(p.name), num(p.min, 2), num(p.max, 2), esc(p.scale), num(p.best, 4)]));
     const w = d.best?.weights;
