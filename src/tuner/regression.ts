@@ -18,6 +18,7 @@
  *     slope shows near an optimum.
  * Every number it uses is in its state, stored per generation, so resume is exact.
  */
+import { LuDecomposition, Matrix } from 'ml-matrix';
 import type { RegressionConfig } from './config';
 import { reflect } from './operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
@@ -50,23 +51,12 @@ export interface RegressionState {
   decision: 'start' | 'step' | 'stay';
 }
 
-/** Solves A·x = b (small, square) by Gaussian elimination with partial pivoting; null if singular. */
+/** Solves A·x = b (small, square; ml-matrix's LU with partial pivoting); null if A is singular. */
 export function solveLinear(a: readonly (readonly number[])[], b: readonly number[]): number[] | null {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  const scale = Math.max(1e-300, ...a.map((row) => Math.max(...row.map(Math.abs))));
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) pivot = r;
-    if (Math.abs(m[pivot][col]) < 1e-12 * scale) return null;
-    [m[col], m[pivot]] = [m[pivot], m[col]];
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = m[r][col] / m[col][col];
-      for (let k = col; k <= n; k++) m[r][k] -= f * m[col][k];
-    }
-  }
-  return m.map((row, i) => row[n] / row[i]);
+  const lu = new LuDecomposition(new Matrix(a.map((row) => [...row])));
+  if (lu.isSingular()) return null;
+  const x = lu.solve(Matrix.columnVector([...b])).getColumn(0);
+  return x.every(Number.isFinite) ? x : null;
 }
 
 /**
