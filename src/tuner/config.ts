@@ -122,7 +122,7 @@ const surrogateSchema = v.pipe(
     minRadius: v.optional(above(0, 1), 0.05),
     maxRadius: v.optional(above(0, 1), 0.5),
     /** How far the fit looks, in radii (a point √n·window radii away weighs e^{−1/2}). */
-    window: v.optional(above(0, 100), 1.5),
+    window: v.optional(above(0, 100), 1),
     /** Games per candidate: many samples with few games each (fitness.games does not apply; ≥ 2, the noise is measured within a sample). */
     games: v.optional(int(2, 100000), 2),
   }),

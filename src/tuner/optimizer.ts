@@ -35,7 +35,7 @@ export interface StateSummary {
    * report: what it did ("step", "hold", "sample: why") and the mean it predicts at the point, with its
    * standard error (absent for optimizers without a model).
    */
-  model?: { decision: string; predicted: { mean: number; se: number; gain: number; gainSe: number; lackOfFit: number } | null };
+  model?: { decision: string; predicted: { mean: number; se: number; gain: number; gainSe: number; lackOfFit: number; misfit: boolean } | null };
 }
 
 export interface Optimizer {
@@ -60,6 +60,6 @@ export function describeModel(model: NonNullable<StateSummary['model']>): string
   if (!p) return model.decision;
   const gain = p.gain !== 0 ? `, gain ${p.gain > 0 ? '+' : ''}${n(p.gain)} ± ${n(1.96 * p.gainSe)}` : '';
   // A surface that misses its own points by more than their noise is biased where it peaks: say so.
-  const misfit = p.lackOfFit > 1.5 ? `; the surface misses its points by ${p.lackOfFit.toFixed(1)}× their noise: biased, the interval too` : '';
+  const misfit = p.misfit ? `; the surface misses its points by ${p.lackOfFit.toFixed(2)}× their noise: biased near the top, the interval too` : '';
   return `${model.decision}: predicted ${n(p.mean)} ± ${n(1.96 * p.se)}${gain} (95 %${misfit})`;
 }

@@ -10,18 +10,24 @@
  *   1. every weight set played so far is a point x = (genome − θ)/r, weighted by how near it lies
  *      (exp(−‖x‖²/(2·window²·n)): a sample of this generation weighs ~e^{−1/(2·window²)});
  *   2. a quadratic q(x) is fitted to the points' means (response-surface.ts: a Bayesian ridge whose prior
- *      holds only the curvature to zero, the noise of a game measured from the games themselves);
- *   3. the next point is q's highest point within ‖x‖ ≤ √n (where the samples lie), and r grows ×1.5 when
- *      that point is on the edge (the surface still climbs), else shrinks ×0.85 (≥ minRadius);
- *   4. too few games for the fit (under 2 per coefficient) or a fit that fails: stay and sample again,
- *      and the state says why (shown in the log).
- * The state keeps the fit's prediction: the new point's mean and its gain over the old one, each with
- * its standard error, so show and the report set the predicted gain beside the validated one.
+ *      holds only the curvature to zero, the noise of a game measured within weight sets);
+ *   3. the last step is judged again by a fit over both points' neighbourhoods: if the point it left now
+ *      looks better, go back and halve r; if it surely gained and went to the edge, r ×1.5;
+ *   4. along the path of q's best points in balls out to √n radii (where the samples lie), the step with
+ *      the highest gain − 2 standard errors is taken if that is above zero; else it holds, and the point's
+ *      neighbourhood fills with games until the model is sure (the pooled sample grows as ASTRO-DF's does);
+ *   5. a surface whose points scatter beyond their noise (significant lack of fit) shrinks r ×0.8 and is
+ *      trusted less far;
+ *   6. too few games for the fit (under 2 per coefficient), no noise measured yet or a fit that fails:
+ *      stay and sample again, and the state says why (shown in the log).
+ * The state keeps the model's prediction at its new point, the mean and the gain over the old point each
+ * with a standard error, so show, the report and the dashboard set it beside the validated mean.
+ * Calibration: docs/results.md (synthetic race, 8 and 16 weights).
  */
 import type { SurrogateConfig } from './config';
 import { gaussian } from './operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
-import { fitQuadratic, ballMaximizer, predictedDifference, predictValue, quadraticSize, type QuadraticModel, type SurfacePoint } from './response-surface';
+import { fitQuadratic, ballMaximizer, predictedDifference, predictValue, quadraticSize, type SurfacePoint } from './response-surface';
 
 export interface SurrogatePrediction {
   /** The model's mean score at the new point, and its standard error. */
@@ -35,6 +41,8 @@ export interface SurrogatePrediction {
   noiseSd: number;
   step: number;
   lackOfFit: number;
+  /** The lack of fit is significant (beyond 3 sd of its value under a true quadratic): the surface is biased. */
+  misfit: boolean;
 }
 
 export interface SurrogateState {
@@ -133,6 +141,13 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       if (near < needed) return sample(`${Math.floor(near)} games near the point, the model needs ${needed}`);
       const model = fitQuadratic(points, n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
       if (!model) return sample('the fit failed (singular or ill-conditioned): sampling again');
+      // The points' means scatter about the surface beyond their noise (3 sd of the ratio under a true quadratic).
+      const dof = points.reduce((t, p) => t + p.weight, 0) - quadraticSize(n);
+      const misfit = dof >= 30 && model.lackOfFit > 1 + 3 * Math.sqrt(2 / dof);
+      const hold = (x: readonly number[]): SurrogatePrediction => {
+        const value = predictValue(model, x);
+        return { mean: value.value, meanSe: value.se, gain: 0, gainSe: 0, games: model.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: model.lackOfFit, misfit };
+      };
       const zero = new Array<number>(n).fill(0);
       // The last step, judged again with the games played since at the new point and around it, by a fit
       // over both points' neighbourhoods: if the point it left now looks better, the step was a mistake of
@@ -142,7 +157,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
         const joint = fitQuadratic(pointsNear([s.center, s.from]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
         const back = joint ? predictedDifference(joint, s.from.map((g, k) => (g - s.center[k]) / s.radius), zero) : null;
         if (back && back.value > 0) {
-          const prediction = { ...holdPrediction(model, zero, Math.sqrt(noiseVar)), gain: back.value, gainSe: back.se };
+          const prediction = { ...hold(zero), gain: back.value, gainSe: back.se };
           return generation({ center: [...s.from], radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
         }
         if (back && s.prediction?.step === 1 && back.value + CONFIDENCE * back.se < 0) radius = Math.min(cfg.maxRadius, s.radius * 1.5);
@@ -164,11 +179,9 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       }
       const stepping = chosen !== null && chosen.lower > 0;
       const prediction: SurrogatePrediction = stepping
-        ? { ...holdPrediction(model, chosen!.x, Math.sqrt(noiseVar)), gain: chosen!.gain.value, gainSe: chosen!.gain.se, step: chosen!.k / PATH_STEPS }
-        : holdPrediction(model, zero, Math.sqrt(noiseVar));
-      // A quadratic that does not describe the points (their means scatter beyond their noise): look closer.
-      const dof = points.reduce((t, p) => t + p.weight, 0) - quadraticSize(n);
-      const misfit = dof >= 30 && model.lackOfFit > 1 + 3 * Math.sqrt(2 / dof);
+        ? { ...hold(chosen!.x), gain: chosen!.gain.value, gainSe: chosen!.gain.se, step: chosen!.k / PATH_STEPS }
+        : hold(zero);
+      // A quadratic that does not describe the points: look closer.
       if (misfit) radius = Math.max(cfg.minRadius, radius * 0.8);
       if (!stepping) return generation({ ...s, radius, decision: 'hold', from: undefined, prediction }, rng);
       // The step's radius stays: it grows only once the next generation confirms the step (above).
@@ -177,16 +190,10 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
 
     summary(state) {
       const s = state as SurrogateState;
-      const predicted = s.prediction ? { mean: s.prediction.mean, se: s.prediction.meanSe, gain: s.prediction.gain, gainSe: s.prediction.gainSe, lackOfFit: s.prediction.lackOfFit } : null;
+      const predicted = s.prediction ? { mean: s.prediction.mean, se: s.prediction.meanSe, gain: s.prediction.gain, gainSe: s.prediction.gainSe, lackOfFit: s.prediction.lackOfFit, misfit: s.prediction.misfit } : null;
       return { stepSize: s.radius, games: s.games, model: { decision: s.decision === 'sample' && s.reason ? `sample (${s.reason})` : s.decision, predicted } };
     },
   };
-}
-
-/** The model's mean at x (no step taken from there). */
-function holdPrediction(model: QuadraticModel, x: readonly number[], noiseSd: number): SurrogatePrediction {
-  const value = predictValue(model, x);
-  return { mean: value.value, meanSe: value.se, gain: 0, gainSe: 0, games: model.games, noiseSd, step: 0, lackOfFit: model.lackOfFit };
 }
 
 function clamp01(x: number): number {
