@@ -49,4 +49,10 @@ describe('run ETA', () => {
     expect(runEtaSec(2, { phase: 'validation', generation: 4, done: 50, total: 200 }, plan)).toBe(2 * 150);
     expect(runEtaSec(null, { phase: 'fitness', generation: 0, done: 0, total: 100 }, plan)).toBeNull();
   });
+  it('counts no more later fitness games than a budget leaves', () => {
+    // 1,000 generations planned, a budget of 500 games: 150 spent before this generation of 100, 40 of it played.
+    const budgeted = { generations: 1000, validationGames: 200, budget: 500 };
+    expect(runEtaSec(2, { phase: 'fitness', generation: 2, done: 40, total: 100 }, budgeted, 150)).toBe(2 * (60 + 250 + 200));
+    expect(runEtaSec(2, { phase: 'fitness', generation: 9, done: 0, total: 100 }, budgeted, 480)).toBe(2 * (100 + 0 + 200));
+  });
 });

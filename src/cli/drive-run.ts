@@ -51,23 +51,29 @@ export class GamePace {
 }
 
 /**
- * Seconds left in the whole run: the rest of this phase, the generations after it at this
- * one's size, then validation. A budget that ends the run early makes it an overestimate.
+ * Seconds left in the whole run: the rest of this phase, the generations after it at this one's size (no
+ * more than a fitness budget leaves, given `spent`, the games of the generations before this one), then
+ * validation.
  */
 export function runEtaSec(
   secondsPerGame: number | null,
   p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>,
-  plan: { generations: number; validationGames: number },
+  plan: { generations: number; validationGames: number; budget?: number },
+  spent = 0,
 ): number | null {
   if (secondsPerGame === null) return null;
-  const later = p.phase === 'fitness' ? Math.max(0, plan.generations - p.generation - 1) * p.total + plan.validationGames : 0;
+  let laterFitness = Math.max(0, plan.generations - p.generation - 1) * p.total;
+  if (plan.budget !== undefined) laterFitness = Math.min(laterFitness, Math.max(0, plan.budget - spent - p.total));
+  const later = p.phase === 'fitness' ? laterFitness + plan.validationGames : 0;
   return secondsPerGame * (p.total - p.done + later);
 }
 
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
   const { config } = loadRunProblem(store, runId);
   const generations = config.optimizer.generations;
-  const plan = { generations, validationGames: config.validation.finalists * config.validation.games };
+  const plan = { generations, validationGames: config.validation.finalists * config.validation.games, budget: config.fitness.budget };
+  // Fitness games of the generations done, for a budget's share of the ETA.
+  let spent = store.listGenerations(runId).filter((g) => g.status === 'done').reduce((s, g) => s + g.games, 0);
   const pace = new GamePace();
   let progress: Progress | null = null;
   let progressKey = '';
@@ -79,6 +85,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   const onEvent = (e: TuneEvent) => {
     if (json) return out(JSON.stringify(e));
     if (e.event === 'generation-finished') {
+      spent += e.games;
       endProgress();
       out(
         `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s${e.model ? `  model ${describeModel(e.model)}` : ''}`,
@@ -94,7 +101,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     onProgress: (p) => {
       const key = `${p.phase}:${p.generation}`;
       pace.observe(key, p.done, Date.now());
-      const eta = runEtaSec(pace.secondsPerGame(), p, plan);
+      const eta = runEtaSec(pace.secondsPerGame(), p, plan, spent);
       const payload = { best: fmt(p.bestSoFar), run: eta === null ? 'unknown' : formatDuration(eta * 1000) };
       if (key !== progressKey) {
         progress?.stop();
