@@ -147,7 +147,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       // The points' means scatter about the surface beyond their noise (3 sd of the ratio under a true quadratic).
       const dof = points.reduce((t, p) => t + p.weight, 0) - quadraticSize(n);
       const misfit = dof >= 30 && model.lackOfFit > 1 + 3 * Math.sqrt(2 / dof);
-      const hold = (x: readonly number[]): SurrogatePrediction => {
+      const predictionAt = (x: readonly number[]): SurrogatePrediction => {
         // The mean at the point from a fit half as wide around it (less bias from the surface's shape, more noise).
         const at = s.center.map((c, k) => c + s.radius * x[k]);
         const local = fitQuadratic(pointsNear([at], cfg.window / 2), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
@@ -161,9 +161,10 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       let radius = s.radius;
       if (s.decision === 'step' && s.from) {
         const joint = fitQuadratic(pointsNear([s.center, s.from]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
-        const back = joint ? predictedDifference(joint, s.from.map((g, k) => (g - s.center[k]) / s.radius), zero) : null;
+        const fromX = s.from.map((g, k) => (g - s.center[k]) / s.radius);
+        const back = joint ? predictedDifference(joint, fromX, zero) : null;
         if (back && back.value > 0) {
-          const prediction = { ...hold(zero), gain: back.value, gainSe: back.se };
+          const prediction = { ...predictionAt(fromX), gain: back.value, gainSe: back.se };
           return generation({ center: [...s.from], radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
         }
         if (back && s.prediction?.step === 1 && back.value + CONFIDENCE * back.se < 0) radius = Math.min(cfg.maxRadius, s.radius * 1.5);
@@ -185,11 +186,11 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       }
       const stepping = chosen !== null && chosen.lower > 0;
       const prediction: SurrogatePrediction = stepping
-        ? { ...hold(chosen!.x), gain: chosen!.gain.value, gainSe: chosen!.gain.se, step: chosen!.k / PATH_STEPS }
-        : hold(zero);
+        ? { ...predictionAt(chosen!.x), gain: chosen!.gain.value, gainSe: chosen!.gain.se, step: chosen!.k / PATH_STEPS }
+        : predictionAt(zero);
       // A quadratic that does not describe the points: look closer.
       if (misfit) radius = Math.max(cfg.minRadius, radius * 0.8);
-      if (!stepping) return generation({ ...s, radius, decision: 'hold', from: undefined, prediction }, rng);
+      if (!stepping) return generation({ ...s, radius, decision: 'hold', from: undefined, reason: undefined, prediction }, rng);
       // The step's radius stays: it grows only once the next generation confirms the step (above).
       return generation({ center: chosen!.center, from: s.center, radius, games: s.games, decision: 'step', prediction }, rng);
     },
