@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { parseContender, pickCheckpoints, race, summarizeRace, holdoutSeeds } from '../src/tuner/optimizer-race';
+import { gamesToStayWithin, parseContender, pickCheckpoints, race, recommendation, summarizeRace, holdoutSeeds } from '../src/tuner/optimizer-race';
 import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/successive-halving';
 import { createRun } from '../src/tuner/run-problem';
 import { Tuner } from '../src/tuner/tuner';
@@ -42,6 +42,20 @@ describe('race checkpoints', () => {
 
   it('are one per generation when a run has fewer generations than checkpoints', () => {
     expect(pickCheckpoints(gens(3), 6).map((p) => p.games)).toEqual([10, 20, 30]);
+  });
+});
+
+describe('what a synthetic race reports', () => {
+  it('counts the games after which a run stayed within the band: a dip out of it starts the count again; never is null', () => {
+    const curve = [130, 138, 136, 138, 139].map((truth, i) => ({ games: 100 * (i + 1), truth }));
+    expect(gamesToStayWithin(curve, 137)).toBe(400);
+    expect(gamesToStayWithin(curve.slice(0, 3), 137)).toBeNull();
+    expect(gamesToStayWithin([], 137)).toBeNull();
+  });
+  it("recommends the optimizer's own point where it has one, else the best by fitness", () => {
+    const c = (origin: string, fitness: number | null) => ({ origin, fitness });
+    expect(recommendation([c('sample', 9), c('mean', 1), c('sample', 5)])).toEqual(c('mean', 1));
+    expect(recommendation([c('mutation', 3), c('elite', null), c('crossover', 7)])).toEqual(c('crossover', 7));
   });
 });
 
