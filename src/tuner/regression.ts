@@ -51,12 +51,16 @@ export interface RegressionState {
   decision: 'start' | 'step' | 'stay';
 }
 
-/** Solves A·x = b (small, square; ml-matrix's LU with partial pivoting); null if A is singular. */
-export function solveLinear(a: readonly (readonly number[])[], b: readonly number[]): number[] | null {
+/** ml-matrix's LU (partial pivoting) of a small square A, or null if A is singular. */
+function luOf(a: readonly (readonly number[])[]): LuDecomposition | null {
   const lu = new LuDecomposition(new Matrix(a.map((row) => [...row])));
-  if (lu.isSingular()) return null;
-  const x = lu.solve(Matrix.columnVector([...b])).getColumn(0);
-  return x.every(Number.isFinite) ? x : null;
+  return lu.isSingular() ? null : lu;
+}
+
+/** Solves A·x = b; null if A is singular. */
+export function solveLinear(a: readonly (readonly number[])[], b: readonly number[]): number[] | null {
+  const x = luOf(a)?.solve(Matrix.columnVector([...b])).getColumn(0);
+  return x && x.every(Number.isFinite) ? x : null;
 }
 
 /**
@@ -80,12 +84,9 @@ export function fitGames(candidates: readonly Evaluated[], center: readonly numb
     }
   }
   if (rows.length <= p) return null;
-  const inv: number[][] = [];
-  for (let j = 0; j < p; j++) {
-    const col = solveLinear(xtx, Array.from({ length: p }, (_, i) => (i === j ? 1 : 0)));
-    if (!col) return null;
-    inv.push(col); // inv is symmetric: its columns are its rows
-  }
+  // (XᵀX)⁻¹ from one decomposition: it gives the coefficients and their standard errors.
+  const inv = luOf(xtx)?.solve(Matrix.eye(p)).to2DArray();
+  if (!inv || !inv.every((row) => row.every(Number.isFinite))) return null;
   const beta = inv.map((row) => row.reduce((s, v, j) => s + v * xty[j], 0));
   const rss = rows.reduce((s, { x, y }) => s + (y - x.reduce((t, v, i) => t + v * beta[i], 0)) ** 2, 0);
   const s2 = rss / (rows.length - p);
