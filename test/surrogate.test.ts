@@ -9,7 +9,7 @@ import seedrandom from 'seedrandom';
 import { ballMaximizer, features, fitQuadratic, predict, predictedDifference, predictValue, quadraticSize, type SurfacePoint } from '../src/tuner/response-surface';
 import { createSurrogate, type SurrogateState } from '../src/tuner/surrogate';
 import { gaussian } from '../src/tuner/operators';
-import type { Evaluated } from '../src/tuner/optimizer';
+import { describeModel, type Evaluated } from '../src/tuner/optimizer';
 import { loadConfig, parseConfig, type SurrogateConfig } from '../src/tuner/config';
 import { loadRunProblem } from '../src/tuner/run-problem';
 import { recommendation } from '../src/tuner/optimizer-race';
@@ -74,6 +74,27 @@ describe('the response surface', () => {
     }
   });
 
+  it('measures its lack of fit against what the noise alone leaves, also when points are weighted by nearness (≈ 1 on a true quadratic)', () => {
+    // Few games per coefficient, points weighted as the surrogate weighs them: the plain Σw − p degrees of
+    // freedom would read a lack of fit well above 1 here.
+    const rng = seedrandom.alea('lack of fit');
+    let lof = 0;
+    let naive = 0;
+    const trials = 300;
+    for (let t = 0; t < trials; t++) {
+      const points = draw(f, 3, 40, 2, 50, rng).map((pt) => {
+        const x = pt.x.map((v) => 1.5 * v);
+        return { ...pt, x, mean: pt.mean - f(pt.x) + f(x), weight: Math.exp(-x.reduce((s, v) => s + v * v, 0) / 6) };
+      });
+      const m = fitQuadratic(points, 3, 50 ** 2, 1000)!;
+      lof += m.lackOfFit / trials;
+      naive += (m.lackOfFit * m.residualDof) / (points.reduce((s, pt) => s + pt.weight, 0) - quadraticSize(3)) / trials;
+    }
+    expect(lof).toBeGreaterThan(0.9);
+    expect(lof).toBeLessThan(1.1);
+    expect(naive).toBeGreaterThan(1.2); // what the plain count read
+  });
+
   it('cannot fit what the points do not pin down, or a broken score: null', () => {
     const few = draw(f, 3, 3, 1, 0, seedrandom.alea('few')); // fewer points than 1 + n
     expect(fitQuadratic(few, 3, 1, 10)).toBeNull();
@@ -91,7 +112,7 @@ describe('the response surface', () => {
       const g = Array.from({ length: n }, () => 10 * gaussian(rng));
       const h = Array.from({ length: n }, () => new Array<number>(n).fill(0));
       for (let i = 0; i < n; i++) for (let j = i; j < n; j++) h[i][j] = h[j][i] = 6 * gaussian(rng) + (i === j ? 8 * (trial % 3) - 8 : 0);
-      const model = { n, intercept: 0, gradient: g, hessian: h, covariance: [], games: 0, lackOfFit: 1 };
+      const model = { n, intercept: 0, gradient: g, hessian: h, covariance: [], games: 0, lackOfFit: 1, residualDof: 1 };
       const radius = 0.5 + 2 * rng();
       const x = ballMaximizer(model)(radius);
       const norm = Math.sqrt(x.reduce((s, v) => s + v * v, 0));
@@ -144,6 +165,13 @@ describe('the surrogate optimizer', () => {
     const model = opt.summary(gen.state).model!;
     expect(['step', 'hold']).toContain(model.decision);
     expect(model.predicted).not.toBeNull();
+    // What the point gained over the start, as a paired comparison would measure it: the true gain lies
+    // within its interval, which excludes no gain.
+    const overStart = model.predicted!.overStart!;
+    const truth = 400 * (s.center[0] - 0.5);
+    expect(Math.abs(overStart.gain - truth)).toBeLessThan(2.5 * overStart.se);
+    expect(overStart.gain - 1.96 * overStart.se).toBeGreaterThan(0);
+    expect(describeModel(model)).toMatch(/over the start \+[\d,]+ ± [\d,]+/);
   });
 });
 
@@ -165,6 +193,22 @@ describe('a surrogate run on the synthetic player', () => {
     expect(stopped).toEqual(straight);
   });
 
+  it('returns its point, validated, even where a sample validates higher', async () => {
+    // One generation far below the peak: half the samples lie uphill of the point.
+    const c = config({ kind: 'surrogate', generations: 1, population: 16, radius: 0.05 });
+    const db = tempDb();
+    const { id } = await tuneToEnd(db, parseConfig({ ...c, validation: { finalists: 16, games: 20 } }), { workers: 2 });
+    const store = Store.open(db, { readonly: true });
+    try {
+      const finalists = store.getCandidates(id, 0).filter((x) => x.validation !== null);
+      const point = finalists.find((x) => x.origin === 'mean')!;
+      expect(finalists.some((x) => x.validation! > point.validation!)).toBe(true);
+      expect(store.requireRun(id).bestCandidate).toBe(point.id);
+    } finally {
+      store.close();
+    }
+  });
+
   it('comes within 3 % of the known optimum in 6,000 games, where the GA with racing does not', async () => {
     const truthAtEnd = async (optimizer: Record<string, unknown>, racing: boolean) => {
       const db = tempDb();
@@ -175,6 +219,8 @@ describe('a surrogate run on the synthetic player', () => {
         const { config: rc, space } = loadRunProblem(store, id);
         const gens = store.listGenerations(id);
         const rec = recommendation(store.getCandidates(id, gens[gens.length - 1].idx));
+        // The surrogate's result is its point, never a sample that validated higher by luck.
+        if (optimizer.kind === 'surrogate') expect(store.requireRun(id).bestCandidate).toBe(rec.id);
         return syntheticMean(space.toWeights(rec.genome), rc.fitness.synthetic!) / rc.fitness.synthetic!.peak;
       } finally {
         store.close();

@@ -35,7 +35,7 @@ export interface StateSummary {
    * report: what it did ("step", "hold", "sample: why") and the mean it predicts at the point, with its
    * standard error (absent for optimizers without a model).
    */
-  model?: { decision: string; predicted: { mean: number; se: number; gain: number; gainSe: number; lackOfFit: number; misfit: boolean } | null };
+  model?: { decision: string; predicted: { mean: number; se: number; gain: number; gainSe: number; lackOfFit: number; misfit: boolean; overStart?: { gain: number; se: number } } | null };
 }
 
 export interface Optimizer {
@@ -53,12 +53,13 @@ export interface Optimizer {
   summary(state: unknown): StateSummary;
 }
 
-/** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700 (95 %)". */
+/** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700, over the start +9,800 ± 6,000 (95 %)". */
 export function describeModel(model: NonNullable<StateSummary['model']>): string {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const p = model.predicted;
   if (!p) return model.decision;
-  const gain = p.gain !== 0 ? `, gain ${p.gain > 0 ? '+' : ''}${n(p.gain)} ± ${n(1.96 * p.gainSe)}` : '';
+  const signed = (x: number) => `${x > 0 ? '+' : ''}${n(x)}`;
+  const gain = (p.gain !== 0 ? `, gain ${signed(p.gain)} ± ${n(1.96 * p.gainSe)}` : '') + (p.overStart ? `, over the start ${signed(p.overStart.gain)} ± ${n(1.96 * p.overStart.se)}` : '');
   // A surface that misses its own points by more than their noise is biased where it peaks: say so.
   const misfit = p.misfit ? `; the surface misses its points by ${p.lackOfFit.toFixed(2)}× their noise: biased near the top, the interval too` : '';
   return `${model.decision}: predicted ${n(p.mean)} ± ${n(1.96 * p.se)}${gain} (95 %${misfit})`;

@@ -44,12 +44,20 @@ export interface SurrogatePrediction {
   noiseSd: number;
   step: number;
   lackOfFit: number;
+  /**
+   * The new point's mean over the run's start (the preset it was launched from), from a fit over both
+   * neighbourhoods: the gain a paired comparison of the exported point against the start should find.
+   * Absent while the point is the start or when that fit fails.
+   */
+  overStart?: { gain: number; se: number };
   /** The lack of fit is significant (beyond 3 sd of its value under a true quadratic): the surface is biased. */
   misfit: boolean;
 }
 
 export interface SurrogateState {
   center: number[];
+  /** Where the run began (absent in states stored before it was kept). */
+  start?: number[];
   radius: number;
   games: number;
   /**
@@ -117,7 +125,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
     pooled: true,
 
     initial(start, rng): Generation {
-      return generation({ center: [...start], radius: cfg.radius, games: cfg.games, decision: 'start', prediction: null }, rng);
+      return generation({ center: [...start], start: [...start], radius: cfg.radius, games: cfg.games, decision: 'start', prediction: null }, rng);
     },
 
     next(previous, previousState, rng, history = previous): Generation {
@@ -145,14 +153,22 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       const model = fitQuadratic(points, n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
       if (!model) return sample('the fit failed (singular or ill-conditioned): sampling again');
       // The points' means scatter about the surface beyond their noise (3 sd of the ratio under a true quadratic).
-      const dof = points.reduce((t, p) => t + p.weight, 0) - quadraticSize(n);
+      const dof = model.residualDof;
       const misfit = dof >= 30 && model.lackOfFit > 1 + 3 * Math.sqrt(2 / dof);
       const predictionAt = (x: readonly number[]): SurrogatePrediction => {
         // The mean at the point from a fit half as wide around it (less bias from the surface's shape, more noise).
         const at = s.center.map((c, k) => c + s.radius * x[k]);
         const local = fitQuadratic(pointsNear([at], cfg.window / 2), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
         const value = predictValue(local ?? model, x);
-        return { mean: value.value, meanSe: value.se, gain: 0, gainSe: 0, games: model.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: model.lackOfFit, misfit };
+        return { mean: value.value, meanSe: value.se, gain: 0, gainSe: 0, games: model.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: model.lackOfFit, misfit, ...gainOverStart(at, x) };
+      };
+      // The point over the start, by a fit over both neighbourhoods (as a revert is judged).
+      const gainOverStart = (at: readonly number[], x: readonly number[]): { overStart?: { gain: number; se: number } } => {
+        if (!s.start || s.start.every((v, k) => v === at[k])) return {};
+        const joint = fitQuadratic(pointsNear([at, s.start]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+        if (!joint) return {};
+        const d = predictedDifference(joint, x, s.start.map((g, k) => (g - s.center[k]) / s.radius));
+        return { overStart: { gain: d.value, se: d.se } };
       };
       const zero = new Array<number>(n).fill(0);
       // The last step, judged again with the games played since at the new point and around it, by a fit
@@ -165,7 +181,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
         const back = joint ? predictedDifference(joint, fromX, zero) : null;
         if (back && back.value > 0) {
           const prediction = { ...predictionAt(fromX), gain: back.value, gainSe: back.se };
-          return generation({ center: [...s.from], radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
+          return generation({ center: [...s.from], start: s.start, radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
         }
         if (back && s.prediction?.step === 1 && back.value + CONFIDENCE * back.se < 0) radius = Math.min(cfg.maxRadius, s.radius * 1.5);
       }
@@ -192,12 +208,12 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       if (misfit) radius = Math.max(cfg.minRadius, radius * 0.8);
       if (!stepping) return generation({ ...s, radius, decision: 'hold', from: undefined, reason: undefined, prediction }, rng);
       // The step's radius stays: it grows only once the next generation confirms the step (above).
-      return generation({ center: chosen!.center, from: s.center, radius, games: s.games, decision: 'step', prediction }, rng);
+      return generation({ center: chosen!.center, start: s.start, from: s.center, radius, games: s.games, decision: 'step', prediction }, rng);
     },
 
     summary(state) {
       const s = state as SurrogateState;
-      const predicted = s.prediction ? { mean: s.prediction.mean, se: s.prediction.meanSe, gain: s.prediction.gain, gainSe: s.prediction.gainSe, lackOfFit: s.prediction.lackOfFit, misfit: s.prediction.misfit } : null;
+      const predicted = s.prediction ? { mean: s.prediction.mean, se: s.prediction.meanSe, gain: s.prediction.gain, gainSe: s.prediction.gainSe, lackOfFit: s.prediction.lackOfFit, misfit: s.prediction.misfit, ...(s.prediction.overStart ? { overStart: s.prediction.overStart } : {}) } : null;
       return { stepSize: s.radius, games: s.games, model: { decision: s.decision === 'sample' && s.reason ? `sample (${s.reason})` : s.decision, predicted } };
     },
   };

@@ -283,7 +283,7 @@ export class Tuner {
 
   /**
    * The best few distinct weight sets of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
-   * re-played on held-out seeds; the winner is the run's best.
+   * re-played on held-out seeds; the winner (a pooled optimizer's point, else the best on held-out seeds) is the run's best.
    */
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
@@ -306,7 +306,10 @@ export class Tuner {
       return { candidate: c.id, fitness: c.fitness ?? NaN, validation };
     });
     this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored });
-    const winner = scored.reduce((a, b) => (b.validation > a.validation ? b : a));
+    // A model-based optimizer's result is its point, validated: the others are played to show what a pick by
+    // in-sample luck would have given, never chosen by their own held-out noise.
+    const point = problem.optimizer.pooled ? finalists.find((c) => c.origin === 'mean') : undefined;
+    const winner = point ? scored.find((f) => f.candidate === point.id)! : scored.reduce((a, b) => (b.validation > a.validation ? b : a));
     store.setBestCandidate(runId, winner.candidate);
     return winner.candidate;
   }
