@@ -11,6 +11,15 @@
  *
  * Penalties are written as positive numbers, as their authors wrote them.
  * Lines are read left→right (rows) and top→bottom (columns).
+ *
+ * Version 2 adds two optional parts (a version-1 file plays exactly as before):
+ * - `lines`: line-position terms. Any of line()'s coefficients set again for the outer rows (0 and 3), the
+ *   inner rows (1, 2), the outer columns or the inner columns; a coefficient left out is the base's.
+ * - `stages`: a weight set per stage of the game. `by` the root board's largest tile or its tile sum, a list
+ *   of stages covering [0, ∞) without gap or overlap (`from` inclusive, `to` exclusive, the last open);
+ *   each stage sets again any heuristic field (a coefficient, `lines`, `matrix`, …), the rest is the base's.
+ *   The stage is chosen per decision from the board to move on, so a search's tables change only when the
+ *   stage does.
  */
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,12 +29,48 @@ import * as v from 'valibot';
 import { InputError } from '../util/errors';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
-export const WEIGHTS_VERSION = 1;
+export const WEIGHTS_VERSION = 2;
 
 const finite = v.pipe(v.number(), v.finite('must be a finite number'));
 const power = v.pipe(v.number(), v.minValue(0), v.maxValue(8));
 const scale = v.picklist(['rank', 'value']);
 const matrixRow = v.pipe(v.array(finite), v.length(4, 'a matrix row must have 4 numbers'));
+
+/** The coefficients of line(r): what line-position terms and stages may set again. */
+const lineTerms = {
+  alive: v.optional(finite),
+  empty: v.optional(finite),
+  merges: v.optional(finite),
+  descents: v.optional(finite),
+  monotonicity: v.optional(finite),
+  monotonicityPower: v.optional(power),
+  smoothness: v.optional(finite),
+  smoothnessOn: v.optional(scale),
+  sum: v.optional(finite),
+  sumPower: v.optional(power),
+};
+export const LINE_TERM_NAMES = Object.keys(lineTerms) as (keyof typeof lineTerms)[];
+/** The four groups of lines that may have coefficients of their own. */
+export const LINE_GROUPS = ['outerRows', 'innerRows', 'outerColumns', 'innerColumns'] as const;
+export type LineGroup = (typeof LINE_GROUPS)[number];
+const linesSchema = v.strictObject(Object.fromEntries(LINE_GROUPS.map((g) => [g, v.optional(v.strictObject(lineTerms))])) as Record<LineGroup, v.OptionalSchema<v.StrictObjectSchema<typeof lineTerms, undefined>, undefined>>);
+const matrixSchema = v.pipe(v.array(matrixRow), v.length(4, 'a matrix must have 4 rows'));
+const bound = v.pipe(v.number(), v.minValue(0, 'must be ≥ 0'));
+/** A stage: where it applies, and the heuristic fields it sets again. */
+const stageSchema = v.strictObject({
+  from: bound,
+  to: v.optional(bound),
+  ...lineTerms,
+  matrixOn: v.optional(scale),
+  matrix: v.optional(matrixSchema),
+  lines: v.optional(linesSchema),
+});
+export const STAGE_MEASURES = ['maxTile', 'tileSum'] as const;
+export type StageMeasure = (typeof STAGE_MEASURES)[number];
+const stagesSchema = v.strictObject({
+  by: v.picklist(STAGE_MEASURES, `must be one of ${STAGE_MEASURES.join(', ')}`),
+  list: v.pipe(v.array(stageSchema), v.minLength(2, 'needs 2 to 4 stages'), v.maxLength(4, 'needs 2 to 4 stages')),
+});
 
 export const weightsSchema = v.strictObject({
   format: v.literal(WEIGHTS_FORMAT),
@@ -44,7 +89,11 @@ export const weightsSchema = v.strictObject({
   sum: v.optional(finite, 0),
   sumPower: v.optional(power, 3.5),
   matrixOn: v.optional(scale, 'rank'),
-  matrix: v.optional(v.pipe(v.array(matrixRow), v.length(4, 'a matrix must have 4 rows'))),
+  matrix: v.optional(matrixSchema),
+  /** Version 2: coefficients of their own for outer/inner rows and columns. */
+  lines: v.optional(linesSchema),
+  /** Version 2: a weight set per stage of the game. */
+  stages: v.optional(stagesSchema),
   /** Where tuned weights came from (written by `export`); free-form. */
   provenance: v.optional(v.record(v.string(), v.unknown())),
 });
@@ -93,35 +142,120 @@ function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
  */
 export const MAX_HEURISTIC_MAGNITUDE = 1e15;
 
-/** The largest magnitude each weighted term can reach on a 4x4 board (8 lines, 16 cells). */
+/** The line-position group of row or column i. */
+export function lineGroup(kind: 'row' | 'column', i: number): LineGroup {
+  const outer = i === 0 || i === 3;
+  return kind === 'row' ? (outer ? 'outerRows' : 'innerRows') : outer ? 'outerColumns' : 'innerColumns';
+}
+
+/** The coefficients of line() for a group of lines: the base's, with the group's own where it sets them. */
+export function lineWeights(w: Weights, group: LineGroup): Weights {
+  const own = w.lines?.[group];
+  if (!own) return w;
+  const out: Record<string, unknown> = { ...w };
+  for (const [k, x] of Object.entries(own)) if (x !== undefined) out[k] = x;
+  return out as Weights;
+}
+
+/** The weights of stage k: the base's heuristic fields, with the stage's own where it sets them (no stages left). */
+export function stageWeights(w: Weights, k: number): Weights {
+  const out: Record<string, unknown> = { ...w };
+  delete out.stages;
+  const stage = w.stages?.list[k];
+  if (stage) for (const [key, x] of Object.entries(stage)) if (key !== 'from' && key !== 'to' && x !== undefined) out[key] = x;
+  return out as Weights;
+}
+
+/** What a stage is measured by, on a board's ranks (16 nibbles of lo, hi). */
+export function stageMeasure(by: StageMeasure, lo: number, hi: number): number {
+  let max = 0;
+  let sum = 0;
+  for (const word of [lo, hi]) {
+    for (let k = 0; k < 32; k += 4) {
+      const r = (word >>> k) & 15;
+      if (r === 0) continue;
+      sum += 2 ** r;
+      if (r > max) max = r;
+    }
+  }
+  return by === 'maxTile' ? (max === 0 ? 0 : 2 ** max) : sum;
+}
+
+/** The stage of a board (0 without stages). */
+export function stageOf(w: Weights, lo: number, hi: number): number {
+  const stages = w.stages;
+  if (!stages) return 0;
+  const m = stageMeasure(stages.by, lo, hi);
+  let k = 0;
+  while (k < stages.list.length - 1 && m >= stages.list[k + 1].from) k++;
+  return k;
+}
+
+/** Stages that do not cover [0, ∞) exactly once, or version-2 parts in a version-1 file: the first problem. */
+function checkStructure(w: Weights): string | null {
+  if (w.version < 2) {
+    for (const key of ['lines', 'stages'] as const) if (w[key] !== undefined) return `field "${key}": needs "version": 2 (a version-1 file has no ${key})`;
+  }
+  const list = w.stages?.list;
+  if (!list) return null;
+  const at = (k: number, f: string) => `field "stages.list.${k}.${f}"`;
+  if (list[0].from !== 0) return `${at(0, 'from')}: the first stage must start at 0 (boards below ${list[0].from} would have no stage)`;
+  for (let k = 0; k < list.length; k++) {
+    const { from, to } = list[k];
+    const last = k === list.length - 1;
+    if (last && to !== undefined) return `${at(k, 'to')}: the last stage must be open (no "to"): boards from ${to} up would have no stage`;
+    if (!last && to === undefined) return `${at(k, 'to')}: missing (only the last stage is open)`;
+    if (to !== undefined && !(to > from)) return `${at(k, 'to')}: must be above "from" (${from})`;
+    if (!last) {
+      const next = list[k + 1].from;
+      if (next > to!) return `${at(k + 1, 'from')}: stages leave a gap from ${to} to ${next}`;
+      if (next < to!) return `${at(k + 1, 'from')}: stages overlap from ${next} to ${to}`;
+    }
+  }
+  return null;
+}
+
+/** The largest magnitude each weighted term can reach on a 4x4 board (8 lines, 16 cells), for a weight set without stages. */
 function termBounds(w: Weights): [string, number][] {
   const top = (scaleOn: 'rank' | 'value') => (scaleOn === 'rank' ? 15 : 32768);
-  const bounds: [string, number][] = [
-    ['alive', Math.abs(w.alive) * 8],
-    ['empty', Math.abs(w.empty) * 32],
-    ['merges', Math.abs(w.merges) * 32],
-    ['descents', Math.abs(w.descents) * 32],
-    ['monotonicity', Math.abs(w.monotonicity) * 15 ** w.monotonicityPower * 8],
-    ['smoothness', Math.abs(w.smoothness) * 3 * top(w.smoothnessOn) * 8],
-    ['sum', Math.abs(w.sum) * 4 * 15 ** w.sumPower * 8],
-  ];
+  const total = new Map<string, number>();
+  const add = (name: string, x: number) => total.set(name, (total.get(name) ?? 0) + x);
+  for (const kind of ['row', 'column'] as const) {
+    for (let i = 0; i < 4; i++) {
+      const l = lineWeights(w, lineGroup(kind, i));
+      add('alive', Math.abs(l.alive));
+      add('empty', Math.abs(l.empty) * 4);
+      add('merges', Math.abs(l.merges) * 4);
+      add('descents', Math.abs(l.descents) * 4);
+      add('monotonicity', Math.abs(l.monotonicity) * 15 ** l.monotonicityPower);
+      add('smoothness', Math.abs(l.smoothness) * 3 * top(l.smoothnessOn));
+      add('sum', Math.abs(l.sum) * 4 * 15 ** l.sumPower);
+    }
+  }
+  const bounds = [...total.entries()];
   w.matrix?.forEach((row, i) => row.forEach((x, j) => bounds.push([`matrix[${i}][${j}]`, Math.abs(x) * top(w.matrixOn)])));
   return bounds;
 }
 
-/** Refuses weights whose heuristic could leave the safe range, naming the largest term. */
+/** Refuses weights whose heuristic could leave the safe range, naming the largest term (of the stage where it is). */
 function checkMagnitude(w: Weights): string | null {
-  const bounds = termBounds(w);
-  const total = bounds.reduce((s, [, b]) => s + b, 0);
-  if (total <= MAX_HEURISTIC_MAGNITUDE) return null;
-  const [field, bound] = bounds.reduce((a, b) => (b[1] > a[1] ? b : a));
-  const reach = Number.isFinite(bound) ? `can reach ${bound.toPrecision(3)} in magnitude` : 'overflows';
-  return `field "${field}": its term of the heuristic ${reach} (limit ${MAX_HEURISTIC_MAGNITUDE.toExponential(0)} on any board); use smaller weights`;
+  const sets = w.stages ? w.stages.list.map((_, k) => ({ prefix: `stages.list.${k}: `, w: stageWeights(w, k) })) : [{ prefix: '', w }];
+  for (const { prefix, w: set } of sets) {
+    const bounds = termBounds(set);
+    const total = bounds.reduce((s, [, b]) => s + b, 0);
+    if (total <= MAX_HEURISTIC_MAGNITUDE) continue;
+    const [field, bound] = bounds.reduce((a, b) => (b[1] > a[1] ? b : a));
+    const reach = Number.isFinite(bound) ? `can reach ${bound.toPrecision(3)} in magnitude` : 'overflows';
+    return `${prefix}field "${field}": its term of the heuristic ${reach} (limit ${MAX_HEURISTIC_MAGNITUDE.toExponential(0)} on any board); use smaller weights`;
+  }
+  return null;
 }
 
 export function parseWeights(data: unknown, origin = 'weights'): Weights {
   const result = v.safeParse(weightsSchema, data);
   if (!result.success) throw new InputError(`${origin}: ${describeIssue(result.issues)}`);
+  const malformed = checkStructure(result.output);
+  if (malformed) throw new InputError(`${origin}: ${malformed}`);
   const tooLarge = checkMagnitude(result.output);
   if (tooLarge) throw new InputError(`${origin}: ${tooLarge}`);
   return result.output;

@@ -25,7 +25,7 @@
  */
 import { Board, countDistinctTiles, formatBoard } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
-import { buildHeuristicTables, type HeuristicTables } from '../heuristic/tables';
+import { buildStagedTables, loadableTables, type HeuristicTables, type StagedTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
 import { MAX_DEPTH, MAX_THREADS } from './limits';
 import { searchModule, type SearchModule } from '../wasm/module';
@@ -116,18 +116,29 @@ let active: { tables: HeuristicTables; bits: number; base: SearchStats; flush: (
 
 /** The WebAssembly expectimax player: one that can also lend its heuristic to the module's other searches. */
 export interface WasmExpectimaxPlayer extends ExpectimaxPlayer {
-  /** The module instance, now holding this player's heuristic tables (for minimax over the same heuristic). */
-  loaded(): SearchModule;
+  /** The module instance, now holding this player's heuristic tables for `board`'s stage (for minimax over the same heuristic). */
+  loaded(board: Board): SearchModule;
 }
 
-/** The expectimax player of a weight set (its tables are built here) or of tables already built. */
-export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables, options: Partial<SearchSettings> = {}): WasmExpectimaxPlayer {
-  const tables = 'lineTable' in heuristic ? heuristic : buildHeuristicTables(heuristic);
+/** A weight set's tables for every stage, whichever form it came in. */
+function stagedTables(heuristic: Weights | HeuristicTables | StagedTables): StagedTables {
+  if ('stageOf' in heuristic) return heuristic;
+  if ('lineTable' in heuristic) return { weights: heuristic.weights, stages: [heuristic], stageOf: () => 0 };
+  return buildStagedTables(heuristic);
+}
+
+/**
+ * The expectimax player of a weight set (its tables are built here) or of tables already built. With
+ * stages, each decision searches with the tables of the stage of the board to move on (so a search's
+ * tables change only when the stage does).
+ */
+export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | StagedTables, options: Partial<SearchSettings> = {}): WasmExpectimaxPlayer {
+  const staged = stagedTables(heuristic);
+  const loadable = new Map(staged.stages.map((t) => [t, loadableTables(t)]));
   const settings: SearchSettings = { ...DEFAULT_SEARCH, ...options };
   validateSearchSettings(settings);
   const wasm: SearchModule = searchModule();
   const bits = cacheBits(settings.cacheMB);
-  const hasMatrix = tables.rowTables.some((t) => t !== tables.lineTable);
   const base: SearchStats = { nodes: 0, leaves: 0, cacheHits: 0, movesExecuted: 0 };
   const flush = () => {
     const e = wasm.exports;
@@ -137,11 +148,20 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables, opt
     base.movesExecuted += e.statMovesExecuted();
   };
 
-  /** Makes the instance ours: our heuristic tables and cache size; the counters of the previous owner go to it. */
-  function activate(): void {
-    if (active?.base === base) return;
+  /** The tables of the stage `board` is in. */
+  const tablesFor = (board: Board): HeuristicTables => staged.stages[staged.stageOf(board.lo, board.hi)];
+
+  /** Makes the instance ours: `tables` (a stage's) and our cache size; the counters of the previous owner go to it. */
+  function activate(tables: HeuristicTables): void {
+    if (active?.base === base) {
+      if (active.tables !== tables) {
+        wasm.loadHeuristic(loadable.get(tables)!);
+        active.tables = tables;
+      }
+      return;
+    }
     active?.flush();
-    if (active?.tables !== tables) wasm.loadHeuristic(tables.lineTable, hasMatrix ? tables.rowTables : null);
+    if (active?.tables !== tables) wasm.loadHeuristic(loadable.get(tables)!);
     if (active?.bits !== bits) wasm.exports.setCache(bits);
     wasm.exports.resetStats();
     active = { tables, bits, base, flush };
@@ -151,15 +171,16 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables, opt
     return settings.depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : settings.depth;
   }
 
-  const split = settings.threads >= 1 ? createRootSplit(wasm, tables, hasMatrix, bits, settings.threads, base) : null;
+  const split = settings.threads >= 1 ? createRootSplit(wasm, bits, settings.threads, base) : null;
 
   /** The best move; the root values are then in rootValues(). */
   function search(board: Board): number {
-    activate();
+    const tables = tablesFor(board);
+    activate(tables);
     const depth = depthFor(board);
     wasm.exports.setSearch(depth, settings.cprob);
     try {
-      return split ? split.search(board, depth, settings.cprob) : wasm.exports.searchRoot(board.lo, board.hi);
+      return split ? split.search(board, depth, settings.cprob, tables) : wasm.exports.searchRoot(board.lo, board.hi);
     } catch (e) {
       throw new Error(`the search failed on board ${formatBoard(board)} (depth ${settings.depth}, cprob ${settings.cprob}, cache ${settings.cacheMB} MiB): ${(e as Error).message}`);
     }
@@ -182,12 +203,12 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables, opt
       });
     },
     heuristic(board) {
-      activate();
+      activate(tablesFor(board));
       return wasm.exports.heuristic(board.lo | 0, board.hi | 0);
     },
     depthFor,
-    loaded() {
-      activate();
+    loaded(board) {
+      activate(tablesFor(board));
       return wasm;
     },
     stats() {

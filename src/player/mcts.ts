@@ -20,7 +20,6 @@
 import { type Board, maxRank } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
 import { createRng, spawnTile, type Rng } from '../engine/spawn';
-import { buildHeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
 import { createExpectimaxPlayer, type ExpectimaxPlayer } from './expectimax';
 import type { Decision, Player } from '../engine/player';
@@ -44,7 +43,7 @@ interface TreeNode {
 const newNode = (): TreeNode => ({ visits: 0, total: 0, children: [null, null, null, null] });
 
 export function createMctsPlayer(weights: Weights, settings: MctsSettings, rollouts: 'random' | 'expectimax'): Player {
-  const emm: ExpectimaxPlayer | null = rollouts === 'expectimax' ? createExpectimaxPlayer(buildHeuristicTables(weights), { depth: settings.depth ?? 1, cprob: settings.cprob ?? 1e-4 }) : null;
+  const emm: ExpectimaxPlayer | null = rollouts === 'expectimax' ? createExpectimaxPlayer(weights, { depth: settings.depth ?? 1, cprob: settings.cprob ?? 1e-4 }) : null;
 
   function legal(board: Board): { dir: Direction; board: Board; score: number }[] {
     const out: { dir: Direction; board: Board; score: number }[] = [];

@@ -17,7 +17,6 @@
  */
 import type { Board } from '../engine/board';
 import type { Direction } from '../engine/moves';
-import { buildHeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
 import { createExpectimaxPlayer } from './expectimax';
 import type { Decision, Player } from '../engine/player';
@@ -32,12 +31,12 @@ export interface MinimaxStats {
 }
 
 export function createMinimaxPlayer(weights: Weights, settings: MinimaxSettings, options: { pruning?: boolean } = {}): Player & { stats: MinimaxStats } {
-  const heuristic = createExpectimaxPlayer(buildHeuristicTables(weights), { depth: 0 });
+  const heuristic = createExpectimaxPlayer(weights, { depth: 0 });
   const pruning = options.pruning ?? true;
   const stats: MinimaxStats = { nodes: 0 };
 
   function decide(board: Board): Decision {
-    const e = heuristic.loaded().exports;
+    const e = heuristic.loaded(board).exports; // the tables of the board's stage
     const before = e.minimaxNodes();
     const values = [NaN, NaN, NaN, NaN];
     let move: Direction | -1 = -1;

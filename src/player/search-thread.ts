@@ -27,7 +27,7 @@ function prepare(): void {
       if (received.size > KEEP_TABLES) received.delete(received.keys().next().value!);
     }
     const tables = received.get(id)!;
-    wasm.loadHeuristic(tables.lineTable, tables.rowTables);
+    wasm.loadHeuristic(tables);
     tablesId = id;
   }
   const b = block.control[C.BITS];

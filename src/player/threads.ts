@@ -17,7 +17,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Board } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
-import type { HeuristicTables } from '../heuristic/tables';
+import { loadableTables, type HeuristicTables, type LoadableTables } from '../heuristic/tables';
 import { compiledSearchModule, type SearchModule } from '../wasm/module';
 import type { SearchStats } from './expectimax';
 
@@ -52,10 +52,8 @@ export interface SharedBlock {
 }
 
 /** A weight set's tables, in shared memory so helpers read them without a copy per decision. */
-export interface SharedTables {
+export interface SharedTables extends LoadableTables {
   id: number;
-  lineTable: Float64Array;
-  rowTables: Float64Array[] | null;
 }
 
 
@@ -231,18 +229,19 @@ export function newTablesId(): number {
 export interface RootSplit {
   /** The last decision's root values (NaN when illegal). */
   readonly values: Float64Array;
-  /** The best move (ties to the earlier of up, down, left, right), or -1; the caller's instance holds the player's tables and settings. */
-  search(board: Board, depth: number, cprob: number): number;
+  /** The best move (ties to the earlier of up, down, left, right), or -1; the caller's instance holds `tables` (the board's stage's) and the settings. */
+  search(board: Board, depth: number, cprob: number, tables: HeuristicTables): number;
 }
 
-export function createRootSplit(wasm: SearchModule, tables: HeuristicTables, hasMatrix: boolean, bits: number, threads: number, stats: SearchStats): RootSplit {
+export function createRootSplit(wasm: SearchModule, bits: number, threads: number, stats: SearchStats): RootSplit {
   const values = new Float64Array(4);
   const pool = threads > 1 ? searchThreads(threads) : null;
-  let shared: SharedTables | null = null;
+  // Per stage's tables, shared once.
+  const shared = new Map<HeuristicTables, SharedTables>();
   const dirs: number[] = [];
   return {
     values,
-    search(board, depth, cprob) {
+    search(board, depth, cprob, tables) {
       const lo = board.lo | 0;
       const hi = board.hi | 0;
       dirs.length = 0;
@@ -251,9 +250,9 @@ export function createRootSplit(wasm: SearchModule, tables: HeuristicTables, has
       if (!pool || dirs.length < 2) {
         for (const dir of dirs) values[dir] = wasm.exports.searchMove(lo, hi, dir);
       } else {
-        shared ??= shareTables(tables, hasMatrix);
-        pool.share(shared);
-        pool.decide({ lo, hi, dirs, depth, cprob, tables: shared.id, bits }, wasm);
+        const mine = shared.get(tables) ?? shared.set(tables, shareTables(tables)).get(tables)!;
+        pool.share(mine);
+        pool.decide({ lo, hi, dirs, depth, cprob, tables: mine.id, bits }, wasm);
         const n = pool.block.numbers;
         dirs.forEach((dir, i) => {
           values[dir] = n[F.VALUE + i];
@@ -277,12 +276,13 @@ export function createRootSplit(wasm: SearchModule, tables: HeuristicTables, has
   };
 }
 
-/** A copy of a weight set's tables in shared memory (~0.5 MB, 2.5 MB with a matrix; once per player). */
-function shareTables(tables: HeuristicTables, hasMatrix: boolean): SharedTables {
+/** A copy of a weight set's tables in shared memory (~0.5 MB, 2.5 MB with a matrix, 4.5 MB with line-position terms; once per player and stage). */
+function shareTables(tables: HeuristicTables): SharedTables {
   const copy = (t: Float64Array) => {
     const s = new Float64Array(new SharedArrayBuffer(t.byteLength));
     s.set(t);
     return s;
   };
-  return { id: newTablesId(), lineTable: copy(tables.lineTable), rowTables: hasMatrix ? tables.rowTables.map(copy) : null };
+  const t = loadableTables(tables);
+  return { id: newTablesId(), lineTable: copy(t.lineTable), rowTables: t.rowTables?.map(copy) ?? null, columnTables: t.columnTables?.map(copy) ?? null };
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROW_COUNT, ROW_LEFT, ROW_RIGHT } from '../engine/tables';
+import type { LoadableTables } from '../heuristic/tables';
 
 /** build/ of this package (two levels above both src/wasm and dist/wasm). */
 export const WASM_PATH = resolve(__dirname, '..', '..', 'build', 'search.wasm');
@@ -17,8 +18,9 @@ export interface SearchExports {
   rowRightPtr(): number;
   lineTablePtr(): number;
   rowTablesPtr(): number;
+  columnTablesPtr(): number;
   rootValuesPtr(): number;
-  useHeuristic(hasMatrix: number): void;
+  useHeuristic(rowsDiffer: number, columnsDiffer: number): void;
   setCache(bits: number): void;
   setSearch(depthLimit: number, cprob: number): void;
   searchRoot(lo: number, hi: number): number;
@@ -37,8 +39,11 @@ export interface SearchExports {
 
 export interface SearchModule {
   exports: SearchExports;
-  /** Writes a weight set's tables into the instance (rowTables: one per row, when there is a matrix). */
-  loadHeuristic(lineTable: Float64Array, rowTables: readonly Float64Array[] | null): void;
+  /**
+   * Writes a weight set's tables into the instance: rowTables one per row when rows differ (a matrix,
+   * line-position terms), columnTables one per column when columns differ; null: each is the lineTable.
+   */
+  loadHeuristic(tables: LoadableTables): void;
   /** The value of each root move of the last search (NaN when illegal). */
   rootValues(): Float64Array;
 }
@@ -87,10 +92,11 @@ export function instantiateSearch(module: WebAssembly.Module): SearchModule {
   new Uint16Array(exports.memory.buffer, exports.rowRightPtr(), ROW_COUNT).set(ROW_RIGHT);
   return {
     exports,
-    loadHeuristic(lineTable, rowTables) {
+    loadHeuristic({ lineTable, rowTables, columnTables }) {
       f64(exports.lineTablePtr(), ROW_COUNT).set(lineTable);
       rowTables?.forEach((t, i) => f64(exports.rowTablesPtr() + i * ROW_COUNT * 8, ROW_COUNT).set(t));
-      exports.useHeuristic(rowTables ? 1 : 0);
+      columnTables?.forEach((t, i) => f64(exports.columnTablesPtr() + i * ROW_COUNT * 8, ROW_COUNT).set(t));
+      exports.useHeuristic(rowTables ? 1 : 0, columnTables ? 1 : 0);
     },
     rootValues: () => f64(exports.rootValuesPtr(), 4),
   };

@@ -42,6 +42,7 @@ export function createJsSearcher(tables: HeuristicTables, options: Partial<Searc
   validateSearchSettings(settings);
   const L = tables.lineTable;
   const [R0, R1, R2, R3] = tables.rowTables;
+  const [C0, C1, C2, C3] = tables.columnTables;
   const cprobMin = settings.cprob;
 
   // Transposition table: the largest power of two of entries within the cap.
@@ -70,7 +71,7 @@ export function createJsSearcher(tables: HeuristicTables, options: Partial<Searc
     const thi = (ahi & 0xff00ff00) | ((alo & 0xff00ff00) >>> 8);
     return (
       R0[lo & 0xffff] + R1[lo >>> 16] + R2[hi & 0xffff] + R3[hi >>> 16] +
-      L[tlo & 0xffff] + L[tlo >>> 16] + L[thi & 0xffff] + L[thi >>> 16]
+      C0[tlo & 0xffff] + C1[tlo >>> 16] + C2[thi & 0xffff] + C3[thi >>> 16]
     );
   }
 
@@ -119,7 +120,7 @@ export function createJsSearcher(tables: HeuristicTables, options: Partial<Searc
 
   // With no matrix the heuristic is symmetric under transposition (rows and
   // columns use the same table), so up/down leaves can be scored in transposed form.
-  const symmetric = R0 === L && R1 === L && R2 === L && R3 === L;
+  const symmetric = [R0, R1, R2, R3, C0, C1, C2, C3].every((t) => t === L);
 
   /**
    * A max node whose children are all leaves: the best heuristic value over legal moves.

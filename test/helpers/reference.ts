@@ -44,11 +44,28 @@ export function refMove(grid: Grid, dir: number): { grid: Grid; score: number; l
 
 const log2 = (v: number) => (v === 0 ? 0 : Math.round(Math.log2(v)));
 
-/** The heuristic, computed directly on a grid from the formulas in weights.ts. */
-export function refHeuristic(w: Weights, grid: Grid): number {
+/** The weights of the stage a grid is in (weights.ts: by its largest tile or its tile sum, from ≤ m < to), merged into the base. */
+export function refStageWeights(w: Weights, grid: Grid): Weights {
+  if (!w.stages) return w;
+  const tiles = grid.flat();
+  const m = w.stages.by === 'maxTile' ? Math.max(...tiles) : tiles.reduce((a, b) => a + b, 0);
+  const stage = w.stages.list.find((s) => s.from <= m && (s.to === undefined || m < s.to))!;
+  const out: Record<string, unknown> = { ...w, stages: undefined };
+  for (const [k, v] of Object.entries(stage)) if (k !== 'from' && k !== 'to' && v !== undefined) out[k] = v;
+  return out as Weights;
+}
+
+/** The heuristic, computed directly on a grid from the formulas in weights.ts (of the grid's own stage). */
+export function refHeuristic(weights: Weights, grid: Grid): number {
+  const staged = refStageWeights(weights, grid);
   const lines = [...grid, ...transposeGrid(grid)];
   let total = 0;
-  for (const values of lines) {
+  lines.forEach((values, index) => {
+    // Line-position terms: rows 0 and 3 are outer rows, 1 and 2 inner; the same for columns.
+    const pos = index % 4;
+    const group = `${pos === 0 || pos === 3 ? 'outer' : 'inner'}${index < 4 ? 'Rows' : 'Columns'}` as const;
+    const own = Object.fromEntries(Object.entries(staged.lines?.[group] ?? {}).filter(([, v]) => v !== undefined));
+    const w = { ...staged, ...own } as Weights;
     const ranks = values.map(log2);
     total += w.alive;
     total += w.empty * values.filter((v) => v === 0).length;
@@ -79,10 +96,10 @@ export function refHeuristic(w: Weights, grid: Grid): number {
     const f = w.smoothnessOn === 'rank' ? ranks : values;
     for (let k = 1; k < 4; k++) total -= w.smoothness * Math.abs(f[k] - f[k - 1]);
     for (const r of ranks) total -= w.sum * r ** w.sumPower;
-  }
-  if (w.matrix) {
+  });
+  if (staged.matrix) {
     for (let r = 0; r < 4; r++) {
-      for (let c = 0; c < 4; c++) total += w.matrix[r][c] * (w.matrixOn === 'rank' ? log2(grid[r][c]) : grid[r][c]);
+      for (let c = 0; c < 4; c++) total += staged.matrix[r][c] * (staged.matrixOn === 'rank' ? log2(grid[r][c]) : grid[r][c]);
     }
   }
   return total;
@@ -92,7 +109,9 @@ export function refHeuristic(w: Weights, grid: Grid): number {
  * Brute-force expectimax: no probability cutoff, no cache. depth = chance
  * layers below the root move. Returns the value of each move (null if illegal).
  */
-export function refExpectimax(w: Weights, grid: Grid, depth: number): (number | null)[] {
+export function refExpectimax(weights: Weights, grid: Grid, depth: number): (number | null)[] {
+  // With stages, the whole search scores leaves with the root board's stage.
+  const w = refStageWeights(weights, grid);
   const chance = (g: Grid, d: number): number => {
     if (d >= depth) return refHeuristic(w, g);
     const empties: [number, number][] = [];

@@ -19,11 +19,16 @@ const ROWS: i32 = 65536;
 let rowLeft: usize = 0; //  u16[65536]: a row slid toward column 0
 let rowRight: usize = 0; // u16[65536]: a row slid toward column 3
 let lineTable: usize = 0; // f64[65536]: the line score (rows and columns)
-let rowTables: usize = 0; // f64[4 * 65536]: line score + the matrix term of row i
-let r0: usize = 0; // the table used for row i: rowTables + i*65536*8, or lineTable when there is no matrix
+let rowTables: usize = 0; // f64[4 * 65536]: row i's line score + the matrix term of row i
+let columnTables: usize = 0; // f64[4 * 65536]: column c's line score (line-position terms)
+let r0: usize = 0; // the table used for row i: rowTables + i*65536*8, or lineTable when rows are alike
 let r1: usize = 0;
 let r2: usize = 0;
 let r3: usize = 0;
+let c0: usize = 0; // the table used for column c: columnTables + c*65536*8, or lineTable when columns are alike
+let c1: usize = 0;
+let c2: usize = 0;
+let c3: usize = 0;
 let symmetric = true;
 let rootValues: usize = 0; // f64[4]: the value of each root move (NaN when illegal)
 
@@ -48,8 +53,9 @@ export function init(): void {
   rowRight = heap.alloc(ROWS << 1);
   lineTable = heap.alloc(ROWS << 3);
   rowTables = heap.alloc(ROWS << 5);
+  columnTables = heap.alloc(ROWS << 5);
   rootValues = heap.alloc(32);
-  r0 = r1 = r2 = r3 = lineTable;
+  r0 = r1 = r2 = r3 = c0 = c1 = c2 = c3 = lineTable;
 }
 
 export function rowLeftPtr(): usize {
@@ -64,20 +70,34 @@ export function lineTablePtr(): usize {
 export function rowTablesPtr(): usize {
   return rowTables;
 }
+export function columnTablesPtr(): usize {
+  return columnTables;
+}
 export function rootValuesPtr(): usize {
   return rootValues;
 }
 
-/** After the caller wrote lineTable (and rowTables, when the weights have a matrix). */
-export function useHeuristic(hasMatrix: bool): void {
-  symmetric = !hasMatrix;
-  if (hasMatrix) {
+/**
+ * After the caller wrote lineTable, and rowTables when rows differ (a matrix, line-position terms), and
+ * columnTables when columns differ (line-position terms).
+ */
+export function useHeuristic(rowsDiffer: bool, columnsDiffer: bool): void {
+  symmetric = !rowsDiffer && !columnsDiffer;
+  if (rowsDiffer) {
     r0 = rowTables;
     r1 = rowTables + (<usize>ROWS << 3);
     r2 = rowTables + (<usize>ROWS << 4);
     r3 = rowTables + (<usize>ROWS << 3) * 3;
   } else {
     r0 = r1 = r2 = r3 = lineTable;
+  }
+  if (columnsDiffer) {
+    c0 = columnTables;
+    c1 = columnTables + (<usize>ROWS << 3);
+    c2 = columnTables + (<usize>ROWS << 4);
+    c3 = columnTables + (<usize>ROWS << 3) * 3;
+  } else {
+    c0 = c1 = c2 = c3 = lineTable;
   }
 }
 
@@ -167,7 +187,7 @@ export function boardsPtr(count: i32): usize {
   const t = transpose(b);
   return (
     lookup(r0, b & 0xffff) + lookup(r1, (b >> 16) & 0xffff) + lookup(r2, (b >> 32) & 0xffff) + lookup(r3, b >> 48) +
-    lookup(lineTable, t & 0xffff) + lookup(lineTable, (t >> 16) & 0xffff) + lookup(lineTable, (t >> 32) & 0xffff) + lookup(lineTable, t >> 48)
+    lookup(c0, t & 0xffff) + lookup(c1, (t >> 16) & 0xffff) + lookup(c2, (t >> 32) & 0xffff) + lookup(c3, t >> 48)
   );
 }
 
@@ -242,7 +262,7 @@ function maxLeaf(b: u64): f64 {
   n = slide(rowLeft, t);
   if (n != t) {
     leaves++;
-    // Without a matrix the heuristic is symmetric under transposition: score the transposed board as it is.
+    // When all lines are scored alike the heuristic is symmetric under transposition: score the transposed board as it is.
     const v = symmetric ? evaluate(n) : evaluate(transpose(n));
     if (v > best) best = v;
   }
