@@ -146,6 +146,44 @@ describe('matrices in the genome', () => {
     expect(() => new ParameterSpace(loadWeights('nneonneo'), { ...snakeParams, 'matrix[0][0]': { min: 0, max: 1, scale: 'linear' } }, 'snake')).toThrow(/unknown parameter "matrix\[0\]\[0\]" for a snake matrix/);
   });
 
+  it('version-2 terms: line-position and per-stage parameters, each starting where the start weights play', () => {
+    const start = loadWeights('tuned-d3m');
+    const params = {
+      'lines.outerRows.empty': { min: 10, max: 1000, scale: 'log' as const },
+      'stages.1.monotonicity': { min: 10, max: 500, scale: 'log' as const },
+      'stages.1.matrix.amplitude': { min: 10, max: 200, scale: 'log' as const, start: 80 },
+      'matrix.amplitude': { min: 10, max: 200, scale: 'log' as const, start: 59 },
+      'matrix.base': { min: 1.05, max: 4, scale: 'linear' as const, start: 1.87 },
+    };
+    const space = new ParameterSpace(start, params, 'snake', { by: 'maxTile', at: [2048] });
+    const p = space.params(space.startGenome());
+    expect(p['lines.outerRows.empty']).toBeCloseTo(start.empty, 6); // a group's term starts at the base's
+    expect(p['stages.1.monotonicity']).toBeCloseTo(start.monotonicity, 6);
+    const w = space.toWeights(space.startGenome());
+    expect(w.version).toBe(2);
+    expect(w.stages!.list.map((s) => [s.from, s.to])).toEqual([[0, 2048], [2048, undefined]]);
+    expect(w.lines!.outerRows!.empty).toBeCloseTo(start.empty, 6);
+    // Stage 1 has a snake matrix of its own amplitude, stage 0 the base's.
+    expect(w.matrix![0][0]).toBeCloseTo(59, 9);
+    expect(w.stages!.list[0].matrix).toBeUndefined();
+    expect(w.stages!.list[1].matrix![0][0]).toBeCloseTo(80, 9);
+    expect(w.stages!.list[1].matrix![0][1]).toBeCloseTo(80 / 1.87, 9);
+    // Moving one stage's gene changes that stage only.
+    const g = space.startGenome();
+    g[1] = 1;
+    const moved = space.toWeights(g);
+    expect(moved.stages!.list[1].monotonicity).toBeCloseTo(500, 6);
+    expect(moved.stages!.list[0].monotonicity).toBeUndefined();
+  });
+
+  it('refuses a stage parameter without stages to put it in, and an unknown line term', () => {
+    const nn = loadWeights('nneonneo');
+    expect(() => new ParameterSpace(nn, { 'stages.1.empty': { min: 1, max: 10, scale: 'linear' } })).toThrow(/"stages.1.empty": the start weights have no stages; split them with space.stages/);
+    expect(() => new ParameterSpace(nn, { 'stages.2.empty': { min: 1, max: 1000, scale: 'linear' } }, 'full', { by: 'maxTile', at: [1024] })).toThrow(/have 2 stages \(0 to 1\)/);
+    expect(() => new ParameterSpace(nn, { 'lines.outerRows.matrix': { min: 1, max: 10, scale: 'linear' } })).toThrow(/unknown parameter "lines.outerRows.matrix"/);
+    expect(() => parseConfig({ space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } }, stages: { by: 'maxTile', at: [2048, 1024] } } })).toThrow(/field "space.stages.at": must increase/);
+  });
+
   it('a run tunes a snake matrix end to end and exports it', async () => {
     const db = tempDb();
     const config = smokeConfig({ space: { start: 'nneonneo', matrix: 'snake', params: { empty: { min: 0, max: 2000 }, ...snakeParams } } });

@@ -220,6 +220,18 @@ export const configSchema = v.strictObject({
     ),
     /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space.ts). */
     matrix: v.optional(v.picklist(['full', 'symmetric', 'snake', 'corner']), 'full'),
+    /** Splits the start weights into stages (each beginning as the start), for `stages.<k>.…` parameters. */
+    stages: v.optional(
+      v.strictObject({
+        by: v.picklist(['maxTile', 'tileSum']),
+        at: v.pipe(
+          v.array(v.pipe(v.number(), v.minValue(1, 'must be ≥ 1'))),
+          v.minLength(1, 'name where stages 1, 2, … begin (1 to 3 values)'),
+          v.maxLength(3, 'at most 4 stages (3 values)'),
+          v.check((a) => a.every((x, i) => i === 0 || x > a[i - 1]), 'must increase'),
+        ),
+      }),
+    ),
   }),
   optimizer: v.optional(optimizerSchema, { kind: 'ga' }),
   fitness: v.optional(fitnessSchema, {}),

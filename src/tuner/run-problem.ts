@@ -25,7 +25,7 @@ export interface RunProblem extends StoredConfig {
 /** Resolves the start weights and checks the space against them: everything a run needs, before any file is touched. */
 export function prepareRun(config: RunConfig): StoredConfig {
   const startWeights = loadWeights(config.space.start);
-  new ParameterSpace(startWeights, config.space.params, config.space.matrix); // validates the space against the start point
+  new ParameterSpace(startWeights, config.space.params, config.space.matrix, config.space.stages); // validates the space against the start point
   return { config, startWeights };
 }
 
@@ -44,5 +44,5 @@ export function decodeStoredConfig(stored: unknown): StoredConfig {
 export function loadRunProblem(store: Store, runId: number): RunProblem {
   const run = store.requireRun(runId);
   const { config, startWeights } = decodeStoredConfig(run.storedConfig);
-  return { run, config, startWeights, space: new ParameterSpace(startWeights, config.space.params, config.space.matrix), optimizer: createOptimizer(config) };
+  return { run, config, startWeights, space: new ParameterSpace(startWeights, config.space.params, config.space.matrix, config.space.stages), optimizer: createOptimizer(config) };
 }

@@ -3,7 +3,7 @@
  * optimizer sees a genome in [0, 1]^n (linear or log-scaled per parameter);
  * everything not tuned keeps the start weights' value.
  */
-import { SCALAR_WEIGHT_NAMES, Weights, parseWeights } from '../heuristic/weights';
+import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../heuristic/weights';
 import { InputError } from '../util/errors';
 
 export interface ParamSpec {
@@ -27,6 +27,24 @@ export interface ParamSpec {
 export type MatrixForm = 'full' | 'symmetric' | 'snake' | 'corner';
 
 const MATRIX_PARAM = /^matrix\[([0-3])\]\[([0-3])\]$/;
+/** Line-position terms: `lines.<group>.<coefficient>` (weights version 2). */
+const LINE_PARAM = new RegExp(`^lines\\.(${LINE_GROUPS.join('|')})\\.(${SCALAR_WEIGHT_NAMES.join('|')})$`);
+/** A stage's own value of any other parameter: `stages.<k>.<parameter>`. */
+const STAGE_PARAM = /^stages\.([0-3])\.(.+)$/;
+
+/** Stages to split the start weights into (space.stages of a config): each begins as the start itself. */
+export interface StageSplit {
+  by: StageMeasure;
+  /** Where each stage after the first begins (increasing). */
+  at: number[];
+}
+
+/** The start weights split into stages that all play as it does (a version-2 weight set). */
+export function splitIntoStages(w: Weights, split: StageSplit): Weights {
+  const bounds = [0, ...split.at];
+  const list = bounds.map((from, k) => (k < split.at.length ? { from, to: bounds[k + 1] } : { from }));
+  return parseWeights({ ...w, version: 2, stages: { by: split.by, list } }, 'the start weights split into stages (space.stages)');
+}
 const STRUCTURED: Record<'snake' | 'corner', readonly string[]> = {
   snake: ['matrix.amplitude', 'matrix.base'],
   corner: ['matrix.amplitude', 'matrix.base', 'matrix.rowExp', 'matrix.colExp'],
@@ -49,11 +67,35 @@ export function structuredMatrix(form: 'snake' | 'corner', p: Record<string, num
   return m;
 }
 
-function readParam(w: Weights, name: string, spec: ParamSpec): number {
-  if (spec.start !== undefined) return spec.start;
+/** A parameter's value in w (a stage's, a line group's, a matrix cell's or a scalar's). */
+function readValue(w: Weights, name: string): number {
+  const stage = STAGE_PARAM.exec(name);
+  if (stage) return readValue(stageWeights(w, Number(stage[1])), stage[2]);
+  const line = LINE_PARAM.exec(name);
+  if (line) return lineWeights(w, line[1] as LineGroup)[line[2] as (typeof SCALAR_WEIGHT_NAMES)[number]];
   const m = MATRIX_PARAM.exec(name);
   if (m) return w.matrix ? w.matrix[Number(m[1])][Number(m[2])] : 0;
   return w[name as (typeof SCALAR_WEIGHT_NAMES)[number]];
+}
+
+function readParam(w: Weights, name: string, spec: ParamSpec): number {
+  return spec.start !== undefined ? spec.start : readValue(w, name);
+}
+
+/** Sets a scalar, line or matrix-cell parameter in a plain weights object (the caller parses the result). */
+function writeValue(w: Record<string, any>, name: string, v: number, symmetric: boolean): void {
+  const line = LINE_PARAM.exec(name);
+  const m = MATRIX_PARAM.exec(name);
+  if (line) {
+    w.lines ??= {};
+    w.lines[line[1]] = { ...w.lines[line[1]], [line[2]]: v };
+  } else if (m) {
+    w.matrix ??= [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+    w.matrix[Number(m[1])][Number(m[2])] = v;
+    if (symmetric) w.matrix[Number(m[2])][Number(m[1])] = v;
+  } else {
+    w[name] = v;
+  }
 }
 
 export class ParameterSpace {
@@ -63,8 +105,8 @@ export class ParameterSpace {
 
   readonly form: MatrixForm;
 
-  constructor(start: Weights, params: Record<string, ParamSpec>, form: MatrixForm = 'full') {
-    this.start = start;
+  constructor(start: Weights, params: Record<string, ParamSpec>, form: MatrixForm = 'full', stages?: StageSplit) {
+    this.start = stages ? splitIntoStages(start, stages) : start;
     this.form = form;
     this.names = Object.keys(params);
     this.specs = this.names.map((n) => params[n]);
@@ -73,17 +115,25 @@ export class ParameterSpace {
       if (!(name in params)) throw new InputError(`space.params: a ${form} matrix needs "${name}" (with min, max and start)`);
       if (params[name].start === undefined) throw new InputError(`space.params.${name}: a ${form} matrix parameter needs a "start" value`);
     }
+    const stageCount = this.start.stages?.list.length ?? 0;
     this.names.forEach((name, i) => {
-      const cell = MATRIX_PARAM.exec(name);
-      const known = (SCALAR_WEIGHT_NAMES as readonly string[]).includes(name) || structured.includes(name) || (cell && structured.length === 0);
+      const stage = STAGE_PARAM.exec(name);
+      const own = stage ? stage[2] : name;
+      if (stage && Number(stage[1]) >= stageCount) {
+        throw new InputError(`space.params: "${name}": the start weights have ${stageCount === 0 ? 'no stages' : `${stageCount} stages (0 to ${stageCount - 1})`}; split them with space.stages ({ "by": "maxTile", "at": [1024] }) or start from staged weights`);
+      }
+      if (stage && structured.includes(own) && this.specs[i].start === undefined) throw new InputError(`space.params.${name}: a ${form} matrix parameter needs a "start" value`);
+      if (stage && structured.includes(own) && !(own in params)) throw new InputError(`space.params: "${name}" needs "${own}" too (a stage's ${form} matrix starts from the base's)`);
+      const cell = MATRIX_PARAM.exec(own);
+      const known = (SCALAR_WEIGHT_NAMES as readonly string[]).includes(own) || LINE_PARAM.test(own) || structured.includes(own) || (cell && structured.length === 0);
       if (!known) {
         const matrixNames = structured.length > 0 ? structured.join(', ') : 'matrix[i][j]';
-        throw new InputError(`space.params: unknown parameter "${name}" for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames})`);
+        throw new InputError(`space.params: unknown parameter "${name}" for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames}, lines.<${LINE_GROUPS.join('|')}>.<weight>, and stages.<k>.<any of these>)`);
       }
       if (cell && form === 'symmetric' && Number(cell[1]) > Number(cell[2])) {
         throw new InputError(`space.params: "${name}" of a symmetric matrix: name the cell with i ≤ j (matrix[${cell[2]}][${cell[1]}]); it sets both`);
       }
-      const v = readParam(start, name, this.specs[i]);
+      const v = readParam(this.start, name, this.specs[i]);
       const { min, max } = this.specs[i];
       if (v < min || v > max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${min}, ${max}]`);
     });
@@ -119,22 +169,30 @@ export class ParameterSpace {
     return Object.fromEntries(this.names.map((n, i) => [n, this.denormalize(i, genome[i])]));
   }
 
-  /** Full weights: the start weights with the tuned values put in. */
+  /** Full weights: the start weights with the tuned values put in (a stage's own values into that stage). */
   toWeights(genome: readonly number[]): Weights {
-    const w: Weights = structuredClone(this.start);
+    const w = structuredClone(this.start) as Record<string, any>;
     delete w.provenance;
     const values = this.params(genome);
+    const symmetric = this.form === 'symmetric';
     for (const [name, v] of Object.entries(values)) {
-      const m = MATRIX_PARAM.exec(name);
-      if (m) {
-        w.matrix ??= [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
-        w.matrix[Number(m[1])][Number(m[2])] = v;
-        if (this.form === 'symmetric') w.matrix[Number(m[2])][Number(m[1])] = v;
+      const stage = STAGE_PARAM.exec(name);
+      if (stage) {
+        if (!stage[2].startsWith('matrix.')) writeValue(w.stages.list[Number(stage[1])], stage[2], v, symmetric);
       } else if (!name.startsWith('matrix.')) {
-        (w as Record<string, unknown>)[name] = v;
+        writeValue(w, name, v, symmetric);
       }
     }
-    if (this.form === 'snake' || this.form === 'corner') w.matrix = structuredMatrix(this.form, values);
+    if (this.form === 'snake' || this.form === 'corner') {
+      w.matrix = structuredMatrix(this.form, values);
+      // A stage with structured parameters of its own gets its own matrix (the others from the base's).
+      (w.stages?.list ?? []).forEach((st: Record<string, unknown>, k: number) => {
+        const prefix = `stages.${k}.`;
+        const own = Object.keys(values).filter((n) => n.startsWith(prefix) && n.slice(prefix.length).startsWith('matrix.'));
+        if (own.length > 0) st.matrix = structuredMatrix(this.form as 'snake' | 'corner', { ...values, ...Object.fromEntries(own.map((n) => [n.slice(prefix.length), values[n]])) });
+      });
+    }
+    if (w.lines || w.stages) w.version = Math.max(2, w.version);
     return parseWeights(w, 'tuned weights');
   }
 }
