@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { boardToGrid, countEmpty, type Board } from '../src/engine/board';
 import { buildHeuristicTables } from '../src/heuristic/tables';
-import { listPresets, loadWeights } from '../src/heuristic/weights';
+import { listPresets, loadWeights, parseWeights } from '../src/heuristic/weights';
 import { createExpectimaxPlayer, type DepthSetting } from '../src/player/expectimax';
 import { closeSearchThreads, KEEP_TABLES, searchThreads } from '../src/player/threads';
 import { createPlayer, playGames } from '../src/player/players';
@@ -86,6 +86,26 @@ describe('root split', () => {
     const split = createExpectimaxPlayer(buildHeuristicTables(weights), { depth: 2, cprob: 0, cacheMB: 0, threads: 2 });
     const list = randomBoards('split-bf', 30, 0.3, 9).filter((b) => countEmpty(b) <= 6);
     expect(list.length).toBeGreaterThan(5);
+    for (const b of list) {
+      const got = split.evaluateMoves(b).map((e) => e.value);
+      const want = refExpectimax(weights, boardToGrid(b), 2);
+      got.forEach((v, i) => expect(v === null ? want[i] === null : Math.abs(v - want[i]!) <= 1e-9 * Math.max(1, Math.abs(want[i]!))).toBe(true));
+    }
+  });
+
+  it('with stages and line-position terms (each stage\'s tables shared once), equals brute force', () => {
+    const weights = parseWeights({
+      ...loadWeights('nneonneo'),
+      version: 2,
+      name: undefined,
+      description: undefined,
+      source: undefined,
+      lines: { outerColumns: { empty: 600 } },
+      stages: { by: 'maxTile', list: [{ from: 0, to: 256, merges: 50 }, { from: 256, matrix: [[9, 5, 3, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]] }] },
+    });
+    const split = createExpectimaxPlayer(weights, { depth: 2, cprob: 0, cacheMB: 0, threads: 2 });
+    const list = [...randomBoards('split-stages', 20, 0.3, 9), ...randomBoards('split-stages-early', 20, 0.3, 7)].filter((b) => countEmpty(b) <= 6);
+    expect(new Set(list.map((b) => Math.max(...boardToGrid(b).flat()) >= 256))).toEqual(new Set([true, false]));
     for (const b of list) {
       const got = split.evaluateMoves(b).map((e) => e.value);
       const want = refExpectimax(weights, boardToGrid(b), 2);
