@@ -166,12 +166,14 @@ export function predictedDifference(m: QuadraticModel, to: readonly number[], fr
  * The highest point of q within ‖x‖ ≤ radius (the trust-region subproblem), as a function of the radius:
  * the Newton point when H is negative definite and it lies inside, else on the sphere,
  * x(μ) = (μI − H)⁻¹g with μ > max(0, λmax(H)) found by bisection on ‖x(μ)‖ = radius (in H's eigenbasis,
- * decomposed once, so each try is a division per coordinate).
+ * decomposed once, so each try is a division per coordinate). `concave`: the same for q with H's positive
+ * eigenvalues set to 0 (no step chosen for an upward curvature, which noise alone makes up).
  */
-export function ballMaximizer(m: QuadraticModel): (radius: number) => number[] {
+export function ballMaximizer(m: QuadraticModel, options: { concave?: boolean } = {}): (radius: number) => number[] {
   const n = m.n;
   const evd = new EigenvalueDecomposition(new Matrix(m.hessian), { assumeSymmetric: true });
-  const lambda = evd.realEigenvalues;
+  // concave: of q with its upward curvature left out (H's positive eigenvalues set to 0).
+  const lambda = options.concave ? evd.realEigenvalues.map((l) => Math.min(l, 0)) : evd.realEigenvalues;
   const q = evd.eigenvectorMatrix.to2DArray();
   const gt = Array.from({ length: n }, (_, i) => m.gradient.reduce((s, g, k) => s + q[k][i] * g, 0));
   const step = (mu: number) => gt.map((g, i) => g / (mu - lambda[i]));

@@ -107,7 +107,14 @@ const CURVATURE_PRIOR = 0.5;
  * walk it off; 1 did, measured on the synthetic problem).
  */
 const CONFIDENCE = 2;
-/** Ball sizes tried along the path from the point to the model's best within √n radii. */
+/**
+ * How far a step may go, in radii. The samples lie ~√n radii out, but along any one direction they spread
+ * only N(0, 1) radii: a step of √n along the model's best direction extrapolates its curvature, and on real
+ * depth-3 games (60k noise, 130 games for 66 coefficients) that promised +110k ± 106k and stepped onto a
+ * 100k plateau. Two radii stay where the data are; confirmed steps to the edge widen the radius.
+ */
+const MAX_STEP = 2;
+/** Ball sizes tried along the path from the point to the model's best within the step bound. */
 const PATH_STEPS = 16;
 
 export function createSurrogate(cfg: SurrogateConfig): Optimizer {
@@ -146,9 +153,37 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
         }
         return out;
       };
+      // A point over the start, by a fit over both neighbourhoods (as a revert is judged).
+      const gainOverStart = (at: readonly number[], x: readonly number[]): { overStart?: { gain: number; se: number } } => {
+        if (!s.start || s.start.every((v, k) => v === at[k])) return {};
+        const joint = fitQuadratic(pointsNear([at, s.start]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+        if (!joint) return {};
+        const d = predictedDifference(joint, x, s.start.map((g, k) => (g - s.center[k]) / s.radius));
+        return { overStart: { gain: d.value, se: d.se } };
+      };
+      const needed = 2 * quadraticSize(n);
+      /** Σ weight · games of the played weight sets near a point (in the kernel of the current radius). */
+      const support = (at: readonly number[]) =>
+        sets.reduce((t, set) => t + set.scores.length * Math.exp(-set.genome.reduce((u, g, k) => u + ((g - at[k]) / s.radius) ** 2, 0) / (2 * cfg.window ** 2 * n)), 0);
+      const zero = new Array<number>(n).fill(0);
+      const fromX = s.decision === 'step' && s.from ? s.from.map((g, k) => (g - s.center[k]) / s.radius) : null;
+      // The last step, judged again with the games played since at the new point and around it, by a fit
+      // over both points' neighbourhoods: if the point it left now looks better, the step was a mistake of
+      // a model fitted on less: go back and look closer. If it surely gained and went to the edge: look wider.
+      // (Judged before anything else: a step must be undone even where the new point's own fit is not possible yet.)
+      let back: { value: number; se: number } | null = null;
+      if (fromX) {
+        const joint = fitQuadratic(pointsNear([s.center, s.from!]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+        back = joint ? predictedDifference(joint, fromX, zero) : null;
+        if (joint && back && back.value > 0) {
+          const local = fitQuadratic(pointsNear([s.from!], cfg.window / 2), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+          const value = predictValue(local ?? joint, fromX);
+          const prediction: SurrogatePrediction = { mean: value.value, meanSe: value.se, gain: back.value, gainSe: back.se, games: joint.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: joint.lackOfFit, misfit: false, ...gainOverStart(s.from!, fromX) };
+          return generation({ center: [...s.from!], start: s.start, radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
+        }
+      }
       const points = pointsNear([s.center]);
       const near = points.reduce((t, p) => t + p.weight * p.games, 0);
-      const needed = 2 * quadraticSize(n);
       if (near < needed) return sample(`${Math.floor(near)} games near the point, the model needs ${needed}`);
       const model = fitQuadratic(points, n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
       if (!model) return sample('the fit failed (singular or ill-conditioned): sampling again');
@@ -162,39 +197,24 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
         const value = predictValue(local ?? model, x);
         return { mean: value.value, meanSe: value.se, gain: 0, gainSe: 0, games: model.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: model.lackOfFit, misfit, ...gainOverStart(at, x) };
       };
-      // The point over the start, by a fit over both neighbourhoods (as a revert is judged).
-      const gainOverStart = (at: readonly number[], x: readonly number[]): { overStart?: { gain: number; se: number } } => {
-        if (!s.start || s.start.every((v, k) => v === at[k])) return {};
-        const joint = fitQuadratic(pointsNear([at, s.start]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
-        if (!joint) return {};
-        const d = predictedDifference(joint, x, s.start.map((g, k) => (g - s.center[k]) / s.radius));
-        return { overStart: { gain: d.value, se: d.se } };
-      };
-      const zero = new Array<number>(n).fill(0);
-      // The last step, judged again with the games played since at the new point and around it, by a fit
-      // over both points' neighbourhoods: if the point it left now looks better, the step was a mistake of
-      // a model fitted on less: go back and look closer. If it surely gained and went to the edge: look wider.
       let radius = s.radius;
-      if (s.decision === 'step' && s.from) {
-        const joint = fitQuadratic(pointsNear([s.center, s.from]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
-        const fromX = s.from.map((g, k) => (g - s.center[k]) / s.radius);
-        const back = joint ? predictedDifference(joint, fromX, zero) : null;
-        if (back && back.value > 0) {
-          const prediction = { ...predictionAt(fromX), gain: back.value, gainSe: back.se };
-          return generation({ center: [...s.from], start: s.start, radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
-        }
-        if (back && s.prediction?.step === 1 && back.value + CONFIDENCE * back.se < 0) radius = Math.min(cfg.maxRadius, s.radius * 1.5);
-      }
+      if (back && s.prediction?.step === 1 && back.value + CONFIDENCE * back.se < 0) radius = Math.min(cfg.maxRadius, s.radius * 1.5);
       // Along the path of best points in balls of growing size (out to where the samples lie, √n radii),
       // the step whose gain is surest: the highest gain − 2 standard errors. Far steps gain more but are
       // less certain, so the step goes as far as the evidence carries it; none above zero: stay.
-      // A surface that fits its points worse than their noise allows is trusted less far.
-      const bound = Math.sqrt(n / Math.max(1, model.lackOfFit));
-      const best = ballMaximizer(model);
+      // A surface that fits its points worse than their noise allows is trusted less far, and no step goes
+      // where the games played so far could not fit the model again (its support: a quadratic's
+      // extrapolation past its data can promise anything, and the point's next fit would be impossible).
+      const bound = Math.min(Math.sqrt(n), MAX_STEP) / Math.sqrt(Math.max(1, model.lackOfFit));
+      // The path is chosen by the model's slope and downward curvature only: with tens of curvature
+      // coefficients each known to ± half a game's noise, the largest upward one is mostly noise, and a
+      // path along it promises gains that grow with the square of the step (judged by the full model).
+      const best = ballMaximizer(model, { concave: true });
       let chosen: { center: number[]; x: number[]; gain: { value: number; se: number }; lower: number; k: number } | null = null;
       for (let k = 1; k <= PATH_STEPS; k++) {
         const x = best((k / PATH_STEPS) * bound);
         const center = s.center.map((c, i) => clamp01(c + s.radius * x[i]));
+        if (support(center) < needed) break; // farther along the path is farther from the data
         const taken = center.map((c, i) => (c - s.center[i]) / s.radius); // clamped into the box
         const gain = predictedDifference(model, taken, zero);
         const lower = gain.value - CONFIDENCE * gain.se;
