@@ -79,6 +79,17 @@ describe('tune2048 serve in Chromium', () => {
     expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(expected.score);
     expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
 
+    // Weights of version 2 (stages: the tables switch when the largest tile reaches 1024) play there as here.
+    const staged = JSON.parse(runCli(['play', '-w', 'haskell-staged', '-n', '1', '-s', '5', '-d', '1', '--json']).stdout).games[0];
+    expect(staged.maxTile).toBeGreaterThanOrEqual(1024); // the game reached the late stage
+    await page.goto(`${url}/viewer?weights=preset:haskell-staged&depth=1&seed=5&speed=max`);
+    await page.waitForSelector('#weights option[value="preset:haskell-staged"]');
+    await page.click('#start');
+    await page.waitForSelector('#final-score', { timeout: 240_000 });
+    expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(staged.score);
+    await page.goto(`${url}/viewer?weights=preset:tuned-d1&depth=1&seed=5&speed=max`);
+    await page.waitForSelector('#weights option[value="preset:tuned-d1"]');
+
     // Hint mode: 2 4 / 2 8 in the top-left corner (clicks raise a tile by one rank).
     await page.click('#hint-mode');
     await page.click('#hint-clear');
