@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { loadWeights } from '../src/heuristic/weights';
+import { loadWeights, parseWeights } from '../src/heuristic/weights';
+import { createExpectimaxPlayer } from '../src/player/expectimax';
+import { playGame } from '../src/engine/game';
 import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
 import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space';
 import { exportBestWeights } from '../src/tuner/export';
@@ -194,5 +196,22 @@ describe('matrices in the genome', () => {
     store.close();
     const [amp, base] = [w.provenance!.tuned as Record<string, number>].map((t) => [t['matrix.amplitude'], t['matrix.base']])[0];
     expect(w.matrix![1][0]).toBeCloseTo(amp * base ** -7, 6);
+  });
+
+  it('a run tunes stage and line-position parameters end to end (worker processes) and exports weights of version 2 that replay its validation', async () => {
+    const db = tempDb();
+    const params = { 'lines.outerRows.empty': { min: 0, max: 2000 }, 'stages.1.monotonicity': { min: 1, max: 1000, scale: 'log' as const }, empty: { min: 0, max: 2000 } };
+    const config = smokeConfig({ space: { start: 'nneonneo', params, stages: { by: 'maxTile', at: [128] } } });
+    const { id, outcome } = await tuneToEnd(db, config, { workers: 2 });
+    expect(outcome.status).toBe('finished');
+    const store = Store.open(db, { readonly: true });
+    const w = exportBestWeights(store, id);
+    const validation = store.getGames(store.requireRun(id).bestCandidate!, 'validation');
+    store.close();
+    expect(w.version).toBe(2);
+    expect(w.stages!.list[1].monotonicity).toBeCloseTo((w.provenance!.tuned as Record<string, number>)['stages.1.monotonicity'], 9);
+    // The exported file plays the validation games the run stored, game for game.
+    const player = createExpectimaxPlayer(parseWeights(JSON.parse(JSON.stringify(w))), { depth: config.fitness.depth, cprob: config.fitness.cprob });
+    for (const g of validation.slice(0, 3)) expect(playGame(player, g.seed).score).toBe(g.score);
   });
 });

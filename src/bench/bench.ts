@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { Board, parseBoard } from '../engine/board';
 import * as moves from '../engine/moves';
 import { playGame } from '../engine/game';
-import { buildHeuristicTables } from '../heuristic/tables';
 import { CONFIGS_DIR, Weights } from '../heuristic/weights';
 import { createExpectimaxPlayer } from '../player/expectimax';
 import { searchModule } from '../wasm/module';
@@ -103,7 +102,7 @@ export function timePass(player: { chooseMove(board: Board): unknown }, boards: 
 
 /** Best move for every position at a fixed depth; median ms per decision over passes. */
 export function benchSearch(weights: Weights, boards: readonly Board[], depth: number, passes = 5, cprob = 1e-4): SearchBench {
-  const player = createExpectimaxPlayer(buildHeuristicTables(weights), { depth, cprob });
+  const player = createExpectimaxPlayer(weights, { depth, cprob });
   const perPass: { ms: number; leaves: number; moves: number; nodes: number; hits: number }[] = [];
   const minMs = depth <= 1 ? 200 : 400; // repeat short passes so timer resolution does not matter
   for (let p = 0; p < passes + 1; p++) {
@@ -138,7 +137,7 @@ export interface GameBench {
 
 /** Whole seeded games, warm (a few warm-up games first). */
 export function benchGames(weights: Weights, depth: number, games = 30, seed = 1): GameBench {
-  const player = createExpectimaxPlayer(buildHeuristicTables(weights), { depth });
+  const player = createExpectimaxPlayer(weights, { depth });
   for (let i = 0; i < 3; i++) playGame(player, 1_000_000 + i);
   const results = Array.from({ length: games }, (_, i) => playGame(player, seed + i));
   return {
