@@ -15,7 +15,13 @@ import { SCHEMA_VERSION } from '../src/store/schema';
 import { createRun } from '../src/tuner/run-problem';
 import { Tuner } from '../src/tuner/tuner';
 import { runCli } from './helpers/cli';
+import { legacyMemoKey } from '../src/compare/memo';
+import { playerSpec } from '../src/player/spec';
+import { loadWeights } from '../src/heuristic/weights';
 import { all, dumpRun, smokeConfig, tempDb } from './helpers/runs';
+
+/** The search build (package version : sha1 of build/search.wasm) that made the fixture's compare games. */
+const FIXTURE_BUILD = '0.1.0:f1a234a250f52f79f326108e49f768595603fc85';
 
 /** A fresh copy of the schema-4 database. */
 function oldDatabase(): string {
@@ -123,6 +129,15 @@ describe('a database from before the comparisons kind column (schema 4)', () => 
     const path = oldDatabase();
     const count = () => all<{ n: number }>(path, 'SELECT count(*) AS n FROM compare_games')[0].n;
     expect(count()).toBe(12);
+    // The old key names the search build too (a new build may play differently: its games are not reused).
+    // The fixture's games are of the build of its day; as if this build had played them, under the old key:
+    const db = new Database(path);
+    for (const name of ['nneonneo', 'java-l']) {
+      const spec = playerSpec('expectimax', loadWeights(name), { depth: 0, cprob: 1e-4 });
+      const moved = db.prepare('UPDATE compare_games SET player = ? WHERE player = ?').run(legacyMemoKey(spec), legacyMemoKey(spec, FIXTURE_BUILD));
+      expect(moved.changes).toBe(6);
+    }
+    db.close();
     const r = runCli(['compare', 'nneonneo', 'java-l', '-n', '6', '-d', '0', '--seed', '500', '--workers', '1', '--db', path, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/going on from the games/);

@@ -29,9 +29,9 @@ export function memoKey(spec: PlayerSpec): string {
   return createHash('sha1').update(`${playerKey(spec)}\n${searchBuild()}`).digest('hex');
 }
 
-/** The key of tune2048 0.1's first memos (the whole spec, labels included): still read, never written. */
-function legacyMemoKey(spec: PlayerSpec): string {
-  return createHash('sha1').update(JSON.stringify({ spec, build: searchBuild() })).digest('hex');
+/** The key of tune2048 0.1's first memos (the whole spec, labels included): still read, never written (`build`: another build's, for tests). */
+export function legacyMemoKey(spec: PlayerSpec, build = searchBuild()): string {
+  return createHash('sha1').update(JSON.stringify({ spec, build })).digest('hex');
 }
 
 /** A memo over a database open for writing (the parent is its only writer). */
