@@ -13,15 +13,16 @@
  *      holds only the curvature to zero, the noise of a game measured within weight sets);
  *   3. the last step is judged again by a fit over both points' neighbourhoods: if the point it left now
  *      looks better, go back and halve r; if it surely gained and went to the edge, r ×1.5;
- *   4. along the path of q's best points in balls out to √n radii (where the samples lie), the step with
- *      the highest gain − 2 standard errors is taken if that is above zero; else it holds, and the point's
- *      neighbourhood fills with games until the model is sure (the pooled sample grows as ASTRO-DF's does);
+ *   4. along the path of q's best points (by its slope and downward curvature) in balls out to 2 radii,
+ *      the step with the highest gain − 2 standard errors is taken if that is above zero; else it holds,
+ *      and the point's neighbourhood fills with games until the model is sure (the pooled sample grows as
+ *      ASTRO-DF's does);
  *   5. a surface whose points scatter beyond their noise (significant lack of fit) shrinks r ×0.8 and is
  *      trusted less far;
  *   6. too few games for the fit (under 2 per coefficient), no noise measured yet or a fit that fails:
  *      stay and sample again, and the state says why (shown in the log).
- * The state keeps the model's prediction at its new point, the mean and the gain over the old point each
- * with a standard error, so show, the report and the dashboard set it beside the validated mean. The
+ * The state keeps the model's prediction at its new point, the mean, the gain over the old point and over
+ * the run's start, each with a standard error, so show, the report and the dashboard set it beside the validated mean. The
  * mean is read from a fit half as wide around the new point: a quadratic fitted one radius around a peak
  * underestimates it (on the synthetic problem its interval held the truth in 0 of 3 runs in 16 weights,
  * 3 of 3 from the narrower fit, 8 of 8 in 8 weights), at the price of a wider interval.
@@ -199,7 +200,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       };
       let radius = s.radius;
       if (back && s.prediction?.step === 1 && back.value + CONFIDENCE * back.se < 0) radius = Math.min(cfg.maxRadius, s.radius * 1.5);
-      // Along the path of best points in balls of growing size (out to where the samples lie, √n radii),
+      // Along the path of best points in balls of growing size (out to MAX_STEP radii, where the data are),
       // the step whose gain is surest: the highest gain − 2 standard errors. Far steps gain more but are
       // less certain, so the step goes as far as the evidence carries it; none above zero: stay.
       // A surface that fits its points worse than their noise allows is trusted less far, and no step goes
