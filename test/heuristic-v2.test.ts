@@ -124,8 +124,8 @@ describe('stages', () => {
     for (const b of randomBoards('stage-of', 2000, 0.35, 12)) {
       const tiles = boardToGrid(b).flat();
       const max = Math.max(...tiles);
-      expect(stageOf(staged, b.lo, b.hi)).toBe(max < 256 ? 0 : max < 1024 ? 1 : 2);
-      expect(stageOf(tileSum, b.lo, b.hi)).toBe(tiles.reduce((a, v) => a + v, 0) < 1000 ? 0 : 1);
+      expect(stageOf(staged, b)).toBe(max < 256 ? 0 : max < 1024 ? 1 : 2);
+      expect(stageOf(tileSum, b)).toBe(tiles.reduce((a, v) => a + v, 0) < 1000 ? 0 : 1);
     }
   });
 
@@ -133,7 +133,7 @@ describe('stages', () => {
     const player = createExpectimaxPlayer(staged, { cacheMB: 0 });
     const seen = new Set<number>();
     for (const b of randomBoards('stages-heur', 3000, 0.35, 12)) {
-      seen.add(stageOf(staged, b.lo, b.hi));
+      seen.add(stageOf(staged, b));
       const want = refHeuristic(staged, boardToGrid(b));
       expect(Math.abs(player.heuristic(b) - want)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
     }
@@ -149,7 +149,7 @@ describe('stages', () => {
       // Boards of every stage: tiles up to 2048, and up to 128 (stage 0).
       const early = randomBoards(`stages-bf-early-${depth}`, depth === 1 ? 20 : 6, 0.3, 7).filter((b) => countEmpty(b) <= 6);
       for (const b of [...positions(`stages-bf-${depth}`, depth === 1 ? 40 : 10), ...early]) {
-        const k = stageOf(staged, b.lo, b.hi);
+        const k = stageOf(staged, b);
         seen.add(k);
         const want = refExpectimax(staged, boardToGrid(b), depth);
         player.evaluateMoves(b).forEach((e, i) => expect(close(e.value, want[i]), `stage ${k} move ${i}: ${e.value} vs ${want[i]}`).toBe(true));
@@ -159,7 +159,7 @@ describe('stages', () => {
     // Minimax over a staged heuristic: as minimax over the stage's own weights.
     const mm = createMinimaxPlayer(staged, { depth: 1 });
     for (const b of positions('stages-minimax', 30)) {
-      const own = createMinimaxPlayer(stageWeights(staged, stageOf(staged, b.lo, b.hi)), { depth: 1 });
+      const own = createMinimaxPlayer(stageWeights(staged, stageOf(staged, b)), { depth: 1 });
       expect(mm.chooseMove(b)).toBe(own.chooseMove(b));
     }
   });
@@ -185,7 +185,7 @@ describe('stages', () => {
     playGame(
       {
         chooseMove: (b) => {
-          const k = stageOf(staged, b.lo, b.hi);
+          const k = stageOf(staged, b);
           stagesSeen.add(k);
           const m = player.chooseMove(b);
           expect(m).toBe(own[k].chooseMove(b));

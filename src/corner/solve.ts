@@ -22,7 +22,7 @@
  * spawns nothing), and the same board is reached by many move orders.
  * The goal test is on expansion (a node counts as expanded when it is popped).
  */
-import { type Board, boardToRanks, maxRank } from '../engine/board';
+import { type Board, maxRank, tileSum } from '../engine/board';
 import { applyMove, DIRECTION_NAMES, type Direction } from '../engine/moves';
 import { cornerSpawn } from '../engine/rules';
 import { MinHeap } from './heap';
@@ -67,10 +67,6 @@ interface SearchNode {
 }
 
 const key = (b: Board) => `${b.hi},${b.lo}`;
-
-function tileSum(board: Board): number {
-  return boardToRanks(board).reduce((s, r) => s + (r ? 2 ** r : 0), 0);
-}
 
 export function heuristicValue(name: HeuristicName, board: Board, targetRank: number): number {
   const r = maxRank(board);

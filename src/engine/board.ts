@@ -125,6 +125,13 @@ export function maxRank(board: Board): number {
   return m;
 }
 
+/** The sum of the tile values. */
+export function tileSum(board: Board): number {
+  let s = 0;
+  for (let k = 0; k < 16; k++) s += rankToValue(rankAt(board, k));
+  return s;
+}
+
 export function countEmpty(board: Board): number {
   let n = 0;
   for (let k = 0; k < 16; k++) if (rankAt(board, k) === 0) n++;

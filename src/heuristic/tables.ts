@@ -6,6 +6,7 @@
  * are the one lineTable, and the search knows the heuristic is symmetric under transposition.
  * Built once per weight set (and per stage), in a few ms.
  */
+import type { Board } from '../engine/board';
 import { ROW_COUNT } from '../engine/tables';
 import { makeLineScorer, rankValue } from './features';
 import { LINE_GROUPS, lineGroup, lineWeights, stageOf, stageWeights, type LineGroup, type Weights } from './weights';
@@ -24,7 +25,7 @@ export interface HeuristicTables {
 export interface StagedTables {
   readonly weights: Weights;
   readonly stages: readonly HeuristicTables[];
-  stageOf(lo: number, hi: number): number;
+  stageOf(board: Board): number;
 }
 
 function lineTableOf(w: Weights): Float64Array {
@@ -60,7 +61,7 @@ export function buildHeuristicTables(weights: Weights): HeuristicTables {
 /** The tables of every stage (one stage for a weight set without stages). */
 export function buildStagedTables(weights: Weights): StagedTables {
   const stages = weights.stages ? weights.stages.list.map((_, k) => buildHeuristicTables(stageWeights(weights, k))) : [buildHeuristicTables(weights)];
-  return { weights, stages, stageOf: (lo, hi) => stageOf(weights, lo, hi) };
+  return { weights, stages, stageOf: (board) => stageOf(weights, board) };
 }
 
 /** What the search module is given: rowTables and columnTables only where lines differ (null: each is lineTable). */

@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 // valibot (run configs use it too): every command that plays loads weights, and valibot's import costs
 // ~10 ms of start-up where zod's cost ~100 ms.
 import * as v from 'valibot';
+import { maxRank, rankToValue, tileSum, type Board } from '../engine/board';
 import { InputError } from '../util/errors';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
@@ -49,7 +50,6 @@ const lineTerms = {
   sum: v.optional(finite),
   sumPower: v.optional(power),
 };
-export const LINE_TERM_NAMES = Object.keys(lineTerms) as (keyof typeof lineTerms)[];
 /** The four groups of lines that may have coefficients of their own. */
 export const LINE_GROUPS = ['outerRows', 'innerRows', 'outerColumns', 'innerColumns'] as const;
 export type LineGroup = (typeof LINE_GROUPS)[number];
@@ -148,44 +148,30 @@ export function lineGroup(kind: 'row' | 'column', i: number): LineGroup {
   return kind === 'row' ? (outer ? 'outerRows' : 'innerRows') : outer ? 'outerColumns' : 'innerColumns';
 }
 
+/** `base` with the fields `own` sets (those not undefined, nor named in `skip`) set again. */
+function overlay(base: Record<string, unknown>, own: Record<string, unknown> | undefined, skip: readonly string[] = []): Weights {
+  const out = { ...base };
+  for (const [k, x] of Object.entries(own ?? {})) if (x !== undefined && !skip.includes(k)) out[k] = x;
+  return out as Weights;
+}
+
 /** The coefficients of line() for a group of lines: the base's, with the group's own where it sets them. */
 export function lineWeights(w: Weights, group: LineGroup): Weights {
   const own = w.lines?.[group];
-  if (!own) return w;
-  const out: Record<string, unknown> = { ...w };
-  for (const [k, x] of Object.entries(own)) if (x !== undefined) out[k] = x;
-  return out as Weights;
+  return own ? overlay(w, own) : w;
 }
 
 /** The weights of stage k: the base's heuristic fields, with the stage's own where it sets them (no stages left). */
 export function stageWeights(w: Weights, k: number): Weights {
-  const out: Record<string, unknown> = { ...w };
-  delete out.stages;
-  const stage = w.stages?.list[k];
-  if (stage) for (const [key, x] of Object.entries(stage)) if (key !== 'from' && key !== 'to' && x !== undefined) out[key] = x;
-  return out as Weights;
-}
-
-/** What a stage is measured by, on a board's ranks (16 nibbles of lo, hi). */
-export function stageMeasure(by: StageMeasure, lo: number, hi: number): number {
-  let max = 0;
-  let sum = 0;
-  for (const word of [lo, hi]) {
-    for (let k = 0; k < 32; k += 4) {
-      const r = (word >>> k) & 15;
-      if (r === 0) continue;
-      sum += 2 ** r;
-      if (r > max) max = r;
-    }
-  }
-  return by === 'maxTile' ? (max === 0 ? 0 : 2 ** max) : sum;
+  const { stages, ...base } = w;
+  return overlay(base, stages?.list[k], ['from', 'to']);
 }
 
 /** The stage of a board (0 without stages). */
-export function stageOf(w: Weights, lo: number, hi: number): number {
+export function stageOf(w: Weights, board: Board): number {
   const stages = w.stages;
   if (!stages) return 0;
-  const m = stageMeasure(stages.by, lo, hi);
+  const m = stages.by === 'maxTile' ? rankToValue(maxRank(board)) : tileSum(board);
   let k = 0;
   while (k < stages.list.length - 1 && m >= stages.list[k + 1].from) k++;
   return k;

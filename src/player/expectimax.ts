@@ -149,7 +149,7 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
   };
 
   /** The tables of the stage `board` is in. */
-  const tablesFor = (board: Board): HeuristicTables => staged.stages[staged.stageOf(board.lo, board.hi)];
+  const tablesFor = (board: Board): HeuristicTables => staged.stages[staged.stageOf(board)];
 
   /** Makes the instance ours: `tables` (a stage's) and our cache size; the counters of the previous owner go to it. */
   function activate(tables: HeuristicTables): void {
