@@ -31,7 +31,7 @@
 import type { SurrogateConfig } from './config';
 import { gaussian } from './operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
-import { fitQuadratic, ballMaximizer, predictedDifference, predictValue, quadraticSize, type SurfacePoint } from './response-surface';
+import { fitQuadratic, ballMaximizer, predictedDifference, predictValue, quadraticSize, type QuadraticModel, type SurfacePoint } from './response-surface';
 
 export interface SurrogatePrediction {
   /** The model's mean score at the new point, and its standard error. */
@@ -143,29 +143,35 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       const sets = pool(history).filter((set) => set.scores.every(Number.isFinite));
       const noiseVar = withinVariance(sets);
       if (!(noiseVar > 0)) return sample('no weight set has two games yet: the noise is unknown');
+      /** How near a genome lies to c: the kernel exp(−‖(genome − c)/r‖²/(2·window²·n)). */
+      const nearness = (genome: readonly number[], c: readonly number[], window = cfg.window) =>
+        Math.exp(-genome.reduce((t, g, k) => t + ((g - c[k]) / s.radius) ** 2, 0) / (2 * window ** 2 * n));
       // Each weight set played so far, weighted by how near it lies to the point (or to either of two points).
       const pointsNear = (centers: readonly (readonly number[])[], window = cfg.window): SurfacePoint[] => {
         const out: SurfacePoint[] = [];
         for (const set of sets) {
           const x = set.genome.map((g, k) => (g - s.center[k]) / s.radius);
-          const weight = Math.max(...centers.map((c) => Math.exp(-set.genome.reduce((t, g, k) => t + ((g - c[k]) / s.radius) ** 2, 0) / (2 * window ** 2 * n))));
+          const weight = Math.max(...centers.map((c) => nearness(set.genome, c, window)));
           if (weight < NEGLIGIBLE) continue;
           out.push({ x, games: set.scores.length, weight, mean: set.scores.reduce((t, v) => t + v, 0) / set.scores.length });
         }
         return out;
       };
+      /** The model over these points (the curvature prior in units of the measured noise). */
+      const fit = (points: readonly SurfacePoint[]) => fitQuadratic(points, n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+      /** The mean at `at` (x in the point's coordinates), from a fit half as wide around it, else from `fallback`. */
+      const meanAt = (at: readonly number[], x: readonly number[], fallback: QuadraticModel) => predictValue(fit(pointsNear([at], cfg.window / 2)) ?? fallback, x);
       // A point over the start, by a fit over both neighbourhoods (as a revert is judged).
       const gainOverStart = (at: readonly number[], x: readonly number[]): { overStart?: { gain: number; se: number } } => {
         if (!s.start || s.start.every((v, k) => v === at[k])) return {};
-        const joint = fitQuadratic(pointsNear([at, s.start]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+        const joint = fit(pointsNear([at, s.start]));
         if (!joint) return {};
         const d = predictedDifference(joint, x, s.start.map((g, k) => (g - s.center[k]) / s.radius));
         return { overStart: { gain: d.value, se: d.se } };
       };
       const needed = 2 * quadraticSize(n);
       /** Σ weight · games of the played weight sets near a point (in the kernel of the current radius). */
-      const support = (at: readonly number[]) =>
-        sets.reduce((t, set) => t + set.scores.length * Math.exp(-set.genome.reduce((u, g, k) => u + ((g - at[k]) / s.radius) ** 2, 0) / (2 * cfg.window ** 2 * n)), 0);
+      const support = (at: readonly number[]) => sets.reduce((t, set) => t + set.scores.length * nearness(set.genome, at), 0);
       const zero = new Array<number>(n).fill(0);
       const fromX = s.decision === 'step' && s.from ? s.from.map((g, k) => (g - s.center[k]) / s.radius) : null;
       // The last step, judged again with the games played since at the new point and around it, by a fit
@@ -174,11 +180,10 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       // (Judged before anything else: a step must be undone even where the new point's own fit is not possible yet.)
       let back: { value: number; se: number } | null = null;
       if (fromX) {
-        const joint = fitQuadratic(pointsNear([s.center, s.from!]), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+        const joint = fit(pointsNear([s.center, s.from!]));
         back = joint ? predictedDifference(joint, fromX, zero) : null;
         if (joint && back && back.value > 0) {
-          const local = fitQuadratic(pointsNear([s.from!], cfg.window / 2), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
-          const value = predictValue(local ?? joint, fromX);
+          const value = meanAt(s.from!, fromX, joint);
           const prediction: SurrogatePrediction = { mean: value.value, meanSe: value.se, gain: back.value, gainSe: back.se, games: joint.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: joint.lackOfFit, misfit: false, ...gainOverStart(s.from!, fromX) };
           return generation({ center: [...s.from!], start: s.start, radius: Math.max(cfg.minRadius, s.radius * 0.5), games: s.games, decision: 'revert', prediction }, rng);
         }
@@ -186,7 +191,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       const points = pointsNear([s.center]);
       const near = points.reduce((t, p) => t + p.weight * p.games, 0);
       if (near < needed) return sample(`${Math.floor(near)} games near the point, the model needs ${needed}`);
-      const model = fitQuadratic(points, n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
+      const model = fit(points);
       if (!model) return sample('the fit failed (singular or ill-conditioned): sampling again');
       // The points' means scatter about the surface beyond their noise (3 sd of the ratio under a true quadratic).
       const dof = model.residualDof;
@@ -194,8 +199,7 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       const predictionAt = (x: readonly number[]): SurrogatePrediction => {
         // The mean at the point from a fit half as wide around it (less bias from the surface's shape, more noise).
         const at = s.center.map((c, k) => c + s.radius * x[k]);
-        const local = fitQuadratic(pointsNear([at], cfg.window / 2), n, noiseVar, CURVATURE_PRIOR * Math.sqrt(noiseVar));
-        const value = predictValue(local ?? model, x);
+        const value = meanAt(at, x, model);
         return { mean: value.value, meanSe: value.se, gain: 0, gainSe: 0, games: model.games, noiseSd: Math.sqrt(noiseVar), step: 0, lackOfFit: model.lackOfFit, misfit, ...gainOverStart(at, x) };
       };
       let radius = s.radius;
