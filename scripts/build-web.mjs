@@ -15,12 +15,12 @@ mkdirSync(out, { recursive: true });
 const nodeStubs = {
   name: 'node-stubs',
   setup(b) {
-    b.onResolve({ filter: /^node:(fs|path|worker_threads)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
+    b.onResolve({ filter: /^node:(fs|path|worker_threads|crypto)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
     b.onLoad({ filter: /.*/, namespace: 'node-stub' }, () => ({
       contents: `const no = () => { throw new Error('no file system in the browser'); };
         export const readFileSync = no, existsSync = () => false, readdirSync = () => [], statSync = no;
-        export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p;
-        export const MessageChannel = no, Worker = no, receiveMessageOnPort = no, workerData = null;`,
+        export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p, isAbsolute = (p) => p.startsWith('/');
+        export const MessageChannel = no, Worker = no, receiveMessageOnPort = no, workerData = null, createHash = no;`,
       loader: 'js',
     }));
   },

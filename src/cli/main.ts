@@ -32,6 +32,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   solve: { summary: "seed 003's classic searches on the deterministic corner rules", load: () => import('./commands/solve') },
   serve: { summary: 'a web dashboard of the runs and a game viewer, in the browser', load: () => import('./commands/serve') },
   worker: { summary: 'play the games of runs that use a Redis queue (--queue), on this machine', load: () => import('./commands/worker') },
+  learn: { summary: 'learn line tables from played games (TD learning) for the weights to add', load: () => import('./commands/learn') },
   bench: { summary: 'engine and search speed on the bench positions', load: () => import('./commands/bench') },
 };
 

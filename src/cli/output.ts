@@ -7,7 +7,7 @@ import { describeFsError, InputError } from '../util/errors';
  * Writes `text` to `path`. A folder given as the file, or a missing folder (unless `createFolder`,
  * for default paths), is refused before anything is written.
  */
-export function writeOutputFile(path: string, text: string, option = '--out', createFolder = false): void {
+export function writeOutputFile(path: string, text: string | Uint8Array, option = '--out', createFolder = false): void {
   checkOutputPath(path, option, createFolder);
   try {
     writeFileSync(path, text);

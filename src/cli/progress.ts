@@ -7,6 +7,8 @@ import { formatDuration } from './format';
 
 export interface Progress {
   update(done: number, extra?: Record<string, string | number>): void;
+  /** Work found already done (stored games): shown in the bar, left out of the ETA's rate. Before any update. */
+  already(done: number): void;
   setTotal(total: number): void;
   stop(): void;
 }
@@ -48,6 +50,8 @@ export function createProgress(label: string, total: number, format?: string, pa
   running.add(bar);
   return {
     update: (done, extra) => bar.update(done, extra),
+    // Restarting at `done` empties cli-progress's ETA buffer, which would otherwise count the jump as speed.
+    already: (done) => bar.start(total, done, payload),
     setTotal: (total) => bar.setTotal(total),
     stop: () => {
       running.delete(bar);

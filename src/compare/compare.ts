@@ -34,6 +34,8 @@ export interface CompareOptions {
   runner: GameRunner;
   batchGames?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Games found in the memo (before any is played): counted in `done`, but played by no one now (a progress bar's ETA leaves them out). */
+  onKnown?: (done: number, total: number) => void;
   /** Games already played by the same players on these seeds (an interrupted comparison), and where new ones go. */
   memo?: GameMemo;
 }
@@ -48,9 +50,9 @@ export interface GameMemo {
 }
 
 /** Plays what `memo` does not know of `seeds` (keeping each batch as it finishes); all the games, in seed order. */
-async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number) => void): Promise<PlayedGame[]> {
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<PlayedGame[]> {
   const known = o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>();
-  if (known.size > 0) onGames(known.size);
+  if (known.size > 0) onGames(known.size, true);
   const missing = seeds.filter((s) => !known.has(s));
   const fresh = await playSeeds(o.runner, spec, missing, batch, (games) => {
     o.memo?.keep(spec, games);
@@ -185,9 +187,9 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   let done = 0;
   const played = await Promise.all(
     contenders.map((c) =>
-      playRemembered(o, playerSpec(o.player ?? 'expectimax', c.weights, o), seeds, batch, (n) => {
+      playRemembered(o, playerSpec(o.player ?? 'expectimax', c.weights, o), seeds, batch, (n, known) => {
         done += n;
-        o.onProgress?.(done, total);
+        (known ? (o.onKnown ?? o.onProgress) : o.onProgress)?.(done, total);
       }),
     ),
   );

@@ -35,7 +35,7 @@ export function ranksToRow(ranks: readonly number[]): number {
   return (ranks[0] | (ranks[1] << 4) | (ranks[2] << 8) | (ranks[3] << 12)) & 0xffff;
 }
 
-function reverseRow(row: number): number {
+export function reverseRow(row: number): number {
   return ((row & 15) << 12) | (((row >>> 4) & 15) << 8) | (((row >>> 8) & 15) << 4) | (row >>> 12);
 }
 

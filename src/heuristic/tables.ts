@@ -3,11 +3,14 @@
  *   value(board) = Σ_i rowTables[i][row i] + Σ_c columnTables[c][column c]
  * rowTables[i] = the line score of row i's group + the matrix term of row i; columnTables[c] = the line
  * score of column c's group. Where nothing tells lines apart (no matrix, no line-position terms) all eight
- * are the one lineTable, and the search knows the heuristic is symmetric under transposition.
+ * are the one lineTable, and the search knows the heuristic is symmetric under transposition. A learned line
+ * network (weights' `learned`) adds its weighted line tables to the eight.
  * Built once per weight set (and per stage), in a few ms.
  */
 import type { Board } from '../engine/board';
 import { ROW_COUNT } from '../engine/tables';
+import { learnedLineTables, type LineNetwork } from '../learn/line-network';
+import { networkFor } from '../learn/table-file';
 import { makeLineScorer, rankValue } from './features';
 import { LINE_GROUPS, lineGroup, lineWeights, stageOf, stageWeights, type LineGroup, type Weights } from './weights';
 
@@ -55,7 +58,25 @@ export function buildHeuristicTables(weights: Weights): HeuristicTables {
     }
     return table;
   }) as unknown as Four;
-  return { weights: w, lineTable, rowTables, columnTables };
+  if (!w.learned) return { weights: w, lineTable, rowTables, columnTables };
+  const learned = learnedOf(networkFor(w.learned));
+  const weight = w.learned.weight;
+  const plus = (t: Float64Array, l: Float64Array) => Float64Array.from(t, (x, row) => x + weight * l[row]);
+  const outer = (i: number) => i === 0 || i === 3;
+  return {
+    weights: w,
+    lineTable,
+    rowTables: rowTables.map((t, i) => plus(t, outer(i) ? learned.outerRow : learned.innerRow)) as unknown as Four,
+    columnTables: columnTables.map((t, c) => plus(t, outer(c) ? learned.outerColumn : learned.innerColumn)) as unknown as Four,
+  };
+}
+
+const learnedCache = new WeakMap<LineNetwork, ReturnType<typeof learnedLineTables>>();
+/** A network's line tables as the search reads them, made once per network (every stage and candidate shares them). */
+function learnedOf(net: LineNetwork): ReturnType<typeof learnedLineTables> {
+  let t = learnedCache.get(net);
+  if (!t) learnedCache.set(net, (t = learnedLineTables(net)));
+  return t;
 }
 
 /** The tables of every stage (one stage for a weight set without stages). */

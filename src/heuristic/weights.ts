@@ -20,13 +20,18 @@
  *   each stage sets again any heuristic field (a coefficient, `lines`, `matrix`, …), the rest is the base's.
  *   The stage is chosen per decision from the board to move on, so a search's tables change only when the
  *   stage does.
+ * - `learned`: a learned line network (src/learn, `tune2048 learn`) added as weight × its estimate of the final
+ *   score (the network's value + the score the tiles hold). Named by its file and SHA-256: a table trained
+ *   again is refused, never silently played in place of the one a result was measured with. A relative
+ *   path is relative to the weights file (to the working directory for weights given inline).
  */
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 // valibot (run configs use it too): every command that plays loads weights, and valibot's import costs
 // ~10 ms of start-up where zod's cost ~100 ms.
 import * as v from 'valibot';
 import { maxRank, rankToValue, tileSum, type Board } from '../engine/board';
+import { MAX_TABLE_ENTRY } from '../learn/table-file';
 import { InputError } from '../util/errors';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
@@ -65,6 +70,11 @@ const stageSchema = v.strictObject({
   matrix: v.optional(matrixSchema),
   lines: v.optional(linesSchema),
 });
+const learnedSchema = v.strictObject({
+  table: v.pipe(v.string(), v.minLength(1, 'must name a line-table file')),
+  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be the 64 hex digits of the table file\'s SHA-256 (tune2048 learn export prints it)')),
+  weight: finite,
+});
 export const STAGE_MEASURES = ['maxTile', 'tileSum'] as const;
 export type StageMeasure = (typeof STAGE_MEASURES)[number];
 const stagesSchema = v.strictObject({
@@ -94,6 +104,8 @@ export const weightsSchema = v.strictObject({
   lines: v.optional(linesSchema),
   /** Version 2: a weight set per stage of the game. */
   stages: v.optional(stagesSchema),
+  /** Version 2: a learned line network's estimate of the final score, weighted (in every stage). */
+  learned: v.optional(learnedSchema),
   /** Where tuned weights came from (written by `export`); free-form. */
   provenance: v.optional(v.record(v.string(), v.unknown())),
 });
@@ -180,7 +192,7 @@ export function stageOf(w: Weights, board: Board): number {
 /** Stages that do not cover [0, ∞) exactly once, or version-2 parts in a version-1 file: the first problem. */
 function checkStructure(w: Weights): string | null {
   if (w.version < 2) {
-    for (const key of ['lines', 'stages'] as const) if (w[key] !== undefined) return `field "${key}": needs "version": 2 (a version-1 file has no ${key})`;
+    for (const key of ['lines', 'stages', 'learned'] as const) if (w[key] !== undefined) return `field "${key}": needs "version": 2 (a version-1 file has no ${key})`;
   }
   const list = w.stages?.list;
   if (!list) return null;
@@ -219,6 +231,8 @@ function termBounds(w: Weights): [string, number][] {
     }
   }
   const bounds = [...total.entries()];
+  // 16 table reads (8 lines, both ways) and the tile score of 16 tiles of up to 32768.
+  if (w.learned) bounds.push(['learned.weight', Math.abs(w.learned.weight) * (16 * MAX_TABLE_ENTRY + 16 * 14 * 32768)]);
   w.matrix?.forEach((row, i) => row.forEach((x, j) => bounds.push([`matrix[${i}][${j}]`, Math.abs(x) * top(w.matrixOn)])));
   return bounds;
 }
@@ -274,15 +288,21 @@ export function listPresets(): string[] {
     .sort();
 }
 
+/** A learned table's path made absolute from the weights file's folder, so the weights play from any working directory. */
+function anchored(w: Weights, file: string): Weights {
+  if (!w.learned || isAbsolute(w.learned.table)) return w;
+  return { ...w, learned: { ...w.learned, table: resolve(dirname(file), w.learned.table) } };
+}
+
 /** Loads weights from a file path, or by preset name from configs/weights/. */
 export function loadWeights(spec: string): Weights {
   const looksLikePath = spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
   if (looksLikePath || existsSync(spec)) {
-    return parseWeights(readJsonFile(spec, 'weights file'), `weights file "${spec}"`);
+    return anchored(parseWeights(readJsonFile(spec, 'weights file'), `weights file "${spec}"`), spec);
   }
   const presetPath = join(PRESETS_DIR, `${spec}.json`);
   if (!existsSync(presetPath)) {
     throw new InputError(`unknown weights preset or file "${spec}" (presets: ${listPresets().join(', ')})`);
   }
-  return parseWeights(readJsonFile(presetPath, 'weights preset'), `weights preset "${spec}"`);
+  return anchored(parseWeights(readJsonFile(presetPath, 'weights preset'), `weights preset "${spec}"`), presetPath);
 }

@@ -9,6 +9,71 @@ import type { PlayedGame } from '../engine/game';
 export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
 export type GamePurpose = 'fitness' | 'validation';
 
+/** A learning run (tune2048 learn): its config is checked by src/learn/config.ts. */
+export interface LearnRun {
+  id: number;
+  name: string;
+  storedConfig: unknown;
+  status: RunStatus;
+  ownerPid: number | null;
+  ownerHost: string | null;
+  heartbeatAt: number | null;
+  createdAt: number;
+  finishedAt: number | null;
+  error: string | null;
+}
+
+/** A point of a learning run's curve; `tables` only on the latest one. */
+export interface LearnCheckpoint {
+  runId: number;
+  games: number;
+  meanScore: number;
+  maxTile: number;
+  tables: Uint8Array | null;
+  at: number;
+}
+
+export interface LearnRunRow {
+  id: number;
+  name: string;
+  config: string;
+  status: RunStatus;
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: number | null;
+  created_at: number;
+  finished_at: number | null;
+  error: string | null;
+}
+
+export function decodeLearnRun(r: LearnRunRow): LearnRun {
+  return {
+    id: r.id,
+    name: r.name,
+    storedConfig: JSON.parse(r.config),
+    status: r.status,
+    ownerPid: r.owner_pid,
+    ownerHost: r.owner_host,
+    heartbeatAt: r.heartbeat_at,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    error: r.error,
+  };
+}
+
+export interface LearnCheckpointRow {
+  run_id: number;
+  games: number;
+  mean_score: number;
+  max_tile: number;
+  tables: Buffer | null;
+  at: number;
+}
+
+export function decodeLearnCheckpoint(r: LearnCheckpointRow): LearnCheckpoint {
+  return { runId: r.run_id, games: r.games, meanScore: r.mean_score, maxTile: r.max_tile, tables: r.tables && new Uint8Array(r.tables), at: r.at };
+}
+
 export interface Run {
   id: number;
   name: string;

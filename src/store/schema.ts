@@ -94,6 +94,30 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE comparisons SET kind = json_extract(result, '$.kind') WHERE json_extract(result, '$.kind') IN ('sweep', 'race-checkpoint');
   CREATE INDEX comparisons_by_run_kind ON comparisons (run_id, kind);
   `,
+  // 6: learning runs (tune2048 learn): a line network trained by TD learning, checkpointed at game boundaries
+  `
+  CREATE TABLE learn_runs (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT NOT NULL,
+    config        TEXT NOT NULL,            -- the validated learning config, JSON
+    status        TEXT NOT NULL CHECK (status IN ('running', 'stopped', 'failed', 'finished')),
+    owner_pid     INTEGER,
+    owner_host    TEXT,
+    heartbeat_at  INTEGER,
+    created_at    INTEGER NOT NULL,
+    finished_at   INTEGER,
+    error         TEXT
+  );
+  CREATE TABLE learn_checkpoints (
+    run_id        INTEGER NOT NULL REFERENCES learn_runs(id),
+    games         INTEGER NOT NULL,         -- training games done (the next game to play has this number)
+    mean_score    REAL NOT NULL,            -- of the training games since the previous checkpoint
+    max_tile      INTEGER NOT NULL,         -- the largest tile of those games
+    tables        BLOB,                     -- the network (a line-table file's bytes); kept for the latest checkpoint only
+    at            INTEGER NOT NULL,
+    PRIMARY KEY (run_id, games)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

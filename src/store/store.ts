@@ -13,6 +13,8 @@ import { APPLICATION_ID, MIGRATIONS, OLDEST_READABLE_SCHEMA, SCHEMA_VERSION } fr
 import {
   decodeCandidate,
   decodeGeneration,
+  decodeLearnCheckpoint,
+  decodeLearnRun,
   decodeRun,
   decodeRunSummary,
   gameColumns,
@@ -22,6 +24,10 @@ import {
   type GamePurpose,
   type Generation,
   type GenerationRow,
+  type LearnCheckpoint,
+  type LearnCheckpointRow,
+  type LearnRun,
+  type LearnRunRow,
   type NewCandidate,
   type PlayedGame,
   type ResultKind,
@@ -479,6 +485,80 @@ export class Store {
       )
       .all(runId) as RunGame[];
   }
+
+  // ---- learning runs (tune2048 learn) ----
+
+  /** Whether the file has learning runs' tables (a reader of a schema older than 6 sees none). */
+  private hasLearnRuns(): boolean {
+    return !this.empty && this.schemaVersion() >= 6;
+  }
+
+  createLearnRun(run: { name: string; storedConfig: unknown }): number {
+    const info = this.db.prepare('INSERT INTO learn_runs (name, config, status, created_at) VALUES (?, ?, ?, ?)').run(run.name, JSON.stringify(run.storedConfig), 'stopped', Date.now());
+    return Number(info.lastInsertRowid);
+  }
+
+  requireLearnRun(id: number): LearnRun {
+    const row = this.hasLearnRuns() ? (this.db.prepare('SELECT * FROM learn_runs WHERE id = ?').get(id) as LearnRunRow | undefined) : undefined;
+    if (!row) throw new InputError(`no learning run ${id} in "${this.path}" (see "tune2048 learn show --db ${this.path}")`);
+    return decodeLearnRun(row);
+  }
+
+  listLearnRuns(): LearnRun[] {
+    if (!this.hasLearnRuns()) return [];
+    return (this.db.prepare('SELECT * FROM learn_runs ORDER BY id').all() as LearnRunRow[]).map(decodeLearnRun);
+  }
+
+  /** Makes this process the learning run's holder (the rules of acquireRun). */
+  acquireLearnRun(id: number, pid = process.pid, host = hostname(), now = Date.now()): void {
+    this.db
+      .transaction(() => {
+        const run = this.requireLearnRun(id);
+        if (run.status === 'running' && run.ownerPid !== null && !(run.ownerPid === pid && run.ownerHost === host)) {
+          const fresh = run.heartbeatAt !== null && now - run.heartbeatAt < STALE_HEARTBEAT_MS;
+          const alive = run.ownerHost !== host || pidAlive(run.ownerPid);
+          if (fresh && alive) throw new RunBusyError(`learning run ${id} is held by pid ${run.ownerPid} on ${run.ownerHost}; stop it first or wait`);
+        }
+        this.db.prepare("UPDATE learn_runs SET status = 'running', owner_pid = ?, owner_host = ?, heartbeat_at = ?, error = NULL WHERE id = ?").run(pid, host, now, id);
+      })
+      .immediate();
+  }
+
+  /** Stores a checkpoint (the tables of the previous one dropped: only the latest is resumed from), if this process still holds the run. */
+  saveLearnCheckpoint(c: Omit<LearnCheckpoint, 'tables'> & { tables: Uint8Array }, pid = process.pid, host = hostname()): void {
+    this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT owner_pid, owner_host FROM learn_runs WHERE id = ?').get(c.runId) as { owner_pid: number | null; owner_host: string | null };
+        if (row.owner_pid !== pid || row.owner_host !== host) throw new RunLostError(`learning run ${c.runId} was taken over by another process; this process stops and writes nothing more`);
+        this.db.prepare('UPDATE learn_checkpoints SET tables = NULL WHERE run_id = ? AND tables IS NOT NULL').run(c.runId);
+        this.db
+          .prepare('INSERT INTO learn_checkpoints (run_id, games, mean_score, max_tile, tables, at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(c.runId, c.games, c.meanScore, c.maxTile, Buffer.from(c.tables.buffer, c.tables.byteOffset, c.tables.byteLength), c.at);
+        this.db.prepare('UPDATE learn_runs SET heartbeat_at = ? WHERE id = ?').run(Date.now(), c.runId);
+      })
+      .immediate();
+  }
+
+  /** The run's curve, oldest first (tables left out). */
+  learnCurve(id: number): LearnCheckpoint[] {
+    if (!this.hasLearnRuns()) return [];
+    return (this.db.prepare('SELECT run_id, games, mean_score, max_tile, NULL AS tables, at FROM learn_checkpoints WHERE run_id = ? ORDER BY games').all(id) as LearnCheckpointRow[]).map(decodeLearnCheckpoint);
+  }
+
+  /** The checkpoint a run goes on from (the latest, with its tables), or undefined before the first. */
+  lastLearnCheckpoint(id: number): LearnCheckpoint | undefined {
+    if (!this.hasLearnRuns()) return undefined;
+    const row = this.db.prepare('SELECT * FROM learn_checkpoints WHERE run_id = ? AND tables IS NOT NULL ORDER BY games DESC LIMIT 1').get(id) as LearnCheckpointRow | undefined;
+    return row && decodeLearnCheckpoint(row);
+  }
+
+  /** Gives the learning run up with its final status (if this process still holds it). */
+  releaseLearnRun(id: number, status: Exclude<RunStatus, 'running'>, error: string | null = null, pid = process.pid, host = hostname()): void {
+    this.db
+      .prepare('UPDATE learn_runs SET status = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL, error = ?, finished_at = ? WHERE id = ? AND owner_pid = ? AND owner_host = ?')
+      .run(status, error, status === 'finished' ? Date.now() : null, id, pid, host);
+  }
+
 
   /**
    * The SQLite connection itself, for tests only: fault injection (a page limit standing in for a full

@@ -272,7 +272,7 @@ export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
  * The first problem valibot found as "field "a.b": message" (unknown keys named together, as
  * "unknown key(s) "x", "y"", like the config errors before valibot).
  */
-function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   const pathOf = (i: v.BaseIssue<unknown>) => (i.path ?? []).map((p) => String(p.key));
   const where = (p: string[]) => (p.length > 0 ? `field "${p.join('.')}"` : 'top level');
   const isUnknownKey = (i: v.BaseIssue<unknown>) => i.type === 'strict_object' && i.expected === 'never';

@@ -3,6 +3,7 @@
  * of tile values (4 rows of 4 numbers, 0 = empty). It shares nothing with the
  * table engine, the heuristic tables or the search it checks.
  */
+import { readFileSync } from 'node:fs';
 import type { Weights } from '../../src/heuristic/weights';
 
 export type Grid = number[][];
@@ -55,6 +56,45 @@ export function refStageWeights(w: Weights, grid: Grid): Weights {
   return out as Weights;
 }
 
+/** A line network as two plain arrays, read from a line-table file's bytes at the offsets its format states. */
+export interface RefNetwork {
+  outer: number[];
+  inner: number[];
+}
+
+export function refReadNetwork(bytes: Uint8Array): RefNetwork {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const table = (k: number) => Array.from({ length: 65536 }, (_, i) => view.getFloat32(20 + 4 * (k * 65536 + i), true));
+  return { outer: table(0), inner: table(1) };
+}
+
+const networks = new Map<string, RefNetwork>();
+/** A table file's network, read once per path (tests never change a file after weights name it). */
+function refNetworkOf(path: string): RefNetwork {
+  if (!networks.has(path)) networks.set(path, refReadNetwork(readFileSync(path)));
+  return networks.get(path)!;
+}
+
+/** A line of ranks as its table index: the first cell in the lowest 4 bits. */
+const indexOf = (ranks: readonly number[]) => ranks[0] | (ranks[1] << 4) | (ranks[2] << 8) | (ranks[3] << 12);
+
+/** The network's value: every row and column, read forward and backward, in its table (outer lines: rows and columns 0 and 3). */
+export function refNetworkValue(net: RefNetwork, grid: Grid): number {
+  let total = 0;
+  [...grid, ...transposeGrid(grid)].forEach((values, index) => {
+    const table = index % 4 === 0 || index % 4 === 3 ? net.outer : net.inner;
+    const ranks = values.map(log2);
+    total += table[indexOf(ranks)];
+    total += table[indexOf([...ranks].reverse())];
+  });
+  return total;
+}
+
+/** The score the tiles hold: (r − 1)·2^r for each tile 2^r ≥ 4. */
+export function refTileScore(grid: Grid): number {
+  return grid.flat().reduce((s, v) => s + (v >= 4 ? (log2(v) - 1) * v : 0), 0);
+}
+
 /** The heuristic, computed directly on a grid from the formulas in weights.ts (of the grid's own stage). */
 export function refHeuristic(weights: Weights, grid: Grid): number {
   const staged = refStageWeights(weights, grid);
@@ -102,6 +142,7 @@ export function refHeuristic(weights: Weights, grid: Grid): number {
       for (let c = 0; c < 4; c++) total += staged.matrix[r][c] * (staged.matrixOn === 'rank' ? log2(grid[r][c]) : grid[r][c]);
     }
   }
+  if (staged.learned) total += staged.learned.weight * (refNetworkValue(refNetworkOf(staged.learned.table), grid) + refTileScore(grid));
   return total;
 }
 

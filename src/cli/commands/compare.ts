@@ -163,7 +163,7 @@ export function command(): Command {
         if (opts.sprt) return await withCliRunner(opts, (runner) => sequential(contenders[0], contenders[1], opts, runner, db));
         const progress = createProgress('games', contenders.length * opts.games);
         const result = await withCliRunner(opts, (runner) =>
-          compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done) }),
+          compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) }),
         );
         progress.stop();
         if (db) keepResult(db.store, opts, { kind: 'comparison', result });

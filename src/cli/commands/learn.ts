@@ -1,0 +1,147 @@
+import { Command } from 'commander';
+import { relative, dirname, resolve } from 'node:path';
+import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
+import { loadLearnConfig, type LearnConfig } from '../../learn/config';
+import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
+import { encodeNetwork, sha256 } from '../../learn/table-file';
+import type { Store } from '../../store/store';
+import { suggest } from '../../util/command-hint';
+import { InputError } from '../../util/errors';
+import { dbOption, withStore } from '../db';
+import { EXIT_INTERRUPTED } from '../exit-codes';
+import { handleInterrupts } from '../interrupt';
+import { parseRunId } from '../options';
+import { checkOutputPath, writeOutputFile } from '../output';
+import { createProgress } from '../progress';
+
+/** Trains a learning run to its end or to a stop (Ctrl-C: at the next game boundary, stored). */
+async function drive(store: Store, runId: number, json: boolean): Promise<void> {
+  let stopping = false;
+  const { games: from } = learnState(store, runId);
+  const config = store.requireLearnRun(runId).storedConfig as LearnConfig;
+  const progress = createProgress('games', config.games, 'learn [{bar}] {value}/{total} games | recent mean {mean} | ETA {eta_formatted}', { mean: '-' });
+  progress.already(from);
+  const interrupts = handleInterrupts(
+    { stop: () => (stopping = true), abandon: () => undefined, inFlight: () => 1 },
+    { stopping: 'stopping', stoppedAtOnce: () => `learning run ${runId} stopped; it goes on from its last checkpoint with: ${suggest(`learn resume ${runId}`, store.path)}` },
+  );
+  let outcome: LearnOutcome;
+  try {
+    outcome = await runLearning(store, runId, { shouldStop: () => stopping, onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }) });
+  } finally {
+    progress.stop();
+    interrupts.uninstall();
+  }
+  if (outcome.status === 'stopped') process.exitCode = EXIT_INTERRUPTED;
+  const hint = outcome.status === 'finished' ? suggest(`learn export ${runId} --out lines-${runId}.bin`, store.path) : suggest(`learn resume ${runId}`, store.path);
+  if (json) console.log(JSON.stringify({ run: runId, ...outcome, config: undefined, name: outcome.config.name, total: outcome.config.games, next: hint }));
+  else console.log(`learning run ${runId} (${outcome.config.name}) ${outcome.status} at ${outcome.games}/${outcome.config.games} games; mean score of the last checkpoint's games ${Math.round(outcome.recentMean)}\nnext: ${hint}`);
+}
+
+export function command(): Command {
+  const learn = new Command('learn').description('learn line tables by TD learning (a residual term the weights can add, weighted: see README "Learned line tables")');
+  learn
+    .command('start')
+    .description('start a learning run from a learning config')
+    .requiredOption('-c, --config <file>', 'learning config (see configs/learn-lines.json)')
+    .addOption(dbOption())
+    .option('--json', 'one JSON object on stdout when it ends')
+    .action(async (opts: { config: string; db: string; json?: boolean }) => {
+      const config = loadLearnConfig(opts.config);
+      await withStore(opts.db, 'write', async (store) => {
+        const runId = store.createLearnRun({ name: config.name, storedConfig: config });
+        console.error(`learning run ${runId} created in ${store.path}`);
+        await drive(store, runId, !!opts.json);
+      });
+    });
+  learn
+    .command('resume')
+    .description('go on with a stopped or killed learning run from its latest checkpoint')
+    .argument('<run>', 'learning run id', parseRunId)
+    .addOption(dbOption())
+    .option('--json', 'one JSON object on stdout when it ends')
+    .action(async (runId: number, opts: { db: string; json?: boolean }) => {
+      await withStore(opts.db, 'write-existing', async (store) => {
+        if (store.requireLearnRun(runId).status === 'finished') {
+          console.error(`tune2048: learning run ${runId} is already finished; nothing to do`);
+          return;
+        }
+        await drive(store, runId, !!opts.json);
+      });
+    });
+  learn
+    .command('show')
+    .description('the learning runs of a database, or one run\'s curve')
+    .argument('[run]', 'learning run id', parseRunId)
+    .addOption(dbOption())
+    .option('--json', 'JSON on stdout')
+    .action(async (runId: number | undefined, opts: { db: string; json?: boolean }) => {
+      await withStore(opts.db, 'read', (store) => {
+        if (runId === undefined) {
+          const runs = store.listLearnRuns().map((r) => ({ ...r, games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
+          if (opts.json) return console.log(JSON.stringify(runs));
+          if (runs.length === 0) return console.log(`no learning runs in ${store.path} (start one: tune2048 learn start -c configs/learn-lines.json)`);
+          for (const r of runs) console.log(`${r.id}\t${r.name}\t${r.status}\t${r.games}/${r.total} games`);
+          return;
+        }
+        const run = store.requireLearnRun(runId);
+        const curve = store.learnCurve(runId).map(({ games, meanScore, maxTile, at }) => ({ games, meanScore, maxTile, at }));
+        if (opts.json) return console.log(JSON.stringify({ ...run, curve }));
+        console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}`);
+        console.log('games\tmean score\tmax tile');
+        for (const c of curve) console.log(`${c.games}\t${Math.round(c.meanScore)}\t${c.maxTile}`);
+      });
+    });
+  learn
+    .command('export')
+    .description("write a learning run's line tables (its latest checkpoint) as a line-table file, and optionally weights that add them")
+    .argument('<run>', 'learning run id', parseRunId)
+    .addOption(dbOption())
+    .requiredOption('-o, --out <file>', 'the line-table file to write')
+    .option('--base <weights>', 'also write weights: this weights file or preset with the learned term added')
+    .option('--weight <w>', 'the learned term\'s weight in those weights', (s) => {
+      const w = Number(s);
+      if (!Number.isFinite(w)) throw new InputError(`--weight: "${s}" is not a number`);
+      return w;
+    })
+    .option('--weights-out <file>', 'where to write those weights (default: stdout)')
+    .option('--json', 'one JSON object on stdout: {run, out, sha256, games, weights}')
+    .action(async (runId: number, opts: { db: string; out: string; base?: string; weight?: number; weightsOut?: string; json?: boolean }) => {
+      if ((opts.base === undefined) !== (opts.weight === undefined)) throw new InputError('--base and --weight go together: the weights to add the learned term to, and its weight');
+      if (opts.weightsOut && !opts.base) throw new InputError('--weights-out needs --base and --weight');
+      const base = opts.base ? loadWeights(opts.base) : null;
+      checkOutputPath(opts.out);
+      if (opts.weightsOut) checkOutputPath(opts.weightsOut, '--weights-out');
+      await withStore(opts.db, 'read', (store) => {
+        const run = store.requireLearnRun(runId);
+        const { net, games } = learnState(store, runId);
+        if (games === 0) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
+        if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its tables after ${games} games`);
+        const bytes = encodeNetwork(net);
+        const hash = sha256(bytes);
+        writeOutputFile(opts.out, bytes);
+        console.error(`wrote ${opts.out} (sha256 ${hash})`);
+        let weights: unknown = null;
+        if (base) {
+          // The table's path as the weights file will find it: relative to that file's folder (or the working directory).
+          const table = relative(opts.weightsOut ? dirname(resolve(opts.weightsOut)) : process.cwd(), resolve(opts.out));
+          weights = {
+            format: WEIGHTS_FORMAT,
+            version: 2,
+            name: `${base.name ?? opts.base}+learned-${runId}x${opts.weight}`,
+            ...heuristicFields(base),
+            learned: { table, sha256: hash, weight: opts.weight },
+            provenance: { base: base.name ?? opts.base, learnRun: runId, learnName: run.name, games, database: store.path },
+          };
+          const text = JSON.stringify(weights, null, 2) + '\n';
+          if (opts.weightsOut) {
+            writeOutputFile(opts.weightsOut, text, '--weights-out');
+            console.error(`wrote ${opts.weightsOut}`);
+          } else if (!opts.json) process.stdout.write(text);
+        }
+        if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games, weights }));
+        else if (!base) console.log(`"learned": { "table": ${JSON.stringify(opts.out)}, "sha256": "${hash}", "weight": 1 }`);
+      });
+    });
+  return learn;
+}

@@ -1,0 +1,89 @@
+/**
+ * A learning run: trains its line network to `games` games, storing a checkpoint (the network and the
+ * curve) every `checkpointEvery` games and when stopped. The network and the number of the next game are
+ * the whole state, so a run stopped anywhere (Ctrl-C, kill -9: it goes on from its latest checkpoint)
+ * and resumed ends with exactly the tables of a run never stopped.
+ */
+import type { Store } from '../store/store';
+import { parseLearnConfig, type LearnConfig } from './config';
+import { emptyNetwork, type LineNetwork } from './line-network';
+import { decodeNetwork, encodeNetwork } from './table-file';
+import { trainGame } from './td';
+
+export interface LearnProgress {
+  games: number;
+  total: number;
+  /** Mean score of the training games since the last checkpoint. */
+  recentMean: number;
+}
+
+export interface LearnOptions {
+  onProgress?: (p: LearnProgress) => void;
+  /** Asked between games: true stops the run at this game boundary (stored, resumable). */
+  shouldStop?: () => boolean;
+  /** Test hook: called after each stored checkpoint. */
+  onCheckpoint?: (games: number) => void;
+}
+
+export interface LearnOutcome {
+  status: 'finished' | 'stopped';
+  games: number;
+  config: LearnConfig;
+  /** Mean score of the last checkpoint's games. */
+  recentMean: number;
+}
+
+/** Yields to the event loop this often, so signals are seen while the CPU trains. */
+const SLICE_MS = 50;
+
+/** The network a run goes on from, and its next game. */
+export function learnState(store: Store, runId: number): { net: LineNetwork; games: number } {
+  const last = store.lastLearnCheckpoint(runId);
+  if (!last?.tables) return { net: emptyNetwork(), games: 0 };
+  return { net: decodeNetwork(last.tables, `learning run ${runId}'s checkpoint at ${last.games} games`), games: last.games };
+}
+
+export async function runLearning(store: Store, runId: number, options: LearnOptions = {}): Promise<LearnOutcome> {
+  const run = store.requireLearnRun(runId);
+  const config = parseLearnConfig(run.storedConfig, `learning run ${runId}'s stored config`);
+  store.acquireLearnRun(runId);
+  const start = learnState(store, runId);
+  const net = start.net;
+  let games = start.games;
+  let sum = 0;
+  let count = 0;
+  let top = 0;
+  let recentMean = store.learnCurve(runId).at(-1)?.meanScore ?? 0;
+  let savedAt = games;
+  const save = () => {
+    if (games === savedAt) return;
+    recentMean = sum / count;
+    store.saveLearnCheckpoint({ runId, games, meanScore: recentMean, maxTile: 2 ** top, tables: encodeNetwork(net), at: Date.now() });
+    savedAt = games;
+    sum = count = top = 0;
+    options.onCheckpoint?.(games);
+  };
+  try {
+    let sliceStart = performance.now();
+    while (games < config.games && !options.shouldStop?.()) {
+      const g = trainGame(net, config.seed + games, config.learningRate);
+      games++;
+      sum += g.score;
+      count++;
+      top = Math.max(top, g.maxRank);
+      if (games % config.checkpointEvery === 0 || games === config.games) save();
+      if (performance.now() - sliceStart > SLICE_MS) {
+        options.onProgress?.({ games, total: config.games, recentMean: count > 0 ? sum / count : recentMean });
+        await new Promise((r) => setImmediate(r));
+        sliceStart = performance.now();
+      }
+    }
+    save();
+    const status = games >= config.games ? 'finished' : 'stopped';
+    store.releaseLearnRun(runId, status);
+    return { status, games, config, recentMean };
+  } catch (e) {
+    store.releaseLearnRun(runId, 'failed', (e as Error).message);
+    throw e;
+  }
+}
