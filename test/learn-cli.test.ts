@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, startCli, waitFor } from './helpers/cli';
-import { peek, tempDb } from './helpers/runs';
+import { peek, SMOKE, tempDb, writeConfig } from './helpers/runs';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'tune2048-learn-cli-'));
 
@@ -89,6 +89,29 @@ describe('tune2048 learn', () => {
     const play = (workers: string) => JSON.parse(runCli(['play', '-w', join(out, 'w.json'), '-n', '4', '-d', '1', '--workers', workers, '--json']).stdout).games;
     const local = play('1');
     expect(play('2')).toEqual(local.map((g: object) => ({ ...g, ms: expect.any(Number) })));
+  });
+
+  it('a run tunes the learned term\'s weight (worker processes); the exported best keeps its table and hash and plays', () => {
+    const db = tempDb();
+    expect(runCli(['learn', 'start', '-c', config(2000, 1000), '--db', db]).code).toBe(0);
+    const out = dir();
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', join(out, 'lines.bin'), '--base', 'nneonneo', '--weight', '1', '--weights-out', join(out, 'start.json')]).code).toBe(0);
+    const start = JSON.parse(readFileSync(join(out, 'start.json'), 'utf8'));
+    const tune = runCli(['tune', '-c', writeConfig({ ...SMOKE, space: { start: join(out, 'start.json'), params: { 'learned.weight': { min: 0, max: 8 }, empty: { min: 0, max: 2000 } } } }), '--db', db, '--workers', '2']);
+    expect(tune.code, tune.stderr).toBe(0);
+    const best = JSON.parse(runCli(['export', '1', '--db', db, '--json']).stdout).weights;
+    expect(best.learned.sha256).toBe(start.learned.sha256);
+    expect(best.learned.table).toBe(join(out, 'lines.bin'));
+    expect(best.learned.weight).toBeGreaterThanOrEqual(0);
+    expect(best.learned.weight).toBeLessThanOrEqual(8);
+    expect(best.provenance.tuned['learned.weight']).toBe(best.learned.weight);
+    const bestFile = join(out, 'best.json');
+    writeFileSync(bestFile, JSON.stringify(best));
+    expect(runCli(['play', '-w', bestFile, '-n', '2', '-d', '0']).code).toBe(0);
+    // Without a learned term in the start weights, the parameter is refused when the run is created.
+    const refused = runCli(['tune', '-c', writeConfig({ ...SMOKE, space: { start: 'nneonneo', params: { 'learned.weight': { min: 0, max: 8 } } } }), '--db', tempDb()]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/"learned.weight": the start weights have no learned term/);
   });
 
   it.each([

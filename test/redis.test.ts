@@ -5,7 +5,7 @@
  * itself going away.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
@@ -149,6 +149,24 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     } finally {
       redisClient.disconnect();
     }
+  });
+
+  it('weights with learned tables play through the queue as locally: the worker fetches the tables from Redis (not from the file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-redis-learned-'));
+    const db = tempDb();
+    const config = join(dir, 'learn.json');
+    writeFileSync(config, JSON.stringify({ format: 'tune2048/learn', name: 'queue', seed: 2, games: 1500, learningRate: 0.25 }));
+    expect(runCli(['learn', 'start', '-c', config, '--db', db]).code).toBe(0);
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', join(dir, 'lines.bin'), '--base', 'tuned-d1', '--weight', '2', '--weights-out', join(dir, 'w.json')]).code).toBe(0);
+    const hash = JSON.parse(readFileSync(join(dir, 'w.json'), 'utf8')).learned.sha256 as string;
+    const cached = join(tmpdir(), 'tune2048-tables', `${hash}.bin`);
+    rmSync(cached, { force: true });
+    const args = ['play', '-w', join(dir, 'w.json'), '-n', '4', '-d', '1', '--json'];
+    const local = JSON.parse(runCli(args).stdout).games;
+    const remote = runCli([...args, '--queue', redis.url]);
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(JSON.parse(remote.stdout).games.map((g: { ms: number }) => ({ ...g, ms: 0 }))).toEqual(local.map((g: { ms: number }) => ({ ...g, ms: 0 })));
+    expect(existsSync(cached)).toBe(true); // the worker's own copy, fetched from Redis
   });
 
   it('compare through the queue gives the local numbers', () => {

@@ -21,8 +21,8 @@ const errors: string[] = [];
 const started: RunningCli[] = [];
 
 /** Starts `serve` on a free port and returns its URL (the one line it prints on stdout). */
-async function serve(db: string): Promise<string> {
-  const s = startCli(['serve', '--db', db, '--port', '0']);
+async function serve(db: string, extra: string[] = []): Promise<string> {
+  const s = startCli(['serve', '--db', db, '--port', '0', ...extra]);
   started.push(s);
   let out = '';
   s.child.stdout!.on('data', (d) => (out += d));
@@ -119,6 +119,24 @@ describe('tune2048 serve in Chromium', () => {
     await page.goto(`file://${report}`);
     await page.waitForSelector('#chart-fitness canvas');
     expect(await page.$$eval('canvas', (c) => c.length)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('weights with learned line tables: the page fetches the tables and plays the same game as the CLI', async () => {
+    const db = tempDb();
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-learned-'));
+    const config = join(dir, 'learn.json');
+    writeFileSync(config, JSON.stringify({ format: 'tune2048/learn', name: 'viewer', seed: 1, games: 2000, learningRate: 0.25 }));
+    expect(runCli(['learn', 'start', '-c', config, '--db', db]).code).toBe(0);
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', join(dir, 'lines.bin'), '--base', 'tuned-d1', '--weight', '2', '--weights-out', join(dir, 'learned.json')]).code).toBe(0);
+    const expected = JSON.parse(runCli(['play', '-w', join(dir, 'learned.json'), '-n', '1', '-s', '5', '-d', '1', '--json']).stdout).games[0];
+    const url = await serve(db, ['--weights-dir', dir]);
+    const page = await openPage(browser, errors);
+    await page.goto(`${url}/viewer?weights=file:learned.json&depth=1&seed=5&speed=max`);
+    await page.waitForSelector('#weights option[value="file:learned.json"]');
+    await page.click('#start');
+    await page.waitForSelector('#final-score', { timeout: 240_000 });
+    expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(expected.score);
+    expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
   });
 
   it('no page logged a console error', () => {

@@ -23,6 +23,7 @@ import { hostname } from 'node:os';
 import { Queue, QueueEvents } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
 import type { PlayerSpec } from '../player/spec';
+import { tablePublisher } from './shared-tables';
 import { BatchFailedError, RunnerError, RunnerStoppedError, UnavailableError } from '../util/errors';
 import type { PlayedGame } from '../engine/game';
 import { parseQueueUrl, type QueueUrl } from './queue-url';
@@ -125,6 +126,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const events = new QueueEvents(name, { connection: eventsConnection, prefix: QUEUE_PREFIX });
   const pending = new Map<string, Pending>();
   const active = new Set<string>();
+  const publishTables = tablePublisher(connection);
   const maxQueued = o.maxQueued ?? MAX_QUEUED_JOBS;
   /** Jobs added to the queue and not yet finished; and batches waiting here for a place among them. */
   const queued = new Set<string>();
@@ -267,8 +269,15 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
         const data: RemoteBatch = { spec, seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
-        if (queued.size < maxQueued) submit(jobId, data);
-        else held.push({ jobId, data });
+        // Learned tables go to Redis before the first job that needs them.
+        publishTables(spec).then(
+          () => {
+            if (!pending.has(jobId)) return; // stopped meanwhile
+            if (queued.size < maxQueued) submit(jobId, data);
+            else held.push({ jobId, data });
+          },
+          (e: unknown) => settle(jobId)?.reject(e as Error),
+        );
       }),
     inFlight: () => [...pending.keys()].filter((id) => active.has(id)).length,
     drain,

@@ -13,11 +13,12 @@
  */
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { BatchFailedError } from '../util/errors';
+import { BatchFailedError, InputError } from '../util/errors';
 import IORedis from 'ioredis';
 import { createPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
 import { parseQueueUrl } from './queue-url';
+import { withLocalTables } from './shared-tables';
 import { checkRedis, connectionOptions, QUEUE_PREFIX, REGISTRY_KEY, STALE_MS, type RemoteBatch, type RemoteResult } from './redis';
 
 export interface RemoteWorkerOptions {
@@ -64,7 +65,10 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   let stopping = false;
 
   const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
-    const r = await pool.run({ spec: job.data.spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
+    const spec = await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
+      throw e instanceof InputError ? new UnrecoverableError(e.message) : e;
+    });
+    const r = await pool.run({ spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
       // Bad weights or a bad spec fail on every machine: fail the job now instead of retrying it.
       throw e instanceof BatchFailedError ? new UnrecoverableError(e.message) : e;
     });

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { listPresets, loadWeights, type Weights } from '../heuristic/weights';
+import { readNetworkFile } from '../learn/table-file';
 import { runDetail } from '../report/run-data';
 import { escapeHtml } from '../report/svg';
 import { listRunItems } from '../report/run-list';
@@ -169,6 +170,19 @@ export function createDashboardServer(o: ServeOptions): Server {
       const weights = weightsFor(url.searchParams.get('source') ?? '');
       if (!weights) return json(res, 404, { error: `no weights "${url.searchParams.get('source')}"` });
       return json(res, 200, weights);
+    }
+    if (path === '/api/tables/one') {
+      // The learned line tables of weights the viewer may load (never any other file), checked against their hash.
+      const learned = weightsFor(url.searchParams.get('source') ?? '')?.learned;
+      if (!learned) return json(res, 404, { error: `no learned tables in weights "${url.searchParams.get('source')}"` });
+      try {
+        const { bytes } = readNetworkFile(learned.table, learned.sha256);
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store' });
+        return void res.end(bytes);
+      } catch (e) {
+        if (e instanceof InputError) return json(res, 409, { error: e.message });
+        throw e;
+      }
     }
     if (path.startsWith('/api/')) return json(res, 404, { error: `no API ${path}` });
     return html(res, 404, notFoundPage(`Nothing at ${path}.`));

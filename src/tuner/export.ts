@@ -22,7 +22,7 @@ export function exportBestWeights(store: Store, runId: number): Weights {
       ...weights,
       format: WEIGHTS_FORMAT,
       // The oldest version that holds these weights, so a tune2048 before version 2 reads what it can play.
-      version: weights.lines || weights.stages ? WEIGHTS_VERSION : 1,
+      version: weights.lines || weights.stages || weights.learned ? WEIGHTS_VERSION : 1,
       name: `${run.name}-run${run.id}`,
       description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${config.fitness.depth}.`,
       source: `tune2048 run ${run.id}`,

@@ -29,6 +29,8 @@ export type MatrixForm = 'full' | 'symmetric' | 'snake' | 'corner';
 const MATRIX_PARAM = /^matrix\[([0-3])\]\[([0-3])\]$/;
 /** Line-position terms: `lines.<group>.<coefficient>` (weights version 2). */
 const LINE_PARAM = new RegExp(`^lines\\.(${LINE_GROUPS.join('|')})\\.(${SCALAR_WEIGHT_NAMES.join('|')})$`);
+/** The weight of the learned line network (weights version 2), for start weights that have one. */
+const LEARNED_PARAM = 'learned.weight';
 /** A stage's own value of any other parameter: `stages.<k>.<parameter>`. */
 const STAGE_PARAM = /^stages\.([0-3])\.(.+)$/;
 
@@ -75,6 +77,7 @@ function readValue(w: Weights, name: string): number {
   if (line) return lineWeights(w, line[1] as LineGroup)[line[2] as (typeof SCALAR_WEIGHT_NAMES)[number]];
   const m = MATRIX_PARAM.exec(name);
   if (m) return w.matrix ? w.matrix[Number(m[1])][Number(m[2])] : 0;
+  if (name === LEARNED_PARAM) return w.learned!.weight;
   return w[name as (typeof SCALAR_WEIGHT_NAMES)[number]];
 }
 
@@ -89,6 +92,8 @@ function writeValue(w: Record<string, any>, name: string, v: number, symmetric: 
   if (line) {
     w.lines ??= {};
     w.lines[line[1]] = { ...w.lines[line[1]], [line[2]]: v };
+  } else if (name === LEARNED_PARAM) {
+    w.learned = { ...w.learned, weight: v };
   } else if (m) {
     w.matrix ??= [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
     w.matrix[Number(m[1])][Number(m[2])] = v;
@@ -124,11 +129,14 @@ export class ParameterSpace {
       }
       if (stage && structured.includes(own) && this.specs[i].start === undefined) throw new InputError(`space.params.${name}: a ${form} matrix parameter needs a "start" value`);
       if (stage && structured.includes(own) && !(own in params)) throw new InputError(`space.params: "${name}" needs "${own}" too (a stage's ${form} matrix starts from the base's)`);
+      if (own === LEARNED_PARAM && (stage || !this.start.learned)) {
+        throw new InputError(`space.params: "${name}": ${stage ? 'the learned term is the same in every stage (tune "learned.weight")' : 'the start weights have no learned term (write weights with one: tune2048 learn export <run> --out FILE --base PRESET --weight W --weights-out WEIGHTS)'}`);
+      }
       const cell = MATRIX_PARAM.exec(own);
-      const known = (SCALAR_WEIGHT_NAMES as readonly string[]).includes(own) || LINE_PARAM.test(own) || structured.includes(own) || (cell && structured.length === 0);
+      const known = own === LEARNED_PARAM || (SCALAR_WEIGHT_NAMES as readonly string[]).includes(own) || LINE_PARAM.test(own) || structured.includes(own) || (cell && structured.length === 0);
       if (!known) {
         const matrixNames = structured.length > 0 ? structured.join(', ') : 'matrix[i][j]';
-        throw new InputError(`space.params: unknown parameter "${name}" for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames}, lines.<${LINE_GROUPS.join('|')}>.<weight>, and stages.<k>.<any of these>)`);
+        throw new InputError(`space.params: unknown parameter "${name}" for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames}, lines.<${LINE_GROUPS.join('|')}>.<weight>, learned.weight, and stages.<k>.<any of these>)`);
       }
       if (cell && form === 'symmetric' && Number(cell[1]) > Number(cell[2])) {
         throw new InputError(`space.params: "${name}" of a symmetric matrix: name the cell with i ≤ j (matrix[${cell[2]}][${cell[1]}]); it sets both`);

@@ -1,10 +1,10 @@
-/** Messages between the viewer page and its search worker. */
+/** Messages between the viewer page and its search worker (`table`: the bytes of the weights' learned line tables, if they have any). */
 import type { PlayerKind } from '../../player/spec';
 
 export type WorkerRequest =
-  | { type: 'start'; weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number; seed: number }
+  | { type: 'start'; weights: unknown; table: ArrayBuffer | null; player: PlayerKind; depth: number | 'auto'; cprob: number; seed: number }
   | { type: 'step' }
-  | { type: 'hint'; weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number; ranks: number[] };
+  | { type: 'hint'; weights: unknown; table: ArrayBuffer | null; player: PlayerKind; depth: number | 'auto'; cprob: number; ranks: number[] };
 
 export type WorkerReply =
   /** The board after a move (move and the values of the four moves the player saw; null before the first). */

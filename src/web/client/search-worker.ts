@@ -9,6 +9,7 @@ import { boardFromRanks, boardToRanks } from '../../engine/board';
 import { SeededGame } from '../../engine/game';
 import { applyMove } from '../../engine/moves';
 import { parseWeights } from '../../heuristic/weights';
+import { registerNetwork } from '../../learn/table-file';
 import type { Player } from '../../engine/player';
 import { createPlayer } from '../../player/players';
 import { playerSpec, type PlayerKind } from '../../player/spec';
@@ -33,8 +34,11 @@ function legal(ranks: number[]): boolean[] {
   return [0, 1, 2, 3].map((d) => applyMove(board, d as 0 | 1 | 2 | 3).legal);
 }
 
-function playerOf(m: { weights: unknown; player: PlayerKind; depth: number | 'auto'; cprob: number }): Player {
-  return createPlayer(playerSpec(m.player, parseWeights(m.weights, 'viewer weights'), { depth: m.depth, cprob: m.cprob }));
+function playerOf(m: { weights: unknown; table: ArrayBuffer | null; player: PlayerKind; depth: number | 'auto'; cprob: number }): Player {
+  const weights = parseWeights(m.weights, 'viewer weights');
+  // No file system here: the page fetched the learned tables (the server checked them against the hash).
+  if (weights.learned && m.table) registerNetwork(weights.learned.sha256, new Uint8Array(m.table), 'the learned line tables');
+  return createPlayer(playerSpec(m.player, weights, { depth: m.depth, cprob: m.cprob }));
 }
 
 async function handle(m: WorkerRequest): Promise<WorkerReply> {

@@ -90,6 +90,14 @@ export function startViewer(app: HTMLElement): void {
     if (!r.ok) throw new Error(`cannot load ${source}`);
     return r.json();
   }
+  /** The learned line tables of the chosen weights (null for weights without them). */
+  async function table(w: unknown): Promise<ArrayBuffer | null> {
+    if (!(w as { learned?: unknown }).learned) return null;
+    const source = ($('weights') as HTMLSelectElement).value;
+    const r = await fetch(`/api/tables/one?source=${encodeURIComponent(source)}`);
+    if (!r.ok) throw new Error(`cannot load the learned tables of ${source}: ${((await r.json()) as { error?: string }).error ?? r.status}`);
+    return r.arrayBuffer();
+  }
   const player = () => ($('player') as HTMLSelectElement).value as 'expectimax' | 'minimax' | 'mcts' | 'mcts-emm';
   const depth = () => {
     const d = ($('depth') as HTMLSelectElement).value;
@@ -135,7 +143,8 @@ export function startViewer(app: HTMLElement): void {
     try {
       const seed = Number(($('seed') as HTMLInputElement).value);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('the seed must be a whole number ≥ 0');
-      const s = await call({ type: 'start', weights: await weights(), player: player(), depth: depth(), cprob: 1e-4, seed });
+      const w = await weights();
+      const s = await call({ type: 'start', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, seed });
       if (s.type !== 'state') return;
       over = false;
       playing = true;
@@ -187,7 +196,8 @@ export function startViewer(app: HTMLElement): void {
   $('hint-clear').addEventListener('click', () => drawBoard(new Array(16).fill(0), false));
   $('hint-go').addEventListener('click', async () => {
     try {
-      const h = await call({ type: 'hint', weights: await weights(), player: player(), depth: depth(), cprob: 1e-4, ranks });
+      const w = await weights();
+      const h = await call({ type: 'hint', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, ranks });
       if (h.type !== 'hint') return;
       drawValues(h.values, h.move);
       $('hint-result').innerHTML = h.move === null ? 'no legal move: the game is over' : `best move: <b id="hint-move">${NAMES[h.move]}</b>`;
