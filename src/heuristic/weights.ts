@@ -25,7 +25,7 @@
  *   again is refused, never silently played in place of the one a result was measured with. A relative
  *   path is relative to the weights file (to the working directory for weights given inline).
  */
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 // valibot (run configs use it too): every command that plays loads weights, and valibot's import costs
 // ~10 ms of start-up where zod's cost ~100 ms.
@@ -33,6 +33,7 @@ import * as v from 'valibot';
 import { maxRank, rankToValue, tileSum, type Board } from '../engine/board';
 import { MAX_TABLE_ENTRY } from '../learn/table-file';
 import { InputError } from '../util/errors';
+import { readJsonFile } from '../util/json-file';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
 export const WEIGHTS_VERSION = 2;
@@ -259,21 +260,6 @@ export function parseWeights(data: unknown, origin = 'weights'): Weights {
   const tooLarge = checkMagnitude(result.output);
   if (tooLarge) throw new InputError(`${origin}: ${tooLarge}`);
   return result.output;
-}
-
-/** Reads a JSON file, with a one-line error naming the file on any failure. */
-export function readJsonFile(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${what} "${path}" is not valid JSON: ${(e as Error).message}`);
-  }
 }
 
 /** configs/ of this package (two levels above both src/heuristic and dist/heuristic). */

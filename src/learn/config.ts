@@ -3,8 +3,8 @@
  * naming the field, nothing written.
  */
 import * as v from 'valibot';
-import { readJsonFile } from '../heuristic/weights';
-import { describeIssues } from '../tuner/config';
+import { readJsonFile } from '../util/json-file';
+import { describeIssues } from '../util/valibot-issues';
 import { InputError } from '../util/errors';
 
 export const LEARN_FORMAT = 'tune2048/learn';

@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { parseQueueUrl } from '../runner/queue-url';
 import { playerSettingsProblem, RUN_PLAYER_KINDS } from '../player/spec';
 import { landscapeProblem, SYNTHETIC_DEFAULTS } from '../player/synthetic';
-import { readJsonFile } from '../heuristic/weights';
+import { readJsonFile } from '../util/json-file';
+import { describeIssues } from '../util/valibot-issues';
 import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
 import { canonicalJson } from '../util/canonical-json';
@@ -267,27 +268,6 @@ export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
 export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 export type RegressionConfig = Extract<OptimizerConfig, { kind: 'regression' }>;
 export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
-
-/**
- * The first problem valibot found as "field "a.b": message" (unknown keys named together, as
- * "unknown key(s) "x", "y"", like the config errors before valibot).
- */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  const pathOf = (i: v.BaseIssue<unknown>) => (i.path ?? []).map((p) => String(p.key));
-  const where = (p: string[]) => (p.length > 0 ? `field "${p.join('.')}"` : 'top level');
-  const isUnknownKey = (i: v.BaseIssue<unknown>) => i.type === 'strict_object' && i.expected === 'never';
-  const issue = issues[0];
-  const path = pathOf(issue);
-  if (isUnknownKey(issue)) {
-    const parent = path.slice(0, -1);
-    const keys = issues.filter((i) => isUnknownKey(i) && pathOf(i).slice(0, -1).join('.') === parent.join('.')).map((i) => `"${pathOf(i).at(-1)}"`);
-    return `${where(parent)}: unknown key(s) ${keys.join(', ')}`;
-  }
-  if (issue.type === 'strict_object' && issue.input === undefined) return `${where(path)}: missing`;
-  // valibot's own messages start "Invalid type: Expected …"; ours (checks) are sentences of their own.
-  const own = !/^Invalid \w+: /.test(issue.message);
-  return `${where(path)}: ${own ? issue.message : `invalid input: expected ${issue.expected === 'Object' ? 'object' : issue.expected}, received ${issue.received}`}`;
-}
 
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const result = v.safeParse(configSchema, data);
