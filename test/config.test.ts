@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { loadWeights, parseWeights } from '../src/heuristic/weights';
+import { loadLearnConfig } from '../src/learn/config';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { playGame } from '../src/engine/game';
 import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
@@ -23,11 +24,14 @@ describe('run configs', () => {
     expect(c.validation).toEqual({ finalists: 3, games: 100 });
   });
 
-  it('every shipped config is valid, its start weights exist and its space fits them', () => {
+  it('every shipped config is valid, its start weights exist and its space fits them (learning configs as learning configs)', () => {
     const dir = join(__dirname, '..', 'configs');
     const names = readdirSync(dir).filter((f) => f.endsWith('.json'));
-    expect(names).toEqual(expect.arrayContaining(['smoke.json', 'quick.json', 'default.json', 'depth3.json', 'depth3-matrix.json']));
-    for (const name of names) expect(() => prepareRun(loadConfig(join(dir, name))), name).not.toThrow();
+    expect(names).toEqual(expect.arrayContaining(['smoke.json', 'quick.json', 'default.json', 'depth3.json', 'depth3-matrix.json', 'learn-lines.json']));
+    for (const name of names) {
+      const learning = (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { format?: string }).format === 'tune2048/learn';
+      expect(() => (learning ? loadLearnConfig(join(dir, name)) : prepareRun(loadConfig(join(dir, name)))), name).not.toThrow();
+    }
   });
 
   it('equal configs hash alike whatever the key order', () => {

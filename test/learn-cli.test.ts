@@ -117,6 +117,8 @@ describe('tune2048 learn', () => {
   it.each([
     ['a malformed config', ['learn', 'start', '-c', 'CONFIG', '--db', 'DB'], /learning config ".*": field "learningRate": must be above 0/],
     ['a missing run', ['learn', 'resume', '7', '--db', 'DB'], /no learning run 7 in/],
+    ['a run config given to learn', ['learn', 'start', '-c', 'configs/quick.json', '--db', 'DB'], /learning config "configs\/quick.json" is a run config: run it with tune2048 tune -c configs\/quick.json/],
+    ['a learning config given to tune', ['tune', '-c', 'configs/learn-lines.json', '--db', 'DB'], /config "configs\/learn-lines.json" is a learning config: run it with tune2048 learn start -c configs\/learn-lines.json/],
     ['--base without --weight', ['learn', 'export', '1', '--db', 'DB', '--out', 'OUT', '--base', 'tuned-d1'], /--base and --weight go together/],
   ])('%s: exit 2, one line, nothing created', (_name, args, message) => {
     const db = tempDb();

@@ -34,5 +34,7 @@ export function parseLearnConfig(data: unknown, origin = 'learning config'): Lea
 }
 
 export function loadLearnConfig(path: string): LearnConfig {
-  return parseLearnConfig(readJsonFile(path, 'learning config'), `learning config "${path}"`);
+  const data = readJsonFile(path, 'learning config');
+  if ((data as { format?: unknown } | null)?.format === 'tune2048/config') throw new InputError(`learning config "${path}" is a run config: run it with tune2048 tune -c ${path}`);
+  return parseLearnConfig(data, `learning config "${path}"`);
 }

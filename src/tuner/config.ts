@@ -276,7 +276,9 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
 }
 
 export function loadConfig(path: string): RunConfig {
-  return parseConfig(readJsonFile(path, 'config file'), `config "${path}"`);
+  const data = readJsonFile(path, 'config file');
+  if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with tune2048 learn start -c ${path}`);
+  return parseConfig(data, `config "${path}"`);
 }
 
 export function configHash(config: RunConfig): string {
