@@ -77,6 +77,18 @@ describe('tune2048 learn', () => {
     expect(runCli(['learn', 'resume', '1', '--db', db]).stderr).toContain('learning run 1 is already finished; nothing to do');
   });
 
+  it('a learning run another live process holds: resume refuses with exit 3, naming the holder', async () => {
+    const db = tempDb();
+    // Long enough (minutes) that it is surely still running when the second command looks.
+    const run = startCli(['learn', 'start', '-c', config(1_000_000, every), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 1);
+    const second = runCli(['learn', 'resume', '1', '--db', db]);
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(second.code).toBe(3);
+    expect(second.stderr).toMatch(new RegExp(`learning run 1 is held by pid ${run.child.pid}`));
+  });
+
   it('exported weights (their table found beside them, not in the working directory) play the same games through worker processes as in one process', () => {
     const db = tempDb();
     expect(runCli(['learn', 'start', '-c', config(2000, 1000), '--db', db]).code).toBe(0);

@@ -9,18 +9,25 @@ import type { PlayedGame } from '../engine/game';
 export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
 export type GamePurpose = 'fitness' | 'validation';
 
-/** A learning run (tune2048 learn): its config is checked by src/learn/config.ts. */
-export interface LearnRun {
-  id: number;
-  name: string;
-  storedConfig: unknown;
+/** What every kind of run has: its status and the process holding it while it runs. */
+export interface Holder {
   status: RunStatus;
+  /** The process holding the run while it runs. */
   ownerPid: number | null;
   ownerHost: string | null;
+  /** ms since epoch, while running. */
   heartbeatAt: number | null;
   createdAt: number;
   finishedAt: number | null;
+  /** Why the run failed or stopped. */
   error: string | null;
+}
+
+/** A learning run (tune2048 learn): its config is checked by src/learn/config.ts. */
+export interface LearnRun extends Holder {
+  id: number;
+  name: string;
+  storedConfig: unknown;
 }
 
 /** A point of a learning run's curve; `tables` only on the latest one. */
@@ -74,25 +81,15 @@ export function decodeLearnCheckpoint(r: LearnCheckpointRow): LearnCheckpoint {
   return { runId: r.run_id, games: r.games, meanScore: r.mean_score, maxTile: r.max_tile, tables: r.tables && new Uint8Array(r.tables), at: r.at };
 }
 
-export interface Run {
+export interface Run extends Holder {
   id: number;
   name: string;
   /** The problem the run was created with (config and start weights), JSON-decoded; tuner/run-problem.ts checks it. */
   storedConfig: unknown;
   configHash: string;
   seed: number;
-  status: RunStatus;
-  /** The process holding the run while it runs. */
-  ownerPid: number | null;
-  ownerHost: string | null;
-  /** ms since epoch, while running. */
-  heartbeatAt: number | null;
-  createdAt: number;
-  finishedAt: number | null;
   /** The validated best (once the run finished). */
   bestCandidate: number | null;
-  /** Why the run failed or stopped. */
-  error: string | null;
 }
 
 /** A run with the figures of a run list. */

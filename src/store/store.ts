@@ -24,6 +24,7 @@ import {
   type GamePurpose,
   type Generation,
   type GenerationRow,
+  type Holder,
   type LearnCheckpoint,
   type LearnCheckpointRow,
   type LearnRun,
@@ -113,6 +114,17 @@ export function describeOpenError(path: string, e: unknown): Error {
   if (code.startsWith('SQLITE_READONLY')) return new InputError(`cannot write database "${path}": ${(e as Error).message}`);
   if (code === 'SQLITE_FULL') return new InputError(`cannot write database "${path}": the disk is full`);
   return e as Error;
+}
+
+/** Refuses (RunBusyError) a run another live process holds; a dead pid on this host or an old heartbeat is stale. */
+function refuseIfHeld(what: string, run: Holder, pid: number, host: string, now: number): void {
+  if (run.status !== 'running' || run.ownerPid === null || (run.ownerPid === pid && run.ownerHost === host)) return;
+  const fresh = run.heartbeatAt !== null && now - run.heartbeatAt < STALE_HEARTBEAT_MS;
+  const alive = run.ownerHost !== host || pidAlive(run.ownerPid);
+  if (fresh && alive) {
+    const age = ((now - (run.heartbeatAt ?? now)) / 1000).toFixed(0);
+    throw new RunBusyError(`${what} is held by pid ${run.ownerPid} on ${run.ownerHost} (heartbeat ${age}s ago); stop it first or wait`);
+  }
 }
 
 export class Store {
@@ -305,15 +317,7 @@ export class Store {
   acquireRun(id: number, pid = process.pid, host = hostname(), now = Date.now()): void {
     this.db
       .transaction(() => {
-        const run = this.requireRun(id);
-        if (run.status === 'running' && run.ownerPid !== null && !(run.ownerPid === pid && run.ownerHost === host)) {
-          const fresh = run.heartbeatAt !== null && now - run.heartbeatAt < STALE_HEARTBEAT_MS;
-          const alive = run.ownerHost !== host || pidAlive(run.ownerPid);
-          if (fresh && alive) {
-            const age = ((now - (run.heartbeatAt ?? now)) / 1000).toFixed(0);
-            throw new RunBusyError(`run ${id} is held by pid ${run.ownerPid} on ${run.ownerHost} (heartbeat ${age}s ago); stop it first or wait`);
-          }
-        }
+        refuseIfHeld(`run ${id}`, this.requireRun(id), pid, host, now);
         this.db
           .prepare("UPDATE runs SET status = 'running', owner_pid = ?, owner_host = ?, heartbeat_at = ?, error = NULL WHERE id = ?")
           .run(pid, host, now, id);
@@ -513,12 +517,7 @@ export class Store {
   acquireLearnRun(id: number, pid = process.pid, host = hostname(), now = Date.now()): void {
     this.db
       .transaction(() => {
-        const run = this.requireLearnRun(id);
-        if (run.status === 'running' && run.ownerPid !== null && !(run.ownerPid === pid && run.ownerHost === host)) {
-          const fresh = run.heartbeatAt !== null && now - run.heartbeatAt < STALE_HEARTBEAT_MS;
-          const alive = run.ownerHost !== host || pidAlive(run.ownerPid);
-          if (fresh && alive) throw new RunBusyError(`learning run ${id} is held by pid ${run.ownerPid} on ${run.ownerHost}; stop it first or wait`);
-        }
+        refuseIfHeld(`learning run ${id}`, this.requireLearnRun(id), pid, host, now);
         this.db.prepare("UPDATE learn_runs SET status = 'running', owner_pid = ?, owner_host = ?, heartbeat_at = ?, error = NULL WHERE id = ?").run(pid, host, now, id);
       })
       .immediate();
