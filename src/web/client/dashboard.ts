@@ -84,6 +84,15 @@ function runsPage(): void {
   });
 }
 
+/** What of a version-2 weight set the heat map and the table above do not show. */
+function versionTwoNotes(w: { lines?: object; stages?: { by: string; list: unknown[] }; learned?: { table: string; sha256: string; weight: number } }): string {
+  const notes: string[] = [];
+  if (w.learned) notes.push(`plus the learned line tables ${esc(w.learned.table.split('/').pop() ?? '')} (sha256 ${esc(w.learned.sha256.slice(0, 12))}…) × ${num(w.learned.weight, 3)}`);
+  if (w.lines) notes.push(`line-position terms for ${esc(Object.keys(w.lines).join(', '))}`);
+  if (w.stages) notes.push(`${w.stages.list.length} stages by ${esc(w.stages.by)} (above: the base weights; export shows each stage)`);
+  return notes.map((n) => `<p class="note">${n}</p>`).join('');
+}
+
 /** The positional matrix as a 4×4 heat map (darker = larger weight). */
 function heatMap(matrix: number[][] | undefined, on: string): string {
   if (!matrix) return '<p>No positional matrix in these weights (line terms only).</p>';
@@ -125,7 +134,7 @@ function runPage(id: number): void {
     const w = d.best?.weights;
     document.getElementById('best')!.innerHTML = w
       ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'}.</p>
-         <div class="side">${heatMap(w.matrix, w.matrixOn ?? 'rank')}${table(['weight', 'value'], (['alive', 'empty', 'merges', 'descents', 'monotonicity', 'monotonicityPower', 'smoothness', 'sum', 'sumPower'] as const).filter((k) => w[k] !== undefined).map((k) => [k, num(w[k] as number, 3)]))}</div>`
+         <div class="side">${heatMap(w.matrix, w.matrixOn ?? 'rank')}${table(['weight', 'value'], (['alive', 'empty', 'merges', 'descents', 'monotonicity', 'monotonicityPower', 'smoothness', 'sum', 'sumPower'] as const).filter((k) => w[k] !== undefined).map((k) => [k, num(w[k] as number, 3)]))}</div>${versionTwoNotes(w)}`
       : '<p>No generation finished yet.</p>';
     document.getElementById('finalists')!.innerHTML = d.finalists.length
       ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)]))
