@@ -16,6 +16,7 @@ import { emptyNetwork, networkValue, type LineNetwork } from '../src/learn/line-
 import { decodeNetwork, encodeNetwork, readNetworkFile, sha256, TABLE_FILE_BYTES } from '../src/learn/table-file';
 import { trainGame } from '../src/learn/td';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
+import { expectimaxSpec, playerKey } from '../src/player/spec';
 import { randomBoards } from './helpers/boards';
 import { refExpectimax, refHeuristic, refMove, refNetworkValue, refReadNetwork, type Grid } from './helpers/reference';
 
@@ -203,6 +204,12 @@ describe("weights with a learned term", () => {
     ['a weight whose term could overflow', { learned: { table: path, sha256: hash, weight: 1e6 } }, /field "learned.weight": its term of the heuristic can reach/],
   ])('refused: %s', (_name, extra, message) => {
     expect(() => parseWeights({ ...base, version: 2, learned: { table: path, sha256: hash, weight: 1 }, ...extra })).toThrow(message);
+  });
+
+  it("a player's identity names the tables by hash, not by where the file lies (a Redis worker plays its own copy)", () => {
+    const spec = (table: string) => expectimaxSpec(parseWeights({ ...base, version: 2, learned: { table, sha256: hash, weight: 2 } }), { depth: 1, cprob: 1e-4 });
+    expect(playerKey(spec(path))).toBe(playerKey(spec('/elsewhere/lines.bin')));
+    expect(playerKey(spec(path))).not.toBe(playerKey(expectimaxSpec(parseWeights({ ...base, version: 2, learned: { table: path, sha256: hash, weight: 3 } }), { depth: 1, cprob: 1e-4 })));
   });
 
   it('a table file that changed since the weights were written is refused when the player is made, naming the file', () => {

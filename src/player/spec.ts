@@ -92,10 +92,13 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
 
 /**
  * A player's identity: everything that changes how it plays (kind, the heuristic's fields, search settings)
- * and nothing that does not (a preset's name, description or provenance), as canonical JSON. Two specs with
+ * and nothing that does not (a preset's name, description or provenance; where the learned tables' file lies:
+ * their hash names them), as canonical JSON. Two specs with
  * the same key play the same game on every seed: the tuner plays a copy's games once, workers reuse a
  * player built for the same key, and compare --db finds stored games by it.
  */
 export function playerKey(spec: PlayerSpec): string {
-  return canonicalJson({ kind: spec.kind, weights: heuristicFields(spec.weights), search: spec.search, ...(spec.synthetic ? { synthetic: spec.synthetic } : {}) });
+  const fields = heuristicFields(spec.weights);
+  const weights = fields.learned ? { ...fields, learned: { sha256: fields.learned.sha256, weight: fields.learned.weight } } : fields;
+  return canonicalJson({ kind: spec.kind, weights, search: spec.search, ...(spec.synthetic ? { synthetic: spec.synthetic } : {}) });
 }
