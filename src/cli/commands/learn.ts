@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { relative, dirname, resolve } from 'node:path';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
-import { loadLearnConfig, type LearnConfig } from '../../learn/config';
+import { loadLearnConfig, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
 import type { Store } from '../../store/store';
@@ -18,9 +18,9 @@ import { createProgress } from '../progress';
 async function drive(store: Store, runId: number, json: boolean): Promise<void> {
   let stopping = false;
   const { games: from } = learnState(store, runId);
-  const config = store.requireLearnRun(runId).storedConfig as LearnConfig;
+  const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
   const progress = createProgress('games', config.games, 'learn [{bar}] {value}/{total} games | recent mean {mean} | ETA {eta_formatted}', { mean: '-' });
-  progress.already(from);
+  if (from > 0) progress.already(from);
   const interrupts = handleInterrupts(
     { stop: () => (stopping = true), abandon: () => undefined, inFlight: () => 1 },
     { stopping: 'stopping', stoppedAtOnce: () => `learning run ${runId} stopped; it goes on from its last checkpoint with: ${suggest(`learn resume ${runId}`, store.path)}` },
