@@ -172,9 +172,12 @@ describe("weights with a learned term", () => {
 
   it('the heuristic equals base + weight × (network value + tile score), from the reference, on 2,000 boards (and with stages, in every stage)', () => {
     const staged = learned({ stages: { by: 'maxTile', list: [{ from: 0, to: 512, empty: 900 }, { from: 512, merges: 10 }] } });
-    for (const w of [learned(), staged]) {
+    // A stage of its own learned weight (0: the tables left out there), the others the base's.
+    const weighed = learned({ stages: { by: 'maxTile', list: [{ from: 0, to: 256, learned: { weight: 3 } }, { from: 256, to: 2048 }, { from: 2048, learned: { weight: 0 } }] } });
+    for (const w of [learned(), staged, weighed]) {
       const player = createExpectimaxPlayer(w, { cacheMB: 0 });
-      for (const b of randomBoards('learned heuristic', 2000, 0.3, 14)) {
+      // Boards of every stage: small tiles only (below 256), up to 1024, and any.
+      for (const b of [7, 10, 14].flatMap((top) => randomBoards(`learned heuristic ${top}`, 700, 0.3, top))) {
         const want = refHeuristic(w, boardToGrid(b));
         expect(Math.abs(player.heuristic(b) - want)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
       }
@@ -201,6 +204,8 @@ describe("weights with a learned term", () => {
     ['no table', { learned: { table: '', sha256: hash, weight: 1 } }, /field "learned.table": must name a line-table file/],
     ['a NaN weight', { learned: { table: path, sha256: hash, weight: Number.NaN } }, /field "learned.weight"/],
     ['an unknown key', { learned: { table: path, sha256: hash, weight: 1, rate: 2 } }, /field "learned": unknown key "rate"/],
+    ['a stage weight without tables to weigh', { learned: undefined, stages: { by: 'maxTile', list: [{ from: 0, to: 512 }, { from: 512, learned: { weight: 0 } }] } }, /field "stages.list.1.learned": the weights have no learned tables to weigh/],
+    ['a stage naming tables of its own', { stages: { by: 'maxTile', list: [{ from: 0, to: 512 }, { from: 512, learned: { table: path, sha256: hash, weight: 0 } }] } }, /field "stages.list.1.learned": unknown key "table"/],
     ['a weight whose term could overflow', { learned: { table: path, sha256: hash, weight: 1e6 } }, /field "learned.weight": its term of the heuristic can reach/],
   ])('refused: %s', (_name, extra, message) => {
     expect(() => parseWeights({ ...base, version: 2, learned: { table: path, sha256: hash, weight: 1 }, ...extra })).toThrow(message);

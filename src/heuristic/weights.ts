@@ -23,7 +23,9 @@
  * - `learned`: a learned line network (src/learn, `tune2048 learn`) added as weight × its estimate of the final
  *   score (the network's value + the score the tiles hold). Named by its file and SHA-256: a table trained
  *   again is refused, never silently played in place of the one a result was measured with. A relative
- *   path is relative to the weights file (to the working directory for weights given inline).
+ *   path is relative to the weights file (to the working directory for weights given inline). A stage may
+ *   set its own weight of the same tables (0: not in that stage; a network learned from greedy games never
+ *   saw an 8192).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -62,6 +64,11 @@ export type LineGroup = (typeof LINE_GROUPS)[number];
 const linesSchema = v.strictObject(Object.fromEntries(LINE_GROUPS.map((g) => [g, v.optional(v.strictObject(lineTerms))])) as Record<LineGroup, v.OptionalSchema<v.StrictObjectSchema<typeof lineTerms, undefined>, undefined>>);
 const matrixSchema = v.pipe(v.array(matrixRow), v.length(4, 'a matrix must have 4 rows'));
 const bound = v.pipe(v.number(), v.minValue(0, 'must be ≥ 0'));
+const learnedSchema = v.strictObject({
+  table: v.pipe(v.string(), v.minLength(1, 'must name a line-table file')),
+  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be the 64 hex digits of the table file\'s SHA-256 (tune2048 learn export prints it)')),
+  weight: finite,
+});
 /** A stage: where it applies, and the heuristic fields it sets again. */
 const stageSchema = v.strictObject({
   from: bound,
@@ -70,11 +77,8 @@ const stageSchema = v.strictObject({
   matrixOn: v.optional(scale),
   matrix: v.optional(matrixSchema),
   lines: v.optional(linesSchema),
-});
-const learnedSchema = v.strictObject({
-  table: v.pipe(v.string(), v.minLength(1, 'must name a line-table file')),
-  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be the 64 hex digits of the table file\'s SHA-256 (tune2048 learn export prints it)')),
-  weight: finite,
+  /** The base's learned tables with a weight of the stage's own. */
+  learned: v.optional(v.strictObject({ weight: finite })),
 });
 export const STAGE_MEASURES = ['maxTile', 'tileSum'] as const;
 export type StageMeasure = (typeof STAGE_MEASURES)[number];
@@ -105,7 +109,7 @@ export const weightsSchema = v.strictObject({
   lines: v.optional(linesSchema),
   /** Version 2: a weight set per stage of the game. */
   stages: v.optional(stagesSchema),
-  /** Version 2: a learned line network's estimate of the final score, weighted (in every stage). */
+  /** Version 2: a learned line network's estimate of the final score, weighted (a stage may set its own). */
   learned: v.optional(learnedSchema),
   /** Where tuned weights came from (written by `export`); free-form. */
   provenance: v.optional(v.record(v.string(), v.unknown())),
@@ -177,7 +181,9 @@ export function lineWeights(w: Weights, group: LineGroup): Weights {
 /** The weights of stage k: the base's heuristic fields, with the stage's own where it sets them (no stages left). */
 export function stageWeights(w: Weights, k: number): Weights {
   const { stages, ...base } = w;
-  return overlay(base, stages?.list[k], ['from', 'to']);
+  const own = stages?.list[k];
+  const out = overlay(base, own, ['from', 'to', 'learned']);
+  return own?.learned && base.learned ? { ...out, learned: { ...base.learned, weight: own.learned.weight } } : out;
 }
 
 /** The stage of a board (0 without stages). */
@@ -198,6 +204,8 @@ function checkStructure(w: Weights): string | null {
   const list = w.stages?.list;
   if (!list) return null;
   const at = (k: number, f: string) => `field "stages.list.${k}.${f}"`;
+  const weighed = list.findIndex((st) => st.learned !== undefined);
+  if (weighed >= 0 && !w.learned) return `${at(weighed, 'learned')}: the weights have no learned tables to weigh (set "learned" with its table at the top level)`;
   if (list[0].from !== 0) return `${at(0, 'from')}: the first stage must start at 0 (boards below ${list[0].from} would have no stage)`;
   for (let k = 0; k < list.length; k++) {
     const { from, to } = list[k];

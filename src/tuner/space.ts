@@ -129,8 +129,8 @@ export class ParameterSpace {
       }
       if (stage && structured.includes(own) && this.specs[i].start === undefined) throw new InputError(`space.params.${name}: a ${form} matrix parameter needs a "start" value`);
       if (stage && structured.includes(own) && !(own in params)) throw new InputError(`space.params: "${name}" needs "${own}" too (a stage's ${form} matrix starts from the base's)`);
-      if (own === LEARNED_PARAM && (stage || !this.start.learned)) {
-        throw new InputError(`space.params: "${name}": ${stage ? 'the learned term is the same in every stage (tune "learned.weight")' : 'the start weights have no learned term (write weights with one: tune2048 learn export <run> --out FILE --base PRESET --weight W --weights-out WEIGHTS)'}`);
+      if (own === LEARNED_PARAM && !this.start.learned) {
+        throw new InputError(`space.params: "${name}": the start weights have no learned term (write weights with one: tune2048 learn export <run> --out FILE --base PRESET --weight W --weights-out WEIGHTS)`);
       }
       const cell = MATRIX_PARAM.exec(own);
       const known = own === LEARNED_PARAM || (SCALAR_WEIGHT_NAMES as readonly string[]).includes(own) || LINE_PARAM.test(own) || structured.includes(own) || (cell && structured.length === 0);

@@ -53,6 +53,8 @@ export function refStageWeights(w: Weights, grid: Grid): Weights {
   const stage = w.stages.list.find((s) => s.from <= m && (s.to === undefined || m < s.to))!;
   const out: Record<string, unknown> = { ...w, stages: undefined };
   for (const [k, v] of Object.entries(stage)) if (k !== 'from' && k !== 'to' && v !== undefined) out[k] = v;
+  // A stage's learned weight weighs the base's tables.
+  if (stage.learned) out.learned = { ...w.learned!, weight: stage.learned.weight };
   return out as Weights;
 }
 
