@@ -269,12 +269,17 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
         const data: RemoteBatch = { spec, seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
-        // Learned tables go to Redis before the first job that needs them.
+        const enqueue = () => {
+          if (queued.size < maxQueued) submit(jobId, data);
+          else held.push({ jobId, data });
+        };
+        if (!spec.weights.learned) return enqueue();
+        // Learned tables go to Redis before the first job that needs them; a drain meanwhile cancels the batch.
         publishTables(spec).then(
           () => {
-            if (!pending.has(jobId)) return; // stopped meanwhile
-            if (queued.size < maxQueued) submit(jobId, data);
-            else held.push({ jobId, data });
+            if (!pending.has(jobId)) return;
+            if (drained || closed) settle(jobId)?.reject(new RunnerStoppedError());
+            else enqueue();
           },
           (e: unknown) => settle(jobId)?.reject(e as Error),
         );
