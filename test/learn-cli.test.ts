@@ -129,6 +129,7 @@ describe('tune2048 learn', () => {
   it.each([
     ['a malformed config', ['learn', 'start', '-c', 'CONFIG', '--db', 'DB'], /learning config ".*": field "learningRate": must be above 0/],
     ['a missing run', ['learn', 'resume', '7', '--db', 'DB'], /no learning run 7 in/],
+    ['late starts from unknown weights', ['learn', 'start', '-c', 'STARTS', '--db', 'DB'], /unknown weights preset or file "nope"/],
     ['a run config given to learn', ['learn', 'start', '-c', 'configs/quick.json', '--db', 'DB'], /learning config "configs\/quick.json" is a run config: run it with tune2048 tune -c configs\/quick.json/],
     ['a learning config given to tune', ['tune', '-c', 'configs/learn-lines.json', '--db', 'DB'], /config "configs\/learn-lines.json" is a learning config: run it with tune2048 learn start -c configs\/learn-lines.json/],
     ['--base without --weight', ['learn', 'export', '1', '--db', 'DB', '--out', 'OUT', '--base', 'tuned-d1'], /--base and --weight go together/],
@@ -136,9 +137,11 @@ describe('tune2048 learn', () => {
     const db = tempDb();
     const bad = join(dir(), 'bad.json');
     writeFileSync(bad, JSON.stringify({ format: 'tune2048/learn', name: 'x', seed: 1, games: 10, learningRate: 0 }));
+    const starts = join(dir(), 'starts.json');
+    writeFileSync(starts, JSON.stringify({ format: 'tune2048/learn', name: 'x', seed: 1, games: 10, learningRate: 0.25, starts: { weights: 'nope', depth: 1, maxTile: 8192, positions: 10, share: 0.5 } }));
     const out = join(dir(), 'out.bin');
     if (args[1] === 'resume') expect(runCli(['learn', 'start', '-c', config(10, 5), '--db', db]).code).toBe(0);
-    const r = runCli(args.map((a) => (a === 'CONFIG' ? bad : a === 'DB' ? db : a === 'OUT' ? out : a)));
+    const r = runCli(args.map((a) => (a === 'CONFIG' ? bad : a === 'STARTS' ? starts : a === 'DB' ? db : a === 'OUT' ? out : a)));
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);

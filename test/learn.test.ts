@@ -15,6 +15,9 @@ import { parseLearnConfig } from '../src/learn/config';
 import { emptyNetwork, networkValue, type LineNetwork } from '../src/learn/line-network';
 import { decodeNetwork, encodeNetwork, readNetworkFile, sha256, TABLE_FILE_BYTES } from '../src/learn/table-file';
 import { trainGame } from '../src/learn/td';
+import { learnState, runLearning } from '../src/learn/learn-run';
+import { lateBoards } from '../src/player/late-boards';
+import { Store } from '../src/store/store';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { expectimaxSpec, playerKey } from '../src/player/spec';
 import { randomBoards } from './helpers/boards';
@@ -237,5 +240,53 @@ describe('learning configs', () => {
     ['another format', { format: 'tune2048/config' }, /field "format"/],
   ])('refused: %s', (_name, extra, message) => {
     expect(() => parseLearnConfig({ ...good, ...extra })).toThrow(message);
+  });
+});
+
+describe('late starts (multi-stage TD)', () => {
+  const starts = { weights: 'tuned-d1', depth: 0, maxTile: 128, positions: 4, share: 0.5 };
+
+  it('collects the same boards every time, each the first of its game to hold the tile', () => {
+    const a = lateBoards(starts, 5);
+    expect(a).toEqual(lateBoards(starts, 5));
+    expect(a).toHaveLength(4);
+    for (const b of a) expect(Math.max(...boardToGrid(b).flat())).toBe(128);
+    expect(lateBoards(starts, 6)).not.toEqual(a);
+  });
+
+  it('a player that does not reach the tile: one line saying what it reached and what to change', () => {
+    expect(() => lateBoards({ ...starts, maxTile: 32768, positions: 1 }, 5)).toThrow(/starts: tuned-d1 at depth 0 reached 32768 in 0 of 50 games \(1 wanted\); lower starts.maxTile/);
+  });
+
+  it('a run with late starts stopped at a game boundary and resumed ends with the tables of a run never stopped (and other tables than without them)', async () => {
+    const config = parseLearnConfig({ format: 'tune2048/learn', name: 'late', seed: 3, games: 400, learningRate: 0.25, checkpointEvery: 100, starts });
+    const tables = async (stopAfter?: number, withStarts = true) => {
+      const dir = tmp();
+      const store = Store.open(join(dir, 'l.sqlite'));
+      try {
+        const id = store.createLearnRun({ name: 'late', storedConfig: withStarts ? config : { ...config, starts: undefined } });
+        let checkpoints = 0;
+        const options = { startBoards: lateBoards, onCheckpoint: () => checkpoints++ };
+        if (stopAfter !== undefined) {
+          const first = await runLearning(store, id, { ...options, shouldStop: () => checkpoints >= stopAfter });
+          expect(first.status).toBe('stopped');
+        }
+        expect((await runLearning(store, id, options)).status).toBe('finished');
+        return sha256(encodeNetwork(learnState(store, id).net));
+      } finally {
+        store.close();
+      }
+    };
+    const whole = await tables();
+    expect(await tables(2)).toBe(whole);
+    expect(await tables(undefined, false)).not.toBe(whole);
+  });
+
+  it.each([
+    ['a tile that is not a power of two', { maxTile: 1000 }, /field "starts.maxTile": must be a tile/],
+    ['a share of 0', { share: 0 }, /field "starts.share": must be above 0/],
+    ['too deep a player', { depth: 4 }, /field "starts.depth": must be at most 3/],
+  ])('refused: %s', (_name, extra, message) => {
+    expect(() => parseLearnConfig({ format: 'tune2048/learn', name: 'x', seed: 1, games: 10, learningRate: 0.25, starts: { ...starts, ...extra } })).toThrow(message);
   });
 });

@@ -23,6 +23,23 @@ export const learnConfigSchema = v.strictObject({
   learningRate: v.pipe(v.number(), v.gtValue(0, 'must be above 0'), v.maxValue(1, 'must be at most 1 (larger steps diverge)')),
   /** Games between stored checkpoints (a kill -9 loses at most this many). */
   checkpointEvery: v.optional(count, 2000),
+  /**
+   * Late starts (multi-stage TD, Yeh et al. 2016): greedy games never make the large tiles, so the lines
+   * holding them are never learned. A share of the training games starts instead from boards a stronger
+   * player reaches: the first board of each of its games that holds `maxTile`.
+   */
+  starts: v.optional(
+    v.strictObject({
+      /** The player that reaches them: weights (preset or file) searched at `depth`. */
+      weights: v.pipe(v.string(), v.minLength(1)),
+      depth: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(3, 'must be at most 3 (collecting would take hours)')),
+      maxTile: v.pipe(v.number(), v.check((x) => Number.isInteger(Math.log2(x)) && x >= 8 && x <= 32768, 'must be a tile: a power of two from 8 to 32768')),
+      /** How many such boards to collect (the training games cycle through them). */
+      positions: count,
+      /** The share of training games that start from one of them. */
+      share: v.pipe(v.number(), v.gtValue(0, 'must be above 0'), v.maxValue(1, 'must be at most 1')),
+    }),
+  ),
 });
 
 export type LearnConfig = v.InferOutput<typeof learnConfigSchema>;

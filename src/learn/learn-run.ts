@@ -4,6 +4,8 @@
  * the whole state, so a run stopped anywhere (Ctrl-C, kill -9: it goes on from its latest checkpoint)
  * and resumed ends with exactly the tables of a run never stopped.
  */
+import type { Board } from '../engine/board';
+import { createRng } from '../engine/spawn';
 import type { Store } from '../store/store';
 import { parseLearnConfig, type LearnConfig } from './config';
 import { emptyNetwork, type LineNetwork } from './line-network';
@@ -17,7 +19,12 @@ export interface LearnProgress {
   recentMean: number;
 }
 
+/** The late-start boards of a config (src/player/late-boards.ts; injected, so learn/ needs no player). */
+export type StartBoards = (starts: NonNullable<LearnConfig['starts']>, seed: number) => Board[];
+
 export interface LearnOptions {
+  /** Required when the config has `starts`. */
+  startBoards?: StartBoards;
   onProgress?: (p: LearnProgress) => void;
   /** Asked between games: true stops the run at this game boundary (stored, resumable). */
   shouldStop?: () => boolean;
@@ -50,6 +57,10 @@ export async function runLearning(store: Store, runId: number, options: LearnOpt
   const start = learnState(store, runId);
   const net = start.net;
   let games = start.games;
+  let lateStarts: Board[] = [];
+  /** Game g's start: one of the late boards for a seeded share of games, else a new game. */
+  const startOf = (g: number): Board | undefined =>
+    config.starts && createRng(`${config.seed}:share:${g}`)() < config.starts.share ? lateStarts[g % lateStarts.length] : undefined;
   let sum = 0;
   let count = 0;
   let top = 0;
@@ -64,9 +75,12 @@ export async function runLearning(store: Store, runId: number, options: LearnOpt
     options.onCheckpoint?.(games);
   };
   try {
+    // Collected again on every resume: the same boards, since the collecting games are seeded too.
+    if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
+    if (config.starts) lateStarts = options.startBoards!(config.starts, config.seed);
     let sliceStart = performance.now();
     while (games < config.games && !options.shouldStop?.()) {
-      const g = trainGame(net, config.seed + games, config.learningRate);
+      const g = trainGame(net, config.seed + games, config.learningRate, startOf(games));
       games++;
       sum += g.score;
       count++;

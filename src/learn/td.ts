@@ -40,11 +40,11 @@ function bestAfterstate(net: LineNetwork, board: Board, best: Float64Array): boo
   return found;
 }
 
-/** Plays one training game on `seed`, updating `net` after every move. */
-export function trainGame(net: LineNetwork, seed: number, learningRate: number): TrainedGame {
+/** Plays one training game on `seed` (from `start`, else from a new game's first board), updating `net` after every move. */
+export function trainGame(net: LineNetwork, seed: number, learningRate: number, start?: Board): TrainedGame {
   const rng = createRng(seed);
   const step = learningRate / READS;
-  let board = initialBoard(rng);
+  let board = start ?? initialBoard(rng);
   const now = new Float64Array(4);
   const next = new Float64Array(4);
   let score = 0;

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { relative, dirname, resolve } from 'node:path';
+import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
 import { loadLearnConfig, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
+import { lateBoards } from '../../player/late-boards';
 import type { Store } from '../../store/store';
 import { suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
@@ -13,6 +15,13 @@ import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
+
+/** The late-start boards, with a line on stderr (collecting takes seconds to minutes). */
+function collectStarts(starts: NonNullable<LearnConfig['starts']>, seed: number): Board[] {
+  const boards = lateBoards(starts, seed);
+  console.error(`collected ${boards.length} start boards holding ${starts.maxTile} (${starts.weights} at depth ${starts.depth})`);
+  return boards;
+}
 
 /** Trains a learning run to its end or to a stop (Ctrl-C: at the next game boundary, stored). */
 async function drive(store: Store, runId: number, json: boolean): Promise<void> {
@@ -27,7 +36,7 @@ async function drive(store: Store, runId: number, json: boolean): Promise<void> 
   );
   let outcome: LearnOutcome;
   try {
-    outcome = await runLearning(store, runId, { shouldStop: () => stopping, onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }) });
+    outcome = await runLearning(store, runId, { startBoards: collectStarts, shouldStop: () => stopping, onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }) });
   } finally {
     progress.stop();
     interrupts.uninstall();
@@ -48,6 +57,7 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout when it ends')
     .action(async (opts: { config: string; db: string; json?: boolean }) => {
       const config = loadLearnConfig(opts.config);
+      if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
       await withStore(opts.db, 'write', async (store) => {
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });
         console.error(`learning run ${runId} created in ${store.path}`);

@@ -1,0 +1,48 @@
+/**
+ * Boards strong play reaches: the start positions of multi-stage TD learning (a learning config's
+ * `starts`). Game i of the collecting player is seeded by ("<seed>:start:<i>"), so the same config always
+ * collects the same boards (a resumed learning run collects them again).
+ */
+import { maxRank, makeBoard, type Board } from '../engine/board';
+import { moved, moveInto } from '../engine/moves';
+import { createRng, initialBoard, spawnTile } from '../engine/spawn';
+import { loadWeights } from '../heuristic/weights';
+import { InputError } from '../util/errors';
+import { createExpectimaxPlayer } from './expectimax';
+
+export interface LateBoardsSpec {
+  weights: string;
+  depth: number;
+  maxTile: number;
+  positions: number;
+}
+
+/** Games tried per position wanted before giving up (a player that rarely reaches the tile). */
+const GAMES_PER_POSITION = 50;
+
+export function lateBoards(spec: LateBoardsSpec, seed: number, onProgress?: (found: number, games: number) => void): Board[] {
+  const player = createExpectimaxPlayer(loadWeights(spec.weights), { depth: spec.depth });
+  const rank = Math.log2(spec.maxTile);
+  const found: Board[] = [];
+  const limit = spec.positions * GAMES_PER_POSITION;
+  let games = 0;
+  while (found.length < spec.positions && games < limit) {
+    const rng = createRng(`${seed}:start:${games++}`);
+    let board = initialBoard(rng);
+    for (;;) {
+      const dir = player.chooseMove(board);
+      if (dir < 0) break;
+      moveInto(board.lo, board.hi, dir);
+      board = spawnTile(makeBoard(moved[0], moved[1]), rng);
+      if (maxRank(board) >= rank) {
+        found.push(board);
+        break;
+      }
+    }
+    onProgress?.(found.length, games);
+  }
+  if (found.length < spec.positions) {
+    throw new InputError(`starts: ${spec.weights} at depth ${spec.depth} reached ${spec.maxTile} in ${found.length} of ${games} games (${spec.positions} wanted); lower starts.maxTile or starts.positions, or use a stronger player`);
+  }
+  return found;
+}
