@@ -40,10 +40,8 @@ export interface LearnCheckpoint {
   at: number;
 }
 
-export interface LearnRunRow {
-  id: number;
-  name: string;
-  config: string;
+/** The columns of a Holder, as SQLite returns them. */
+interface HolderRow {
   status: RunStatus;
   owner_pid: number | null;
   owner_host: string | null;
@@ -53,19 +51,18 @@ export interface LearnRunRow {
   error: string | null;
 }
 
+function decodeHolder(r: HolderRow): Holder {
+  return { status: r.status, ownerPid: r.owner_pid, ownerHost: r.owner_host, heartbeatAt: r.heartbeat_at, createdAt: r.created_at, finishedAt: r.finished_at, error: r.error };
+}
+
+export interface LearnRunRow extends HolderRow {
+  id: number;
+  name: string;
+  config: string;
+}
+
 export function decodeLearnRun(r: LearnRunRow): LearnRun {
-  return {
-    id: r.id,
-    name: r.name,
-    storedConfig: JSON.parse(r.config),
-    status: r.status,
-    ownerPid: r.owner_pid,
-    ownerHost: r.owner_host,
-    heartbeatAt: r.heartbeat_at,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-    error: r.error,
-  };
+  return { id: r.id, name: r.name, storedConfig: JSON.parse(r.config), ...decodeHolder(r) };
 }
 
 export interface LearnCheckpointRow {
@@ -181,38 +178,17 @@ export type StoredResultRecord<K extends ResultKind = ResultKind> = Extract<Stor
 
 // ---- rows as SQLite returns them, and their decoders ----
 
-export interface RunRow {
+export interface RunRow extends HolderRow {
   id: number;
   name: string;
   config: string;
   config_hash: string;
   seed: number;
-  status: RunStatus;
-  owner_pid: number | null;
-  owner_host: string | null;
-  heartbeat_at: number | null;
-  created_at: number;
-  finished_at: number | null;
   best_candidate: number | null;
-  error: string | null;
 }
 
 export function decodeRun(r: RunRow): Run {
-  return {
-    id: r.id,
-    name: r.name,
-    storedConfig: JSON.parse(r.config),
-    configHash: r.config_hash,
-    seed: r.seed,
-    status: r.status,
-    ownerPid: r.owner_pid,
-    ownerHost: r.owner_host,
-    heartbeatAt: r.heartbeat_at,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at,
-    bestCandidate: r.best_candidate,
-    error: r.error,
-  };
+  return { id: r.id, name: r.name, storedConfig: JSON.parse(r.config), configHash: r.config_hash, seed: r.seed, bestCandidate: r.best_candidate, ...decodeHolder(r) };
 }
 
 export interface RunSummaryRow extends RunRow {
