@@ -35,12 +35,16 @@ async function drive(store: Store, runId: number, json: boolean): Promise<void> 
     { stopping: 'stopping', stoppedAtOnce: () => `learning run ${runId} stopped; it goes on from its last checkpoint with: ${suggest(`learn resume ${runId}`, store.path)}` },
   );
   let outcome: LearnOutcome;
+  let pipeClosed = false;
   try {
     outcome = await runLearning(store, runId, { startBoards: collectStarts, shouldStop: () => stopping, onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }) });
   } finally {
     progress.stop();
+    pipeClosed = interrupts.pipeClosed();
     interrupts.uninstall();
   }
+  // A closed stdout stops the run quietly (exit 0, as every command); a signal exits 130.
+  if (pipeClosed) return;
   if (outcome.status === 'stopped') process.exitCode = EXIT_INTERRUPTED;
   const hint = outcome.status === 'finished' ? suggest(`learn export ${runId} --out lines-${runId}.bin`, store.path) : suggest(`learn resume ${runId}`, store.path);
   if (json) console.log(JSON.stringify({ run: runId, ...outcome, config: undefined, name: outcome.config.name, total: outcome.config.games, next: hint }));
