@@ -196,10 +196,18 @@ export function stageOf(w: Weights, board: Board): number {
   return k;
 }
 
+/** The parts a version-1 file does not have. */
+const VERSION_2_PARTS = ['lines', 'stages', 'learned'] as const;
+
+/** The oldest version that holds these weights (so a tune2048 before version 2 reads what it can play). */
+export function oldestVersion(w: Pick<Weights, (typeof VERSION_2_PARTS)[number]>): number {
+  return VERSION_2_PARTS.some((key) => w[key] !== undefined) ? 2 : 1;
+}
+
 /** Stages that do not cover [0, ∞) exactly once, or version-2 parts in a version-1 file: the first problem. */
 function checkStructure(w: Weights): string | null {
   if (w.version < 2) {
-    for (const key of ['lines', 'stages', 'learned'] as const) if (w[key] !== undefined) return `field "${key}": needs "version": 2 (a version-1 file has no ${key})`;
+    for (const key of VERSION_2_PARTS) if (w[key] !== undefined) return `field "${key}": needs "version": 2 (a version-1 file has no ${key})`;
   }
   const list = w.stages?.list;
   if (!list) return null;

@@ -101,8 +101,3 @@ export function networkFor(ref: { table: string; sha256: string }): LineNetwork 
   registry.set(ref.sha256, net);
   return net;
 }
-
-/** Whether a network is in the registry (a Redis worker fetches the ones it lacks). */
-export function hasNetwork(hash: string): boolean {
-  return registry.has(hash);
-}

@@ -20,7 +20,7 @@ export interface LateBoardsSpec {
 /** Games tried per position wanted before giving up (a player that rarely reaches the tile). */
 const GAMES_PER_POSITION = 50;
 
-export function lateBoards(spec: LateBoardsSpec, seed: number, onProgress?: (found: number, games: number) => void): Board[] {
+export function lateBoards(spec: LateBoardsSpec, seed: number): Board[] {
   const player = createExpectimaxPlayer(loadWeights(spec.weights), { depth: spec.depth });
   const rank = Math.log2(spec.maxTile);
   const found: Board[] = [];
@@ -39,7 +39,6 @@ export function lateBoards(spec: LateBoardsSpec, seed: number, onProgress?: (fou
         break;
       }
     }
-    onProgress?.(found.length, games);
   }
   if (found.length < spec.positions) {
     throw new InputError(`starts: ${spec.weights} at depth ${spec.depth} reached ${spec.maxTile} in ${found.length} of ${games} games (${spec.positions} wanted); lower starts.maxTile or starts.positions, or use a stronger player`);

@@ -1,5 +1,5 @@
 /** The best weights of a run, in the weights schema every player reads, with their provenance. */
-import { parseWeights, Weights, WEIGHTS_FORMAT, WEIGHTS_VERSION } from '../heuristic/weights';
+import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../heuristic/weights';
 import { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
@@ -21,8 +21,7 @@ export function exportBestWeights(store: Store, runId: number): Weights {
     {
       ...weights,
       format: WEIGHTS_FORMAT,
-      // The oldest version that holds these weights, so a tune2048 before version 2 reads what it can play.
-      version: weights.lines || weights.stages || weights.learned ? WEIGHTS_VERSION : 1,
+      version: oldestVersion(weights),
       name: `${run.name}-run${run.id}`,
       description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${config.fitness.depth}.`,
       source: `tune2048 run ${run.id}`,

@@ -3,7 +3,7 @@
  * optimizer sees a genome in [0, 1]^n (linear or log-scaled per parameter);
  * everything not tuned keeps the start weights' value.
  */
-import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../heuristic/weights';
+import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, oldestVersion, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../heuristic/weights';
 import { InputError } from '../util/errors';
 
 export interface ParamSpec {
@@ -200,7 +200,7 @@ export class ParameterSpace {
         if (own.length > 0) st.matrix = structuredMatrix(this.form as 'snake' | 'corner', { ...values, ...Object.fromEntries(own.map((n) => [n.slice(prefix.length), values[n]])) });
       });
     }
-    if (w.lines || w.stages) w.version = Math.max(2, w.version);
+    w.version = Math.max(oldestVersion(w), w.version);
     return parseWeights(w, 'tuned weights');
   }
 }

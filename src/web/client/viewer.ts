@@ -90,13 +90,20 @@ export function startViewer(app: HTMLElement): void {
     if (!r.ok) throw new Error(`cannot load ${source}`);
     return r.json();
   }
+  /** Learned tables already fetched, by hash: half a megabyte each, the same for every start and hint. */
+  const tables = new Map<string, ArrayBuffer>();
   /** The learned line tables of the chosen weights (null for weights without them). */
   async function table(w: unknown): Promise<ArrayBuffer | null> {
-    if (!(w as { learned?: unknown }).learned) return null;
+    const hash = (w as { learned?: { sha256: string } }).learned?.sha256;
+    if (!hash) return null;
+    const known = tables.get(hash);
+    if (known) return known;
     const source = ($('weights') as HTMLSelectElement).value;
     const r = await fetch(`/api/tables/one?source=${encodeURIComponent(source)}`);
     if (!r.ok) throw new Error(`cannot load the learned tables of ${source}: ${((await r.json()) as { error?: string }).error ?? r.status}`);
-    return r.arrayBuffer();
+    const bytes = await r.arrayBuffer();
+    tables.set(hash, bytes);
+    return bytes;
   }
   const player = () => ($('player') as HTMLSelectElement).value as 'expectimax' | 'minimax' | 'mcts' | 'mcts-emm';
   const depth = () => {
