@@ -10,6 +10,7 @@
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
+import { weightSpace } from '../src/tuner/space';
 
 const path = process.argv[2];
 const atFlag = process.argv.indexOf('--at');
@@ -39,7 +40,7 @@ try {
       const predicted = last ? optimizer.summary(last.g.state).model?.predicted : undefined;
       if (!last || !predicted) continue;
       const point = store.getCandidates(r.id, last.g.idx).find((c) => c.origin === 'mean')!;
-      const truth = syntheticMean(space.toWeights(point.genome), landscape);
+      const truth = syntheticMean(weightSpace(space).toWeights(point.genome), landscape);
       const hit = Math.abs(predicted.mean - truth) <= 1.96 * predicted.se;
       inside += hit ? 1 : 0;
       total++;

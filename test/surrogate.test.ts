@@ -12,6 +12,7 @@ import { gaussian } from '../src/tuner/operators';
 import { describeModel, type Evaluated } from '../src/tuner/optimizer';
 import { loadConfig, parseConfig, type SurrogateConfig } from '../src/tuner/config';
 import { loadRunProblem } from '../src/tuner/run-problem';
+import { weightSpace } from '../src/tuner/space';
 import { recommendation } from '../src/tuner/optimizer-race';
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
@@ -221,7 +222,7 @@ describe('a surrogate run on the synthetic player', () => {
         const rec = recommendation(store.getCandidates(id, gens[gens.length - 1].idx));
         // The surrogate's result is its point, never a sample that validated higher by luck.
         if (optimizer.kind === 'surrogate') expect(store.requireRun(id).bestCandidate).toBe(rec.id);
-        return syntheticMean(space.toWeights(rec.genome), rc.fitness.synthetic!) / rc.fitness.synthetic!.peak;
+        return syntheticMean(weightSpace(space).toWeights(rec.genome), rc.fitness.synthetic!) / rc.fitness.synthetic!.peak;
       } finally {
         store.close();
       }

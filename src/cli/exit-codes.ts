@@ -1,5 +1,5 @@
 /** Exit codes the CLI promises (documented in README), and which error ends with which. */
-import { InputError, RunBusyError, RunLostError, UnavailableError } from '../util/errors';
+import { InputError, PlayerError, RunBusyError, RunLostError, UnavailableError } from '../util/errors';
 
 export const EXIT_OK = 0;
 /** A run failed (worker crash, I/O). */
@@ -15,7 +15,8 @@ export const EXIT_INTERRUPTED = 130;
 
 /** The exit code of a command that ended with this error. */
 export function exitCodeOf(e: unknown): number {
-  if (e instanceof InputError) return EXIT_BAD_INPUT;
+  // A player program that cannot start or misbehaves before anything is stored is bad input too.
+  if (e instanceof InputError || e instanceof PlayerError) return EXIT_BAD_INPUT;
   if (e instanceof UnavailableError) return EXIT_UNAVAILABLE;
   if (e instanceof RunBusyError || e instanceof RunLostError) return EXIT_BUSY;
   return EXIT_FAILURE;

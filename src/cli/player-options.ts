@@ -4,9 +4,16 @@ import type { Weights } from '../heuristic/weights';
 import type { DepthSetting } from '../player/expectimax';
 import { PLAYER_KINDS, playerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
 import { parseIntegerOption, parseNumberOption, parseThreads } from './options';
+import { InputError } from '../util/errors';
+import { loadWeights } from '../heuristic/weights';
+import { resolveExternalPlayer } from '../player/external/definition';
+import { externalName, externalPlayerSpec } from '../player/external/resolve';
+
+/** A built-in kind, or "external:NAME" (a player in configs/players or a player file). */
+export type PlayerOption = PlayerKind | `external:${string}`;
 
 export interface PlayerCliOptions {
-  player: PlayerKind;
+  player: PlayerOption;
   threads?: number;
   iterations?: number;
   c?: number;
@@ -15,7 +22,7 @@ export interface PlayerCliOptions {
 
 export function addPlayerOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts)').choices([...PLAYER_KINDS]).default('expectimax'))
+    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file)').argParser(parsePlayerOption).default('expectimax'))
     .option('--iterations <n>', 'mcts, mcts-emm: iterations per move (default 1500; mcts-emm 50)', parseIntegerOption('--iterations', 1, 10_000_000))
     .option('--c <x>', "mcts, mcts-emm: UCB1's exploration constant (default 1.4)", parseNumberOption('--c', 0, 1000))
     .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000));
@@ -30,11 +37,36 @@ export function addThreadsOption(cmd: Command): Command {
   );
 }
 
+function parsePlayerOption(value: string): PlayerOption {
+  if ((PLAYER_KINDS as readonly string[]).includes(value)) return value as PlayerKind;
+  if (value.startsWith('external:')) return value as PlayerOption;
+  throw new InputError(`--player must be one of ${PLAYER_KINDS.join(', ')} or external:NAME, got "${value}"`);
+}
+
+/** The built-in kind of --player; an external one is refused where only built-in players go (`where` says why). */
+export function builtInKind(opts: PlayerCliOptions, where: string): PlayerKind {
+  if (opts.player.startsWith('external:')) throw new InputError(`--player ${opts.player}: ${where}`);
+  return opts.player as PlayerKind;
+}
+
+/** --params: an external player's parameter values (play and hint). */
+export function addParamsOption(cmd: Command): Command {
+  return cmd.option('--params <file>', 'with --player external:NAME: its parameter values (a tune2048/player-params file, as export writes for its run); default: the values it announces');
+}
+
+/** The player of play and hint: a built-in one with these weights, or the external program (started once to read its parameters). */
+export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number; params?: string; weights: string }): Promise<PlayerSpec> {
+  const name = externalName(opts.player);
+  if (name !== null) return externalPlayerSpec(resolveExternalPlayer(name), opts.params);
+  if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');
+  return cliPlayerSpec(opts, loadWeights(opts.weights));
+}
+
 export function cliPlayerSpec(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number }, weights: Weights): PlayerSpec {
-  return playerSpec(opts.player, weights, { depth: opts.depth, cprob: opts.cprob, iterations: opts.iterations, c: opts.c, rolloutDepth: opts.rolloutDepth, threads: opts.threads });
+  return playerSpec(builtInKind(opts, 'this command plays built-in players only'), weights, { depth: opts.depth, cprob: opts.cprob, iterations: opts.iterations, c: opts.c, rolloutDepth: opts.rolloutDepth, threads: opts.threads });
 }
 
 /** The player settings of a comparison or sweep (the same player for every contender). */
 export function playerOf(o: PlayerCliOptions) {
-  return { player: o.player, iterations: o.iterations, c: o.c, rolloutDepth: o.rolloutDepth };
+  return { player: builtInKind(o, 'name an external player as a contender instead (external:NAME or a parameter file)'), iterations: o.iterations, c: o.c, rolloutDepth: o.rolloutDepth };
 }

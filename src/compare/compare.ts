@@ -10,15 +10,18 @@ import type { PlayedGame } from '../engine/game';
 import { playSeeds, type GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../player/expectimax';
 import { gameSeed } from '../player/players';
-import { playerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
+import { playerSpec, type ExternalPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
 import { GameSummary, summarizeGames } from './summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from './sprt';
 import { gamesToResolve, pairNoise } from './noise';
 
-export interface Contender {
-  label: string;
-  weights: Weights;
+/** A contender: weights played by the comparison's player, or an external program with its parameter values. */
+export type Contender = { label: string; weights: Weights } | { label: string; external: ExternalPlayerSpec };
+
+/** The player a contender's games are played by. */
+export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth'>): PlayerSpec {
+  return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, o);
 }
 
 export interface CompareOptions {
@@ -154,7 +157,7 @@ export interface SequentialComparison extends Comparison {
  */
 export async function compareSequential(a: Contender, b: Contender, o: SequentialOptions): Promise<SequentialComparison> {
   const batch = o.batchGames ?? 5;
-  const specs = [a, b].map((c) => playerSpec(o.player ?? 'expectimax', c.weights, o));
+  const specs = [a, b].map((c) => contenderSpec(c, o));
   const played: [PlayedGame[], PlayedGame[]] = [[], []];
   const trajectory: SprtState[] = [];
   while (played[0].length < o.maxGames) {
@@ -187,7 +190,7 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   let done = 0;
   const played = await Promise.all(
     contenders.map((c) =>
-      playRemembered(o, playerSpec(o.player ?? 'expectimax', c.weights, o), seeds, batch, (n, known) => {
+      playRemembered(o, contenderSpec(c, o), seeds, batch, (n, known) => {
         done += n;
         (known ? (o.onKnown ?? o.onProgress) : o.onProgress)?.(done, total);
       }),

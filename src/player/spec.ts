@@ -8,6 +8,7 @@ import { canonicalJson } from '../util/canonical-json';
 import type { DepthSetting } from './expectimax';
 import type { SyntheticLandscape } from './synthetic';
 import { InputError } from '../util/errors';
+import type { Launch } from './external/process';
 
 /**
  * The players that play moves (every playing command's --player): expectimax, the default (nneonneo's
@@ -38,13 +39,34 @@ export interface SearchSpec {
   rolloutDepth?: number;
 }
 
-export interface PlayerSpec {
+/** A player of tune2048's own heuristic: its weights and search settings. */
+export interface HeuristicPlayerSpec {
   kind: PlayerKind;
   weights: Weights;
   search: SearchSpec;
   /** The synthetic player's landscape and noise (kind synthetic only). */
   synthetic?: SyntheticLandscape;
 }
+
+/** An external program that plays over the line protocol (src/player/external/, docs/protocol.md). */
+export interface ExternalPlayerRef {
+  /** The name and version the program announced. */
+  name: string;
+  version: string;
+  /** The hash of its whole announcement (protocol.ts announcementHash): a worker whose program announces otherwise refuses the job. */
+  announced: string;
+  /** A value for every announced parameter. */
+  params: Record<string, number>;
+  /** How to start it on this machine; absent in a Redis job (a job never carries a command line: workers start their own registered players). */
+  launch?: Launch;
+}
+
+export interface ExternalPlayerSpec {
+  kind: 'external';
+  external: ExternalPlayerRef;
+}
+
+export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec;
 
 /**
  * Seed 004's parameters. mcts: as seed 004 (C 1.4, 1500 iterations, rollouts of 30). mcts-emm: seed 004
@@ -58,7 +80,7 @@ export const MCTS_DEFAULTS: Record<'mcts' | 'mcts-emm', { iterations: number; c:
 };
 
 /** A player of a weight set with its settings (MCTS defaults filled in): the only place a spec is built. */
-export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<SearchSpec> & { depth: DepthSetting; cprob: number }, synthetic?: SyntheticLandscape): PlayerSpec {
+export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<SearchSpec> & { depth: DepthSetting; cprob: number }, synthetic?: SyntheticLandscape): HeuristicPlayerSpec {
   if (kind === 'synthetic') {
     if (!synthetic) throw new InputError('the synthetic player needs its landscape (fitness.synthetic in a run config)');
     return { kind, weights, search: { depth: search.depth, cprob: search.cprob }, synthetic };
@@ -86,18 +108,23 @@ export function playerSettingsProblem(kind: PlayerKind, depth: DepthSetting): st
 }
 
 /** The expectimax player of a weight set at a depth and cutoff. */
-export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; cprob: number; cacheMB?: number }): PlayerSpec {
+export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; cprob: number; cacheMB?: number }): HeuristicPlayerSpec {
   return playerSpec('expectimax', weights, search);
 }
 
 /**
  * A player's identity: everything that changes how it plays (kind, the heuristic's fields, search settings)
+ * (an external player: its announcement and parameter values, not where its program lies)
  * and nothing that does not (a preset's name, description or provenance; where the learned tables' file lies:
  * their hash names them), as canonical JSON. Two specs with
  * the same key play the same game on every seed: the tuner plays a copy's games once, workers reuse a
  * player built for the same key, and compare --db finds stored games by it.
  */
 export function playerKey(spec: PlayerSpec): string {
+  if (spec.kind === 'external') {
+    const { name, version, announced, params } = spec.external;
+    return canonicalJson({ kind: spec.kind, name, version, announced, params });
+  }
   const fields = heuristicFields(spec.weights);
   const weights = fields.learned ? { ...fields, learned: { sha256: fields.learned.sha256, weight: fields.learned.weight } } : fields;
   return canonicalJson({ kind: spec.kind, weights, search: spec.search, ...(spec.synthetic ? { synthetic: spec.synthetic } : {}) });

@@ -12,6 +12,8 @@ import { loadRunProblem } from '../tuner/run-problem';
 import type { RunConfig } from '../tuner/config';
 import { fitnessHalfWidth95, gameObjective } from '../tuner/fitness';
 import { splitSpread } from '../compare/noise';
+import { ExternalSpace } from '../tuner/external-space';
+import type { BoundedSpace, ParameterSpace } from '../tuner/space';
 
 export interface GenerationPoint {
   idx: number;
@@ -34,8 +36,11 @@ export interface RunDetail {
   settings: { optimizer: string; depth: number | 'auto'; games: number; objective: string; start: string; seed: number; configHash: string; racing: { rounds: number; keep: number } | null; validationGames: number };
   params: { name: string; min: number; max: number; scale: string; best: number | null }[];
   generations: GenerationPoint[];
-  /** The run's best weights: validated once finished, else the best in-sample of the last generation done. */
-  best: { candidate: number; validated: boolean; weights: Weights } | null;
+  /**
+   * The run's best: validated once finished, else the best in-sample of the last generation done. Its
+   * weights (tune2048's heuristic), or its external player and every parameter's value.
+   */
+  best: { candidate: number; validated: boolean; weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } | null;
   finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null }[];
   comparisons: (Comparison & { id: number })[];
   sweeps: (Sweep & { id: number })[];
@@ -74,6 +79,11 @@ export function generationNoise(store: Store, runId: number, generation: number,
   return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, gamesOf(best.id)) : null, signalShare: split?.signalShare ?? null };
 }
 
+function bestOf(space: BoundedSpace, genome: readonly number[]): { weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } {
+  if (space instanceof ExternalSpace) return { weights: null, player: { name: space.announcement.name, version: space.announcement.version, params: space.toParams(genome) } };
+  return { weights: (space as ParameterSpace).toWeights(genome), player: null };
+}
+
 export function runDetail(store: Store, runId: number): RunDetail {
   const { config, space, optimizer } = loadRunProblem(store, runId);
   const summary = store.requireRunSummary(runId);
@@ -106,9 +116,9 @@ export function runDetail(store: Store, runId: number): RunDetail {
       racing: config.fitness.racing ?? null,
       validationGames: config.validation.games,
     },
-    params: Object.entries(config.space.params).map(([name, p]) => ({ name, min: p.min, max: p.max, scale: p.scale, best: bestParams[name] ?? null })),
+    params: space.names.map((name, i) => ({ name, min: space.specs[i].min, max: space.specs[i].max, scale: space.specs[i].scale, best: bestParams[name] ?? null })),
     generations,
-    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, weights: space.toWeights(bestRow.genome) } : null,
+    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, ...bestOf(space, bestRow.genome) } : null,
     finalists,
     // Race checkpoints are the race's own bookkeeping, not shown.
     comparisons: store.listResults(runId, 'comparison').map((c) => ({ id: c.id, ...c.result })),

@@ -161,7 +161,8 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
         return settle(job, new RunnerError(`the worker running a batch ${why}, ${retries + 1} times; giving up`));
       }
       // The batch's own code threw: deterministic, so a retry would fail alike.
-      settle(job, new BatchFailedError(`worker error: ${error.message}`));
+      // A player program's fault already names the player and what it did.
+      settle(job, new BatchFailedError(error.type === 'PlayerError' ? error.message : `worker error: ${error.message}`));
     });
   }
 

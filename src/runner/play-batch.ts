@@ -8,6 +8,8 @@ import type { Player } from '../engine/game';
 import { createPlayer, playSpecGame } from '../player/players';
 import { playerKey } from '../player/spec';
 import { parentGone } from './parent';
+import { playExternalGames } from '../player/external/play';
+import { InputError } from '../util/errors';
 import type { BatchResult, BatchTask } from './protocol';
 
 // Consecutive batches usually belong to the same candidate: keep the last few players.
@@ -39,11 +41,24 @@ function watched(player: Player): Pick<Player, 'chooseMove'> {
 }
 
 export function playBatch(task: BatchTask, callback: (error: Error | null, result?: BatchResult) => void): void {
+  const spec = task.spec;
+  if (spec.kind === 'external') {
+    // Its moves come over a pipe: the batch is asynchronous, one program per worker process, kept between batches.
+    const launch = spec.external.launch;
+    if (!launch) return callback(new InputError(`no command to start the external player ${spec.external.name} on this machine`));
+    playExternalGames(spec.external, launch, task.seeds, () => {
+      if (parentGone()) process.exit(0);
+    }).then(
+      (games) => callback(null, { pid: process.pid, games }),
+      (e: unknown) => callback(e as Error),
+    );
+    return;
+  }
   try {
     let player: Pick<Player, 'chooseMove'> | null = null;
     const games = task.seeds.map((seed) => {
       if (parentGone()) process.exit(0); // between games too (a synthetic game plays no moves)
-      return playSpecGame(task.spec, seed, () => (player ??= watched(playerFor(task))));
+      return playSpecGame(spec, seed, () => (player ??= watched(playerFor(task))));
     });
     callback(null, { pid: process.pid, games });
   } catch (e) {

@@ -116,6 +116,19 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
+/**
+ * The failures a remote worker made final (UnrecoverableError): its batch's own code failed ("worker error: …"),
+ * or the worker refused or lost its external player ("on HOST: …", said by remote-worker.ts).
+ */
+const FINAL_FAILURE = /^(?:worker error: |on ([^:\s]+): )/;
+
+/** The spec as a job carries it: an external player without the command that starts it here. */
+function withoutLaunch(spec: PlayerSpec): PlayerSpec {
+  if (spec.kind !== 'external') return spec;
+  const { launch: _launch, ...external } = spec.external;
+  return { ...spec, external };
+}
+
 export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunner> {
   const url = parseQueueUrl(o.url);
   await checkRedis(url);
@@ -210,7 +223,8 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   events.on('failed', ({ jobId, failedReason }) => {
     active.delete(jobId);
     // A worker error is final at its first attempt (UnrecoverableError); a dead or hung process, after every retry.
-    settle(jobId)?.reject(/^worker error: /.test(failedReason) ? new BatchFailedError(`a remote batch failed: ${failedReason}`) : new RunnerError(`a remote batch failed ${(o.retries ?? 2) + 1} times; giving up: ${failedReason}`));
+    const final = FINAL_FAILURE.exec(failedReason);
+    settle(jobId)?.reject(final ? new BatchFailedError(final[1] ? `a remote batch failed on ${final[1]}: ${failedReason.slice(final[0].length)}` : `a remote batch failed: ${failedReason}`) : new RunnerError(`a remote batch failed ${(o.retries ?? 2) + 1} times; giving up: ${failedReason}`));
   });
 
   try {
@@ -268,12 +282,13 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
         if (drained || closed) return reject(new RunnerStoppedError());
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
-        const data: RemoteBatch = { spec, seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
+        // A job never carries a command line: an external player travels as its name, version, hash and values; each worker starts its own registered program.
+        const data: RemoteBatch = { spec: withoutLaunch(spec), seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
         const enqueue = () => {
           if (queued.size < maxQueued) submit(jobId, data);
           else held.push({ jobId, data });
         };
-        if (!spec.weights.learned) return enqueue();
+        if (spec.kind === 'external' || !spec.weights.learned) return enqueue();
         // Learned tables go to Redis before the first job that needs them; a drain meanwhile cancels the batch.
         publishTables(spec).then(
           () => {

@@ -17,6 +17,8 @@ import { BatchFailedError, InputError } from '../util/errors';
 import IORedis from 'ioredis';
 import { createPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
+import type { Launch } from '../player/external/process';
+import type { ExternalPlayerSpec } from '../player/spec';
 import { parseQueueUrl } from './queue-url';
 import { withLocalTables } from './shared-tables';
 import { checkRedis, connectionOptions, QUEUE_PREFIX, REGISTRY_KEY, STALE_MS, type RemoteBatch, type RemoteResult } from './redis';
@@ -32,6 +34,11 @@ export interface RemoteWorkerOptions {
   onLog?: (line: string) => void;
   /** Tests: the module the game processes run. */
   workerPath?: string;
+  /**
+   * The external players this machine runs, by name (`tune2048 worker --player NAME=COMMAND`): a job names its
+   * player and the hash of what it announced, never a command; a job for another player is refused.
+   */
+  players?: ReadonlyMap<string, Launch>;
 }
 
 export interface RemoteWorker {
@@ -65,16 +72,28 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   let stopping = false;
 
   const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
-    const spec = await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
+    const spec = job.data.spec.kind === 'external' ? withRegisteredPlayer(job.data.spec) : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
       throw e instanceof InputError ? new UnrecoverableError(e.message) : e;
     });
     const r = await pool.run({ spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
-      // Bad weights or a bad spec fail on every machine: fail the job now instead of retrying it.
-      throw e instanceof BatchFailedError ? new UnrecoverableError(e.message) : e;
+      // Bad weights or a bad spec fail on every machine: fail the job now instead of retrying it. So does a
+      // player program's fault (this machine's program: the parent says which machine).
+      if (e instanceof BatchFailedError) throw new UnrecoverableError(/^player /.test(e.message) ? `on ${host}: ${e.message}` : e.message);
+      throw e;
     });
     finished++;
     return { host, pid: r.pid, games: r.games };
   };
+
+  /** The job's external player with this machine's command for it; a player not registered here refuses the job. */
+  function withRegisteredPlayer(spec: ExternalPlayerSpec): ExternalPlayerSpec {
+    const launch = o.players?.get(spec.external.name);
+    if (!launch) {
+      const known = [...(o.players?.keys() ?? [])];
+      throw new UnrecoverableError(`on ${host}: no player "${spec.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'}); start it with tune2048 worker --player ${spec.external.name}=COMMAND`);
+    }
+    return { ...spec, external: { ...spec.external, launch } };
+  }
 
   async function refresh(): Promise<void> {
     const live = new Set(await registry.zrangebyscore(REGISTRY_KEY, Date.now() - STALE_MS, '+inf'));

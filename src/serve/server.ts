@@ -17,7 +17,7 @@ import { runDetail } from '../report/run-data';
 import { escapeHtml } from '../report/svg';
 import { listRunItems } from '../report/run-list';
 import { Store } from '../store/store';
-import { exportBestWeights } from '../tuner/export';
+import { exportBest } from '../tuner/export';
 import { InputError } from '../util/errors';
 
 /** build/ of this package: the front end bundles and the search module. */
@@ -153,7 +153,7 @@ export function createDashboardServer(o: ServeOptions): Server {
       const id = Number(m[1]);
       if (!runExists(id)) return json(res, 404, { error: `no run ${id} in ${o.db}` });
       try {
-        const weights = readStore(o.db, (s) => exportBestWeights(s, id));
+        const weights = readStore(o.db, (s) => exportBest(s, id));
         return json(res, 200, weights, { 'content-disposition': `attachment; filename="run-${id}-best.json"` });
       } catch (e) {
         if (e instanceof InputError) return json(res, 409, { error: e.message });

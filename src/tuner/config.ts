@@ -6,6 +6,8 @@
  * start-up where zod's cost ~100 ms).
  */
 import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { externalPlayerFields } from '../player/external/definition';
 import * as v from 'valibot';
 import { parseQueueUrl } from '../runner/queue-url';
 import { playerSettingsProblem, RUN_PLAYER_KINDS } from '../player/spec';
@@ -25,15 +27,16 @@ const above = (min: number, max: number) => v.pipe(v.number(), v.gtValue(min), v
 
 const paramSpec = v.pipe(
   v.strictObject({
-    min: v.number(),
-    max: v.number(),
+    /** Required for tune2048's own weights; an external player's parameters default to the bounds it announces. */
+    min: v.optional(v.number()),
+    max: v.optional(v.number()),
     /** log: the optimizer works on ln(value), so min must be > 0. */
-    scale: v.optional(v.picklist(['linear', 'log']), 'linear'),
+    scale: v.optional(v.picklist(['linear', 'log'])),
     /** The start value, instead of the start weights' (required for the parameters of a snake or corner matrix). */
     start: v.optional(v.number()),
   }),
-  v.check((p) => p.max > p.min, 'max must be greater than min'),
-  v.check((p) => p.scale === 'linear' || p.min > 0, 'a log scale needs min > 0'),
+  v.check((p) => p.min === undefined || p.max === undefined || p.max > p.min, 'max must be greater than min'),
+  v.check((p) => p.scale === undefined || p.scale === 'linear' || p.min === undefined || p.min > 0, 'a log scale needs min > 0'),
 );
 
 const gaSchema = v.pipe(
@@ -137,6 +140,9 @@ const optimizerSchema = v.pipe(
   v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema, surrogateSchema]),
 );
 
+const externalPlayerSchema = v.strictObject({ kind: v.literal('external'), ...externalPlayerFields });
+export type ExternalPlayerConfig = v.InferOutput<typeof externalPlayerSchema>;
+
 const syntheticSchema = v.strictObject({
   optimum: v.record(v.string(), v.number()),
   width: v.optional(above(0, 100), SYNTHETIC_DEFAULTS.width),
@@ -153,8 +159,12 @@ const fitnessSchema = v.pipe(
     depth: v.optional(v.union([int(0, MAX_DEPTH), v.literal('auto')], `must be "auto" or an integer from 0 to ${MAX_DEPTH}`), 1),
     cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1)), 1e-4),
     objective: v.optional(v.picklist(['mean-score', 'mean-log2-max-tile', 'reach-rate']), 'mean-score'),
-    /** The player the weights are tuned for (absent: expectimax), with MCTS's settings (absent: seed 004's). */
-    player: v.optional(v.picklist(RUN_PLAYER_KINDS)),
+    /**
+     * The player the weights are tuned for (absent: expectimax), with MCTS's settings (absent: seed 004's); or an
+     * external program, { "kind": "external", "name", "command", … } (src/player/external/definition.ts), whose
+     * announced parameters are the space (depth, cprob and MCTS's settings are then its own business).
+     */
+    player: v.optional(v.union([v.picklist(RUN_PLAYER_KINDS), externalPlayerSchema], 'must be one of ' + RUN_PLAYER_KINDS.join(', ') + ', or { "kind": "external", "name": …, "command": […] }')),
     /** The synthetic player's landscape and noise (player "synthetic" only; src/player/synthetic.ts). */
     synthetic: v.optional(syntheticSchema),
     iterations: v.optional(int(1, 10_000_000)),
@@ -187,7 +197,7 @@ const fitnessSchema = v.pipe(
     if (f.player !== 'synthetic' && f.synthetic) return addIssue({ message: 'is the synthetic player\'s landscape: set fitness.player to "synthetic", or remove it', path: at('synthetic') });
     const landscape = f.synthetic ? landscapeProblem(f.synthetic) : null;
     if (landscape) return addIssue({ message: landscape, path: at('synthetic') });
-    const problem = f.player && f.player !== 'synthetic' ? playerSettingsProblem(f.player, f.depth) : null;
+    const problem = typeof f.player === 'string' && f.player !== 'synthetic' ? playerSettingsProblem(f.player, f.depth) : null;
     if (problem) addIssue({ message: problem, path: at('depth') });
   }),
 );
@@ -205,7 +215,7 @@ const queueUrl = v.pipe(
   }),
 );
 
-export const configSchema = v.strictObject({
+export const configSchema = v.pipe(v.strictObject({
   format: v.optional(v.literal(CONFIG_FORMAT), CONFIG_FORMAT),
   name: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   description: v.optional(v.string()),
@@ -213,11 +223,17 @@ export const configSchema = v.strictObject({
   /** Worker processes; --workers overrides; default: CPU count. */
   workers: v.optional(int(1, 256)),
   space: v.strictObject({
-    /** Weights (preset name or file) for everything not tuned, and the search's start point. */
+    /**
+     * Weights (preset name or file) for everything not tuned, and the search's start point; for an external
+     * player, "defaults" (the values it announces) or a parameter file (tune2048/player-params).
+     */
     start: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
-    params: v.pipe(
-      v.record(v.string(), paramSpec),
-      v.check((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
+    /** What is tuned; an external player's may be left out: every parameter it announces. */
+    params: v.optional(
+      v.pipe(
+        v.record(v.string(), paramSpec),
+        v.check((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
+      ),
     ),
     /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space.ts). */
     matrix: v.optional(v.picklist(['full', 'symmetric', 'snake', 'corner']), 'full'),
@@ -259,7 +275,21 @@ export const configSchema = v.strictObject({
   ),
   /** false keeps elites' old fitness instead of re-scoring them on the new seeds (an ablation; not advised). */
   reevaluateElites: v.optional(v.boolean(), true),
-});
+}), v.rawCheck(({ dataset, addIssue }) => {
+  if (!dataset.typed) return;
+  const c = dataset.value;
+  if (!isExternal(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
+}));
+
+/** The external player a config tunes, or null. */
+export function externalPlayerOf(config: Pick<RunConfig, 'fitness'>): ExternalPlayerConfig | null {
+  const p = config.fitness.player;
+  return typeof p === 'object' ? p : null;
+}
+
+function isExternal(c: { fitness: { player?: unknown } }): boolean {
+  return typeof c.fitness.player === 'object';
+}
 
 export type RunConfig = v.InferOutput<typeof configSchema>;
 export type OptimizerConfig = RunConfig['optimizer'];
@@ -272,13 +302,27 @@ export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const result = v.safeParse(configSchema, data);
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
-  return result.output;
+  const config = result.output;
+  // tune2048's own weights are linear unless said (as ever: a stored config and its hash stay what they were);
+  // an external player's parameters take the scale it announces.
+  if (!externalPlayerOf(config)) {
+    const params = config.space.params!;
+    for (const name of Object.keys(params)) {
+      const { min, max, scale, start } = params[name];
+      params[name] = { min, max, scale: scale ?? 'linear', ...(start !== undefined ? { start } : {}) };
+    }
+  }
+  return config;
 }
 
 export function loadConfig(path: string): RunConfig {
   const data = readJsonFile(path, 'config file');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with tune2048 learn start -c ${path}`);
-  return parseConfig(data, `config "${path}"`);
+  const config = parseConfig(data, `config "${path}"`);
+  // An external player's folder is the config's (as a player file's is its own); stored absolute, so a run resumes from anywhere.
+  const external = externalPlayerOf(config);
+  if (external) external.cwd = resolve(dirname(resolve(path)), external.cwd ?? '.');
+  return config;
 }
 
 export function configHash(config: RunConfig): string {

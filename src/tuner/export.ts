@@ -1,22 +1,67 @@
-/** The best weights of a run, in the weights schema every player reads, with their provenance. */
+/**
+ * The best of a run, in the form its player reads, with its provenance: weights (the weights schema every
+ * built-in player reads) for tune2048's own heuristic, a parameter file (tune2048/player-params) for an
+ * external player.
+ */
 import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../heuristic/weights';
-import { Store } from '../store/store';
+import { PARAMS_FORMAT, type PlayerParamsFile } from '../player/external/params-file';
+import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
-import { loadRunProblem } from './run-problem';
+import { ExternalSpace } from './external-space';
+import { loadRunProblem, type RunProblem } from './run-problem';
+import { ParameterSpace } from './space';
 
-export function exportBestWeights(store: Store, runId: number): Weights {
-  const { run, config, space } = loadRunProblem(store, runId);
+/** The run's validated best candidate (an InputError says what to do when there is none yet). */
+function validatedBest(store: Store, runId: number): { problem: RunProblem; best: Candidate } {
+  const problem = loadRunProblem(store, runId);
+  const { run } = problem;
   if (run.bestCandidate === null) {
     if (run.status === 'running') {
       throw new InputError(`run ${runId} is still running (held by pid ${run.ownerPid} on ${run.ownerHost}); export it once it has finished`);
     }
     throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); finish it with: ${suggest(`resume ${runId}`, store.path)}`);
   }
-  const best = store.getCandidate(run.bestCandidate)!;
-  const weights = space.toWeights(best.genome);
+  return { problem, best: store.getCandidate(run.bestCandidate)! };
+}
+
+/** Where the best came from: the same record in weights and in parameter files. */
+function provenance(store: Store, problem: RunProblem, best: Candidate) {
+  const { run, config } = problem;
   const validationGames = store.getGames(best.id, 'validation');
+  return {
+    run: run.id,
+    runName: run.name,
+    generation: best.generation,
+    candidate: best.id,
+    origin: best.origin,
+    objective: config.fitness.objective,
+    fitness: best.fitness,
+    validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
+    tuned: best.params,
+    start: config.space.start,
+    seed: run.seed,
+    configHash: run.configHash,
+    exportedAt: new Date().toISOString(),
+  };
+}
+
+/** What `export` writes: weights or a parameter file, whichever the run's player reads. */
+export function exportBest(store: Store, runId: number): Weights | PlayerParamsFile {
+  const { problem, best } = validatedBest(store, runId);
+  if (problem.space instanceof ExternalSpace) {
+    const { announcement } = problem.space;
+    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome), provenance: provenance(store, problem, best) };
+  }
+  return exportBestWeights(store, runId);
+}
+
+export function exportBestWeights(store: Store, runId: number): Weights {
+  const { problem, best } = validatedBest(store, runId);
+  const { run, config, space } = problem;
+  if (!(space instanceof ParameterSpace)) throw new InputError(`run ${runId} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${runId} writes them)`);
+  const weights = space.toWeights(best.genome);
   return parseWeights(
     {
       ...weights,
@@ -25,23 +70,7 @@ export function exportBestWeights(store: Store, runId: number): Weights {
       name: `${run.name}-run${run.id}`,
       description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${config.fitness.depth}.`,
       source: `tune2048 run ${run.id}`,
-      provenance: {
-        run: run.id,
-        runName: run.name,
-        generation: best.generation,
-        candidate: best.id,
-        origin: best.origin,
-        objective: config.fitness.objective,
-        fitness: best.fitness,
-        validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
-        search: fitnessPlayer(config.fitness, weights).search,
-        player: config.fitness.player ?? 'expectimax',
-        tuned: best.params,
-        start: config.space.start,
-        seed: run.seed,
-        configHash: run.configHash,
-        exportedAt: new Date().toISOString(),
-      },
+      provenance: { ...provenance(store, problem, best), search: fitnessPlayer(config.fitness, weights).search, player: config.fitness.player ?? 'expectimax' },
     },
     'exported weights',
   );

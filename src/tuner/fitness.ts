@@ -1,6 +1,6 @@
 /** Objectives: how a candidate's games become one number to maximise. */
 import type { Weights } from '../heuristic/weights';
-import { playerSpec, type PlayerSpec } from '../player/spec';
+import { playerSpec, type HeuristicPlayerSpec } from '../player/spec';
 import type { RunConfig } from './config';
 import { meanWithCI95 } from '../util/stats';
 
@@ -37,6 +37,7 @@ export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonl
 }
 
 /** The player a run's fitness games are played by: its weights with the config's player and search settings. */
-export function fitnessPlayer(fitness: RunConfig['fitness'], weights: Weights): PlayerSpec {
+export function fitnessPlayer(fitness: RunConfig['fitness'], weights: Weights): HeuristicPlayerSpec {
+  if (typeof fitness.player === 'object') throw new Error('the weights of an external player: its run has no weights');
   return playerSpec(fitness.player ?? 'expectimax', weights, fitness, fitness.synthetic);
 }

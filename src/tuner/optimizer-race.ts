@@ -9,8 +9,9 @@
  */
 import type { OptimizerConfig, RunConfig } from './config';
 import { parseConfig } from './config';
-import { fitnessPlayer, objectiveValue } from './fitness';
-import { createRun, loadRunProblem } from './run-problem';
+import { objectiveValue } from './fitness';
+import { weightSpace } from './space';
+import { createRun, loadRunProblem, type StoredConfig } from './run-problem';
 import { holdoutSeeds } from './seeds';
 import { Tuner } from './tuner';
 import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
@@ -40,6 +41,8 @@ function contenderFitness(problem: RunConfig, racing: boolean, budget: number): 
 export interface RaceOptions {
   /** The tuning problem (space, fitness, validation); its optimizer section is replaced per contender. */
   problem: RunConfig;
+  /** Its start point as prepareRun resolved it (an external player's announcement); absent: resolved from the problem here. */
+  prepared?: Omit<StoredConfig, 'config'>;
   /** Contenders: an optimizer kind, optionally "+racing" (racing inside generations: the problem's, else 3 slices, keep 1/2). */
   kinds: string[];
   seeds: number[];
@@ -124,7 +127,7 @@ function truthCurve(store: Store, runId: number): { games: number; generation: n
   return store
     .listGenerations(runId)
     .filter((g) => g.status === 'done')
-    .map((g) => ({ games: (games += g.games), generation: g.idx, truth: syntheticMean(space.toWeights(recommendation(store.getCandidates(runId, g.idx)).genome), landscape) }));
+    .map((g) => ({ games: (games += g.games), generation: g.idx, truth: syntheticMean(weightSpace(space).toWeights(recommendation(store.getCandidates(runId, g.idx)).genome), landscape) }));
 }
 
 /** The games after which the curve stays within 2 % of the peak, or null. */
@@ -166,7 +169,7 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
       const name = `race-${kind}-seed${seed}-budget${o.budget}`;
       const config = parseConfig({ ...o.problem, name, seed, optimizer: contenderOptimizer(o.problem, contender.kind), fitness: contenderFitness(o.problem, contender.racing, o.budget) });
       const existing = store.findRunsByName(name)[0];
-      const runId = existing?.id ?? createRun(store, config, name);
+      const runId = existing?.id ?? createRun(store, o.prepared ? { ...o.prepared, config } : config, name);
       const t0 = performance.now();
       const played = () => store.listGenerations(runId).reduce((s, g) => s + g.games, 0);
       if (o.control?.stopped) throw new StopRequestedError('the race');
@@ -227,7 +230,7 @@ export function pickCheckpoints(gens: readonly { idx: number; games: number }[],
 }
 
 async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: number[], onGames: (done: number) => void): Promise<{ points: RacePoint[]; note?: string }> {
-  const { config, space } = loadRunProblem(store, runId);
+  const { config, playerOf } = loadRunProblem(store, runId);
   const gens = store.listGenerations(runId).filter((g) => g.status === 'done');
   const picked = pickCheckpoints(gens.map((g) => ({ idx: g.idx, games: g.games })), o.checkpoints);
   const note = picked.length < o.checkpoints ? `the run has only ${gens.length} generation(s) within its budget; one checkpoint each` : undefined;
@@ -248,8 +251,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
         if (o.control?.stopped) throw new StopRequestedError('the race');
         runner ??= await openRunner({ workers: o.workers, queue: o.queue ?? config.pool.queue });
         if (o.control) o.control.runner = runner;
-        const weights = space.toWeights(recommendation(store.getCandidates(runId, generation)).genome);
-        const played = await playSeeds(runner, fitnessPlayer(config.fitness, weights), seeds, 25, (g) => onGames((done += g.length))).catch((e: unknown) => {
+        const played = await playSeeds(runner, playerOf(recommendation(store.getCandidates(runId, generation)).genome), seeds, 25, (g) => onGames((done += g.length))).catch((e: unknown) => {
           throw o.control?.stopped ? new StopRequestedError('the race') : e;
         });
         holdout = objectiveValue(config.fitness, played);

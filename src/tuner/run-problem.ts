@@ -1,48 +1,149 @@
 /**
- * A run's problem: the validated config, the resolved start weights, the parameter space and the
- * optimizer. A run stores its config and start weights (the start preset may change later; the run must
- * not); everything else is rebuilt from them, here and only here.
+ * A run's problem: the validated config, the resolved start point, the parameter space and the optimizer.
+ * A run stores its config and start point (the start preset, or an external program, may change later;
+ * the run must not); everything else is rebuilt from them, here and only here.
+ *
+ * Two kinds of player are tuned: tune2048's own heuristic (a ParameterSpace over weights) and an external
+ * program (an ExternalSpace over the parameters it announced, stored with the run).
  */
+import * as v from 'valibot';
 import { loadWeights, parseWeights, type Weights } from '../heuristic/weights';
+import { definitionAt } from '../player/external/definition';
+import { loadParamsFile, paramsFor } from '../player/external/params-file';
+import { readAnnouncement, replayDiffers } from '../player/external/play';
+import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../player/external/protocol';
+import type { ExternalPlayerSpec, PlayerSpec } from '../player/spec';
 import type { Run, Store } from '../store/store';
-import { configHash, parseConfig, type RunConfig } from './config';
+import { InputError } from '../util/errors';
+import { describeIssues } from '../util/valibot-issues';
+import { configHash, externalPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from './config';
+import { ExternalSpace } from './external-space';
+import { fitnessPlayer } from './fitness';
 import type { Optimizer } from './optimizer';
 import { createOptimizer } from './optimizers';
-import { ParameterSpace } from './space';
+import { BoundedSpace, ParameterSpace } from './space';
 
-/** What a run stores as its config: the validated config and the resolved start weights. */
+/** An external player as a run stores it: what it announced when the run began, and the start values. */
+export interface StoredExternal {
+  announcement: Announcement;
+  start: Record<string, number>;
+}
+
+/** What a run stores as its config: the validated config and the resolved start point. */
 export interface StoredConfig {
   config: RunConfig;
-  startWeights: Weights;
+  /** tune2048's own heuristic: the start weights. */
+  startWeights?: Weights;
+  /** An external player: its announcement and start values. */
+  external?: StoredExternal;
 }
 
 export interface RunProblem extends StoredConfig {
   run: Run;
-  space: ParameterSpace;
+  space: BoundedSpace;
   optimizer: Optimizer;
+  /** The player of a genome (its weights with the run's search settings, or the external program with its values). */
+  playerOf(genome: readonly number[]): PlayerSpec;
 }
 
-/** Resolves the start weights and checks the space against them: everything a run needs, before any file is touched. */
-export function prepareRun(config: RunConfig): StoredConfig {
+/** The external player of a config with the values a genome gives (the launch from the config: local workers start it). */
+export function externalSpec(player: ExternalPlayerConfig, stored: StoredExternal, params: Record<string, number>): ExternalPlayerSpec {
+  const { announcement } = stored;
+  return {
+    kind: 'external',
+    external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch: definitionAt(player, player.cwd ?? '.').launch },
+  };
+}
+
+/**
+ * Resolves the start point and checks the space against it: everything a run needs, before any file is
+ * touched. An external player is started once to read what it announces.
+ */
+export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
+  const player = externalPlayerOf(config);
+  if (!player) return prepareHeuristicRun(config);
+  const announcement = await readAnnouncement(player.name, definitionAt(player, player.cwd ?? '.').launch);
+  if (announcement.name !== player.name) throw new InputError(`the program of fitness.player announces itself as "${announcement.name}", not "${player.name}"`);
+  const start = config.space.start === 'defaults' ? defaultParams(announcement) : paramsFor(announcement, loadParamsFile(config.space.start), `space.start "${config.space.start}"`);
+  const external = { announcement, start };
+  new ExternalSpace(announcement, start, config.space.params);
+  return { config, external };
+}
+
+/** The synchronous preparation of a run of tune2048's own heuristic (an external player's needs prepareRun: it starts the program). */
+export function prepareHeuristicRun(config: RunConfig): StoredConfig {
+  if (externalPlayerOf(config)) throw new InputError('a run of an external player is prepared with prepareRun (it starts the program to read its parameters)');
   const startWeights = loadWeights(config.space.start);
-  new ParameterSpace(startWeights, config.space.params, config.space.matrix, config.space.stages); // validates the space against the start point
+  new ParameterSpace(startWeights, config.space.params!, config.space.matrix, config.space.stages); // validates the space against the start point
   return { config, startWeights };
 }
 
-export function createRun(store: Store, config: RunConfig, name?: string): number {
-  const stored = prepareRun(config);
-  return store.createRun({ name: name ?? config.name ?? 'run', storedConfig: stored, configHash: configHash(config), seed: config.seed });
+/** Stores a new run: a prepared config, or a config of tune2048's own heuristic (prepared here). */
+/**
+ * An external player must play a seed the same way twice (else paired comparisons and resume are unfair):
+ * one replay on a fixed seed with the start values, before the run is stored. Refuses (InputError) or,
+ * as the config's player says, returns the warning to print; null for a deterministic or built-in player.
+ */
+export async function checkReplay(stored: StoredConfig): Promise<string | null> {
+  const player = externalPlayerOf(stored.config);
+  if (!player) return null;
+  const spec = externalSpec(player, stored.external!, stored.external!.start);
+  const differs = await replayDiffers(spec.external, spec.external.launch!, REPLAY_SEED);
+  if (!differs) return null;
+  const message = `player ${player.name} ${differs}: its games are not a function of the seed`;
+  if (player.nondeterministic === 'refuse') throw new InputError(`${message} (set fitness.player.nondeterministic to "warn" to tune it anyway)`);
+  return `warning: ${message}; tuning it anyway (nondeterministic: "warn")`;
 }
+const REPLAY_SEED = 20_480_000;
+
+export function createRun(store: Store, what: RunConfig | StoredConfig, name?: string): number {
+  const stored = 'config' in what ? what : prepareHeuristicRun(what);
+  return store.createRun({ name: name ?? stored.config.name ?? 'run', storedConfig: stored, configHash: configHash(stored.config), seed: stored.config.seed });
+}
+
+const storedExternalSchema = v.object({
+  announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })) }),
+  start: v.record(v.string(), v.number()),
+});
 
 /** A run's stored config, checked as a config file is (a hand-edited or damaged one gets one line naming the field). */
 export function decodeStoredConfig(stored: unknown): StoredConfig {
   const raw = (stored ?? {}) as Partial<StoredConfig>;
-  return { config: parseConfig(raw.config, 'stored config'), startWeights: parseWeights(raw.startWeights, 'stored start weights') };
+  const config = parseConfig(raw.config, 'stored config');
+  if (!externalPlayerOf(config)) return { config, startWeights: parseWeights(raw.startWeights, 'stored start weights') };
+  const r = v.safeParse(storedExternalSchema, raw.external);
+  if (!r.success) throw new InputError(`stored external player: ${describeIssues(r.issues)}`);
+  checkAnnouncement(r.output.announcement);
+  return { config, external: r.output };
+}
+
+/** A stored announcement passes the same rules as one read from a program. */
+function checkAnnouncement(a: Announcement): void {
+  const reader = new AnnouncementReader();
+  try {
+    reader.read(`name ${a.name}`);
+    reader.read(`version ${a.version}`);
+    for (const p of a.params) reader.read(`param ${p.name} ${p.default} ${p.min} ${p.max} ${p.scale}`);
+  } catch (e) {
+    throw new InputError(`stored external player: ${(e as Error).message}`);
+  }
+}
+
+/** The problem of a stored config (a run's, or a race contender's before it is stored). */
+export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
+  const { config } = stored;
+  const optimizer = createOptimizer(config);
+  const player = externalPlayerOf(config);
+  if (player) {
+    const space = new ExternalSpace(stored.external!.announcement, stored.external!.start, config.space.params);
+    return { ...stored, space, optimizer, playerOf: (genome) => externalSpec(player, stored.external!, space.toParams(genome)) };
+  }
+  const space = new ParameterSpace(stored.startWeights!, config.space.params!, config.space.matrix, config.space.stages);
+  return { ...stored, space, optimizer, playerOf: (genome) => fitnessPlayer(config.fitness, space.toWeights(genome)) };
 }
 
 /** The problem of a run in the store (an InputError names a missing run). */
 export function loadRunProblem(store: Store, runId: number): RunProblem {
   const run = store.requireRun(runId);
-  const { config, startWeights } = decodeStoredConfig(run.storedConfig);
-  return { run, config, startWeights, space: new ParameterSpace(startWeights, config.space.params, config.space.matrix, config.space.stages), optimizer: createOptimizer(config) };
+  return { run, ...problemOf(decodeStoredConfig(run.storedConfig)) };
 }

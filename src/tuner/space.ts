@@ -103,18 +103,73 @@ function writeValue(w: Record<string, any>, name: string, v: number, symmetric: 
   }
 }
 
-export class ParameterSpace {
-  readonly names: readonly string[];
-  readonly specs: readonly ParamSpec[];
+/**
+ * Named parameters with bounds and scales, and the genome the optimizers see: [0, 1]^n, linear or
+ * log-scaled per parameter. The weights of tune2048's heuristic (ParameterSpace) and an external player's
+ * announced parameters (ExternalSpace) are both such a space; the tuner and the optimizers see only this.
+ */
+export abstract class BoundedSpace {
+  constructor(
+    readonly names: readonly string[],
+    readonly specs: readonly ParamSpec[],
+  ) {}
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  /** Parameter value → [0, 1]. */
+  normalize(i: number, value: number): number {
+    const { min, max, scale } = this.specs[i];
+    const x = scale === 'log' ? (Math.log(value) - Math.log(min)) / (Math.log(max) - Math.log(min)) : (value - min) / (max - min);
+    return Math.min(1, Math.max(0, x));
+  }
+
+  /** [0, 1] → parameter value (clamped, so bounds always hold). */
+  denormalize(i: number, x: number): number {
+    const { min, max, scale } = this.specs[i];
+    const t = Math.min(1, Math.max(0, x));
+    if (t === 0) return min; // exact at the bounds despite exp/log round-off
+    if (t === 1) return max;
+    const v = scale === 'log' ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min);
+    return Math.min(max, Math.max(min, v));
+  }
+
+  /** Parameter i's value at the start point. */
+  protected abstract startValue(i: number): number;
+
+  startGenome(): number[] {
+    return this.names.map((_, i) => this.normalize(i, this.startValue(i)));
+  }
+
+  /** The tuned values by name. */
+  params(genome: readonly number[]): Record<string, number> {
+    return Object.fromEntries(this.names.map((n, i) => [n, this.denormalize(i, genome[i])]));
+  }
+}
+
+/** A config's parameter entries with their bounds required (an external player's may take its announced ones). */
+export function boundedSpecs(params: Record<string, Partial<ParamSpec>>): Record<string, ParamSpec> {
+  return Object.fromEntries(
+    Object.entries(params).map(([name, p]) => {
+      if (p.min === undefined || p.max === undefined) throw new InputError(`space.params.${name}: give its "min" and "max"`);
+      return [name, { scale: 'linear', ...p } as ParamSpec];
+    }),
+  );
+}
+
+/** The weights of tune2048's own heuristic as a space: the start weights, and the weights a genome gives. */
+export class ParameterSpace extends BoundedSpace {
   readonly start: Weights;
 
   readonly form: MatrixForm;
 
-  constructor(start: Weights, params: Record<string, ParamSpec>, form: MatrixForm = 'full', stages?: StageSplit) {
+  constructor(start: Weights, params: Record<string, Partial<ParamSpec>>, form: MatrixForm = 'full', stages?: StageSplit) {
+    const bounded = boundedSpecs(params);
+    super(Object.keys(bounded), Object.values(bounded));
+    params = bounded;
     this.start = stages ? splitIntoStages(start, stages) : start;
     this.form = form;
-    this.names = Object.keys(params);
-    this.specs = this.names.map((n) => params[n]);
     const structured = form === 'snake' || form === 'corner' ? STRUCTURED[form] : [];
     for (const name of structured) {
       if (!(name in params)) throw new InputError(`space.params: a ${form} matrix needs "${name}" (with min, max and start)`);
@@ -147,34 +202,8 @@ export class ParameterSpace {
     });
   }
 
-  get size(): number {
-    return this.names.length;
-  }
-
-  /** Parameter value → [0, 1]. */
-  normalize(i: number, value: number): number {
-    const { min, max, scale } = this.specs[i];
-    const x = scale === 'log' ? (Math.log(value) - Math.log(min)) / (Math.log(max) - Math.log(min)) : (value - min) / (max - min);
-    return Math.min(1, Math.max(0, x));
-  }
-
-  /** [0, 1] → parameter value (clamped, so bounds always hold). */
-  denormalize(i: number, x: number): number {
-    const { min, max, scale } = this.specs[i];
-    const t = Math.min(1, Math.max(0, x));
-    if (t === 0) return min; // exact at the bounds despite exp/log round-off
-    if (t === 1) return max;
-    const v = scale === 'log' ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min);
-    return Math.min(max, Math.max(min, v));
-  }
-
-  startGenome(): number[] {
-    return this.names.map((n, i) => this.normalize(i, readParam(this.start, n, this.specs[i])));
-  }
-
-  /** The tuned values by name. */
-  params(genome: readonly number[]): Record<string, number> {
-    return Object.fromEntries(this.names.map((n, i) => [n, this.denormalize(i, genome[i])]));
+  protected startValue(i: number): number {
+    return readParam(this.start, this.names[i], this.specs[i]);
   }
 
   /** Full weights: the start weights with the tuned values put in (a stage's own values into that stage). */
@@ -203,4 +232,10 @@ export class ParameterSpace {
     w.version = Math.max(oldestVersion(w), w.version);
     return parseWeights(w, 'tuned weights');
   }
+}
+
+/** The space as weights (runs of tune2048's own heuristic); an external player's run has none. */
+export function weightSpace(space: BoundedSpace): ParameterSpace {
+  if (!(space instanceof ParameterSpace)) throw new InputError('this run tunes an external player: it has parameters, not weights');
+  return space;
 }

@@ -25,7 +25,7 @@ import type { Candidate, Generation, Store } from '../store/store';
 import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
 import type { RunConfig } from './config';
-import { fitnessHalfWidth95, fitnessPlayer, gameObjective, objectiveValue } from './fitness';
+import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
@@ -316,7 +316,7 @@ export class Tuner {
 
   /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
   private play(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, purpose: 'fitness' | 'validation', seeds: readonly number[], onProgress: (done: number) => void): Promise<void> {
-    const players = candidates.map((c) => ({ id: c.id, spec: fitnessPlayer(problem.config.fitness, problem.space.toWeights(c.genome)) }));
+    const players = candidates.map((c) => ({ id: c.id, spec: problem.playerOf(c.genome) }));
     return playMissing(this.batchContext(problem.config), players, games, purpose, seeds, onProgress);
   }
 

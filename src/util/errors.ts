@@ -86,3 +86,14 @@ export function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   return (code && reasons[code]) ?? (e as Error).message;
 }
+
+/**
+ * An external player program misbehaved (not found, exited, hung, printed garbage or an illegal move): its
+ * one line names the player and what it did. A batch that meets one fails at once (it would fail again).
+ */
+export class PlayerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlayerError';
+  }
+}

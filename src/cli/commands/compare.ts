@@ -12,6 +12,7 @@ import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-opt
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult } from '../stored-results';
+import { externalContender } from '../../player/external/resolve';
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
@@ -131,7 +132,7 @@ export function printTables(result: Comparison): void {
 export function command(): Command {
   const cmd = new Command('compare')
     .description('paired comparison: every weight set plays the same seeds; means with 95% CIs and a Wilcoxon signed-rank test per pair')
-    .argument('<weights...>', 'weights files or preset names (two or more)')
+    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run)')
     .option('-n, --games <n>', 'games per contender (the same seeds for all)', parseIntegerOption('--games', 2, 1_000_000), 200)
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
@@ -153,10 +154,16 @@ export function command(): Command {
       if (opts.sprt && specs.length !== 2) throw new InputError('compare --sprt tests exactly two weight sets: A (the first) against B');
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
       checkStoreTarget(opts);
-      const contenders = specs.map((spec) => {
+      const contenders: Contender[] = [];
+      for (const spec of specs) {
+        const external = await externalContender(spec);
+        if (external) {
+          contenders.push({ label: external.label, external: external.spec });
+          continue;
+        }
         const weights = loadWeights(spec);
-        return { label: weights.name ?? spec, weights };
-      });
+        contenders.push({ label: weights.name ?? spec, weights });
+      }
       await checkQueue(opts.queue);
       const db = openDb(opts);
       try {

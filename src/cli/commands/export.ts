@@ -1,19 +1,19 @@
 import { Command } from 'commander';
-import { exportBestWeights } from '../../tuner/export';
+import { exportBest } from '../../tuner/export';
 import { dbOption, withStore } from '../db';
 import { parseRunId } from '../options';
 import { writeOutputFile } from '../output';
 
 export function command(): Command {
   return new Command('export')
-    .description('write the validated best weights of a finished run (play, hint and compare read them with --weights)')
+    .description('write the validated best of a finished run: weights (play, hint and compare read them with --weights), or an external player\'s parameter file (--params, or a compare contender)')
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: stdout)')
     .option('--json', 'one JSON object on stdout: {run, out, weights}')
     .action(async (runId: number, opts: { db: string; out?: string; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
-        const weights = exportBestWeights(store, runId);
+        const weights = exportBest(store, runId);
         const text = JSON.stringify(weights, null, 2) + '\n';
         if (opts.out) {
           writeOutputFile(opts.out, text);

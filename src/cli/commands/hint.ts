@@ -2,10 +2,10 @@ import { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { Board, formatBoard, parseBoard, prettyBoard } from '../../engine/board';
 import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
-import { loadWeights } from '../../heuristic/weights';
-import type { Player } from '../../engine/player';
+import type { Decision, Player } from '../../engine/player';
+import { closeExternalProcess, externalDecision, externalProcessFor } from '../../player/external/play';
 import { createPlayer } from '../../player/players';
-import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
+import { addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { EXIT_BAD_INPUT } from '../exit-codes';
 import { InputError } from '../../util/errors';
 import { table } from '../format';
@@ -13,6 +13,7 @@ import { parseCprob, parseDepthOption } from '../options';
 
 interface HintOptions extends PlayerCliOptions {
   weights: string;
+  params?: string;
   depth: number | 'auto';
   cprob: number;
   json?: boolean;
@@ -20,7 +21,11 @@ interface HintOptions extends PlayerCliOptions {
 
 /** The player's decision for a board and what it saw for each move (expectimax: `depth` is the depth it used). */
 export function hint(player: Player, board: Board, depth: number | 'auto') {
-  const { move, values } = player.decide(board);
+  return hintFrom(board, player.decide(board), depth);
+}
+
+/** A decision as hint shows it: every move's result and the value the player saw. */
+export function hintFrom(board: Board, { move, values }: Decision, depth: number | 'auto' | 'its own') {
   return {
     board: formatBoard(board),
     best: move === -1 ? null : DIRECTION_NAMES[move],
@@ -39,6 +44,37 @@ function render(board: Board, h: ReturnType<typeof hint>, json: boolean): string
   return `${prettyBoard(board)}\nbest: ${h.best ?? 'none (game over)'}  (depth ${h.depth})\n${table(rows)}`;
 }
 
+/** One board from the command line, or one per line from stdin (a bad line is reported and skipped: exit code 2 at the end). */
+async function answer(boardText: string | undefined, hintOf: (board: Board) => Promise<ReturnType<typeof hint>>, opts: HintOptions): Promise<void> {
+  if (boardText !== undefined) {
+    let board: Board;
+    try {
+      board = parseBoard(boardText);
+    } catch (e) {
+      throw new InputError(`bad board: ${(e as Error).message}`);
+    }
+    console.log(render(board, await hintOf(board), !!opts.json));
+    return;
+  }
+  // Stream: answer each line as it comes; a bad line is reported and skipped, exit code 2 at the end.
+  let lineNo = 0;
+  let bad = 0;
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    lineNo++;
+    if (line.trim() === '') continue;
+    let board: Board;
+    try {
+      board = parseBoard(line);
+    } catch (e) {
+      bad++;
+      console.error(`tune2048: line ${lineNo}: bad board: ${(e as Error).message}`);
+      continue;
+    }
+    process.stdout.write(render(board, await hintOf(board), !!opts.json) + '\n');
+  }
+  if (bad > 0) process.exitCode = EXIT_BAD_INPUT;
+}
+
 export function command(): Command {
   const cmd = new Command('hint')
     .description("the best move for a board, with every move's result and the value the player saw (expectimax by default)")
@@ -47,37 +83,24 @@ export function command(): Command {
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 2 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)');
-  addThreadsOption(addPlayerOptions(cmd)).action(async (boardText: string | undefined, opts: HintOptions) => {
-      const spec = cliPlayerSpec(opts, loadWeights(opts.weights));
-      const player = createPlayer(spec);
-      // expectimax reports the depth it used ("auto" resolves per board); the others, the depth asked for.
-      const depthOf = (board: Board) => ('depthFor' in player ? (player as { depthFor(b: Board): number }).depthFor(board) : opts.depth);
-      const hintOf = (board: Board) => hint(player, board, depthOf(board));
-      if (boardText !== undefined) {
-        let board: Board;
-        try {
-          board = parseBoard(boardText);
-        } catch (e) {
-          throw new InputError(`bad board: ${(e as Error).message}`);
-        }
-        console.log(render(board, hintOf(board), !!opts.json));
-        return;
+  addParamsOption(addThreadsOption(addPlayerOptions(cmd))).action(async (boardText: string | undefined, opts: HintOptions) => {
+      const spec = await cliPlayer(opts);
+      let hintOf: (board: Board) => Promise<ReturnType<typeof hint>>;
+      if (spec.kind === 'external') {
+        // The program answers each board as the first of a new game; its values (if it gives them) are shown.
+        const program = await externalProcessFor(spec.external, spec.external.launch!);
+        hintOf = async (board) => hintFrom(board, await externalDecision(program, spec.external.params, board), 'its own');
+      } else {
+        const player = createPlayer(spec);
+        // expectimax reports the depth it used ("auto" resolves per board); the others, the depth asked for.
+        const depthOf = (board: Board) => ('depthFor' in player ? (player as { depthFor(b: Board): number }).depthFor(board) : opts.depth);
+        hintOf = async (board) => hint(player, board, depthOf(board));
       }
-      // Stream: answer each line as it comes; a bad line is reported and skipped, exit code 2 at the end.
-      let lineNo = 0;
-      let bad = 0;
-      for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-        lineNo++;
-        if (line.trim() === '') continue;
-        try {
-          const board = parseBoard(line);
-          process.stdout.write(render(board, hintOf(board), !!opts.json) + '\n');
-        } catch (e) {
-          bad++;
-          console.error(`tune2048: line ${lineNo}: bad board: ${(e as Error).message}`);
-        }
+      try {
+        await answer(boardText, hintOf, opts);
+      } finally {
+        closeExternalProcess();
       }
-      if (bad > 0) process.exitCode = EXIT_BAD_INPUT;
     });
   // A board whose first tile is negative ("-2 4 0 0/…") looks like an option to commander: name the real problem.
   // (unknownOption is commander's own hook for this error; its typings leave it out.)

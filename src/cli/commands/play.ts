@@ -1,11 +1,12 @@
 import { Command, Option } from 'commander';
 import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../../util/errors';
-import { loadWeights } from '../../heuristic/weights';
 import { playGameAsync } from '../../engine/game';
 import { createPlayer, gameSeed } from '../../player/players';
-import type { PlayerSpec } from '../../player/spec';
-import { addPlayerOptions, addThreadsOption, cliPlayerSpec, type PlayerCliOptions } from '../player-options';
+import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
+import { addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
+import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';
+import { basename } from 'node:path';
 import { summarizeGames } from '../../compare/summary';
 import type { PlayedGame } from '../../engine/game';
 import { formatSummary } from '../format';
@@ -25,6 +26,15 @@ async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers:
   return withCliRunner(where, (runner) => playSeeds(runner, spec, seeds, batch, (games) => onDone((done += games.length))));
 }
 
+/** An external player's games in this process: one program, kept for every game (closed when the process exits). */
+function externalMoves(spec: ExternalPlayerSpec): (seed: number) => Promise<PlayedGame & { finalBoard?: unknown }> {
+  return async (seed) => {
+    const program = await externalProcessFor(spec.external, spec.external.launch!);
+    const { moveList: _moves, ...game } = await playExternalGame(program, spec.external.params, seed);
+    return game;
+  };
+}
+
 export function command(): Command {
   const cmd = new Command('play')
     .description('play seeded games with a weight set and print score statistics')
@@ -37,12 +47,15 @@ export function command(): Command {
     .addOption(queueOption())
     .addOption(new Option('--rules <rules>', "classic, or corner: seed 003's deterministic corner spawns (in this process only)").choices([...RULES]).default('classic'))
     .option('--json', 'one JSON object on stdout');
-  return addThreadsOption(addPlayerOptions(cmd)).action(async (opts: PlayerCliOptions & { weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+  return addParamsOption(addThreadsOption(addPlayerOptions(cmd))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
-      const weights = loadWeights(opts.weights);
-      const spec = cliPlayerSpec(opts, weights);
-      const local = opts.workers > 1 || opts.queue ? null : createPlayer(spec); // a bad player setting fails here, before any output
+      const spec = await cliPlayer(opts);
+      const label = spec.kind === 'external' ? (opts.params ? `${spec.external.name}@${basename(opts.params)}` : spec.external.name) : (spec.weights.name ?? opts.weights);
+      if (spec.kind === 'external' && opts.rules !== 'classic') throw new InputError('--rules corner: an external player plays the classic rules (tune2048 runs its games)');
+      if (spec.kind === 'external' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; an external player searches as it likes');
+      // A bad player setting fails here, before any output; an external program plays in this process over its pipe.
+      const local = opts.workers > 1 || opts.queue ? null : spec.kind === 'external' ? externalMoves(spec) : createPlayer(spec);
       const progress = createProgress('games', opts.games);
       const line = (i: number, r: PlayedGame) => {
         if (!opts.json) console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
@@ -59,20 +72,21 @@ export function command(): Command {
         games = [];
         for (let i = 0; i < opts.games; i++) {
           const seed = gameSeed(opts.seed, i);
-          const { finalBoard: _board, ...r } = await playGameAsync(local!, seed, { rules: opts.rules });
+          const { finalBoard: _board, ...r } = typeof local === 'function' ? await local(seed) : await playGameAsync(local!, seed, { rules: opts.rules });
           games.push(r);
           progress.update(i + 1);
           line(i, r);
         }
         progress.stop();
+        closeExternalProcess();
       }
       const summary = summarizeGames(games);
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
-        console.log(JSON.stringify({ weights: weights.name ?? opts.weights, player: spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
+        console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
       } else {
-        console.log(formatSummary(weights.name ?? opts.weights, summary));
+        console.log(formatSummary(label, summary));
       }
     });
 }

@@ -35,7 +35,7 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout')
     .action(async (opts: { config: string; optimizers: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean }) => {
       const problem = loadConfig(opts.config);
-      prepareRun(problem);
+      const { config: _problem, ...prepared } = await prepareRun(problem);
       if (opts.svg) checkOutputPath(opts.svg, '--svg');
       await checkQueue(opts.queue ?? problem.pool.queue);
       const store = Store.open(opts.db);
@@ -54,6 +54,7 @@ export function command(): Command {
         const runs = await race(store, {
           control,
           problem,
+          prepared,
           kinds: opts.optimizers,
           seeds: opts.seeds,
           budget: opts.budget,

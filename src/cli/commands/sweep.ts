@@ -4,7 +4,7 @@ import { compareWeights, Sweep } from '../../compare/compare';
 import { reachCells, REACH_HEADERS, type GameSummary } from '../../compare/summary';
 import { table } from '../format';
 import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
-import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
+import { addPlayerOptions, builtInKind, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, storeResult } from '../stored-results';
@@ -23,6 +23,7 @@ export function command(): Command {
     .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout');
   return addPlayerOptions(cmd).action(async (spec: string, opts: PlayerCliOptions & { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
+      builtInKind(opts, "sweep varies tune2048's search depth; an external player's depth is its own setting (compare it at each of its settings instead)");
       checkStoreTarget(opts);
       const weights = loadWeights(spec);
       const label = weights.name ?? spec;

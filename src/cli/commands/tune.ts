@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { loadConfig } from '../../tuner/config';
-import { createRun, prepareRun } from '../../tuner/run-problem';
+import { checkReplay, createRun, prepareRun } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseWorkers } from '../options';
@@ -19,10 +19,12 @@ export function command(): Command {
     .action(async (opts: { config: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean }) => {
       // Everything the run needs is checked before the database is opened (or created).
       const config = loadConfig(opts.config);
-      prepareRun(config);
+      const stored = await prepareRun(config);
+      const warning = await checkReplay(stored);
+      if (warning) console.error(warning);
       await checkQueue(opts.queue ?? config.pool.queue);
       await withStore(opts.db, 'write', async (store) => {
-        const runId = createRun(store, config, opts.name);
+        const runId = createRun(store, stored, opts.name);
         if (!opts.json) console.log(`run ${runId}`);
         await driveRun(store, runId, false, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue }, !!opts.json);
       });

@@ -3,6 +3,34 @@ import { defaultWorkers } from '../../runner/runner';
 import { parseIntegerOption, parseWorkers } from '../options';
 import { onStop } from '../process';
 import { EXIT_INTERRUPTED } from '../exit-codes';
+import { InputError } from '../../util/errors';
+import type { Launch } from '../../player/external/process';
+
+function collectPlayers(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** The --player registrations, each started once to check it announces the name it is registered under. */
+async function registeredPlayers(values: string[], log: (line: string) => void): Promise<Map<string, Launch>> {
+  const { loadPlayerFile, resolveExternalPlayer } = await import('../../player/external/definition');
+  const { readAnnouncement } = await import('../../player/external/play');
+  const { announcementHash } = await import('../../player/external/protocol');
+  const players = new Map<string, Launch>();
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    const name = eq < 0 ? value : value.slice(0, eq);
+    const rest = eq < 0 ? '' : value.slice(eq + 1).trim();
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new InputError(`--player ${value}: "${name}" is not a player name (one word: letters, digits, _ . -)`);
+    if (players.has(name)) throw new InputError(`--player ${name} is given twice`);
+    if (eq >= 0 && rest === '') throw new InputError(`--player ${value}: give the command after "=" (NAME=COMMAND)`);
+    const launch = eq < 0 ? resolveExternalPlayer(name).launch : rest.endsWith('.json') ? loadPlayerFile(rest).launch : { command: rest.split(/\s+/), cwd: process.cwd(), timeoutSec: 60 };
+    const a = await readAnnouncement(name, launch);
+    if (a.name !== name) throw new InputError(`--player ${name}: the program announces itself as "${a.name}"`);
+    log(`player ${name} version ${a.version} (announcement ${announcementHash(a)}): ${launch.command.join(' ')}`);
+    players.set(name, launch);
+  }
+  return players;
+}
 
 export function command(): Command {
   return new Command('worker')
@@ -11,16 +39,19 @@ export function command(): Command {
     )
     .requiredOption('--queue <url>', 'the Redis the runs use: redis://HOST:PORT[/DB]')
     .option('--concurrency <n>', 'games played at once, each in its own process (default: CPU count)', parseWorkers)
+    .option('--player <NAME=COMMAND>', 'an external player this machine runs (repeatable): NAME=COMMAND (words split on spaces, no shell), NAME=FILE.json (a player file), or NAME (configs/players/NAME.json). Jobs name their player, never a command', collectPlayers, [] as string[])
     .option('--lock-duration <ms>', 'how long a batch stays with a worker that stopped answering (died) before another worker takes it', parseIntegerOption('--lock-duration', 1000, 3_600_000), 30_000)
-    .action(async (opts: { queue: string; concurrency?: number; lockDuration: number }) => {
+    .action(async (opts: { queue: string; concurrency?: number; lockDuration: number; player: string[] }) => {
       const { startRemoteWorker } = await import('../../runner/remote-worker');
       const log = (line: string) => console.error(`tune2048 worker: ${line}`);
+      const players = await registeredPlayers(opts.player, log);
       const worker = await startRemoteWorker({
         url: opts.queue,
         concurrency: opts.concurrency ?? defaultWorkers(),
         lockDurationMs: opts.lockDuration,
         onLog: log,
         workerPath: process.env.TUNE2048_TEST_GAME_MODULE, // tests only: a fixture that hangs or crashes
+        players,
       });
       await new Promise<void>((resolve) => {
         let signals = 0;

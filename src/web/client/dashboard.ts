@@ -124,15 +124,19 @@ function runPage(id: number): void {
     document.getElementById('run-summary')!.innerHTML = `<p><b>${esc(r.name)}</b> — status <span class="status ${esc(r.status)}" id="status">${esc(r.status)}</span>${r.error ? ` (${esc(r.error)})` : ''};
       <span id="generation">generation ${r.generation} of ${r.generations}</span>; ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
       Optimizer <code>${esc(s.optimizer)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''} at depth ${esc(s.depth)}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
-      <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best weights</a>
-      <a class="button" href="/viewer?weights=run:${r.id}">Watch the best play</a></p>`;
+      <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best ${d.best?.player ? 'parameters' : 'weights'}</a>
+      ${d.best?.player ? '' : `<a class="button" href="/viewer?weights=run:${r.id}">Watch the best play</a>`}</p>`;
     document.getElementById('generations')!.innerHTML = table(
       ['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(s.racing ? ['games per candidate'] : []), 'seconds', ...(modelled ? ['model (its point: predicted mean, 95 %)'] : [])],
       d.generations.map((g) => [String(g.idx), num(g.best, 1), num(g.mean, 1), num(g.stdev, 1), num(g.step, 4), num(g.games), ...(s.racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds, 1), ...(modelled ? [g.model ? esc(describeModel(g.model)) : ''] : [])]),
     );
     document.getElementById('params')!.innerHTML = table(['parameter', 'min', 'max', 'scale', d.best?.validated ? 'best (validated)' : 'best so far (in-sample)'], d.params.map((p) => [esc(p.name), num(p.min, 2), num(p.max, 2), esc(p.scale), num(p.best, 4)]));
     const w = d.best?.weights;
-    document.getElementById('best')!.innerHTML = w
+    const external = d.best?.player;
+    document.getElementById('best')!.innerHTML = external
+      ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'} of the external player <code>${esc(external.name)}</code> version ${esc(external.version)}.</p>
+         ${table(['parameter', 'value'], Object.entries(external.params).map(([k, x]) => [esc(k), num(x, 4)]))}`
+      : w
       ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'}.</p>
          <div class="side">${heatMap(w.matrix, w.matrixOn ?? 'rank')}${table(['weight', 'value'], (['alive', 'empty', 'merges', 'descents', 'monotonicity', 'monotonicityPower', 'smoothness', 'sum', 'sumPower'] as const).filter((k) => w[k] !== undefined).map((k) => [k, num(w[k] as number, 3)]))}</div>${versionTwoNotes(w)}`
       : '<p>No generation finished yet.</p>';

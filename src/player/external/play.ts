@@ -1,0 +1,111 @@
+/**
+ * Seeded games of an external player. tune2048 runs the game (engine, seeded spawns, score) and asks the
+ * program only for moves, so its game on seed S is comparable with every built-in player's. The program
+ * stays alive across games and batches: one per worker process (a worker slot), restarted only after a
+ * fault or when another program is asked for.
+ */
+import type { Board } from '../../engine/board';
+import type { Decision, PlayedGame } from '../../engine/game';
+import { SeededGame } from '../../engine/game';
+import { applyMove, DIRECTION_NAMES, isGameOver, type Direction } from '../../engine/moves';
+import type { ExternalPlayerRef } from '../spec';
+import { ExternalProcess, type Launch } from './process';
+import { announcementHash, boardHex, type Announcement } from './protocol';
+
+/** One game as the viewer and the determinism check need it: the moves too. */
+export interface ExternalGame extends PlayedGame {
+  moveList: Direction[];
+}
+
+let current: { key: string; process: ExternalProcess } | null = null;
+
+/** The live program of this process for `ref` (started, and its announcement checked, when needed). */
+export async function externalProcessFor(ref: ExternalPlayerRef, launch: Launch): Promise<ExternalProcess> {
+  const key = JSON.stringify(launch);
+  if (current && current.key === key && !current.process.failed) return current.process;
+  current?.process.close();
+  current = null;
+  const process = await ExternalProcess.start(ref.name, launch);
+  checkAnnouncement(process, ref);
+  current = { key, process };
+  return process;
+}
+
+/** Lets this process's live program go (a command that played in-process ends with it). */
+export function closeExternalProcess(): void {
+  current?.process.close();
+  current = null;
+}
+
+/** The move and values of a program on one board, as a fresh game's first board (hint). */
+export async function externalDecision(process: ExternalProcess, params: Record<string, number>, board: Board): Promise<Decision> {
+  if (isGameOver(board)) return { move: -1, values: [NaN, NaN, NaN, NaN] };
+  await process.newGame(params, 0);
+  const answer = await process.move(board, 1);
+  if (!applyMove(board, answer.move).legal) throw process.fail(`answered the illegal move ${DIRECTION_NAMES[answer.move]} on board 1 (${boardHex(board)})`);
+  return { move: answer.move, values: answer.values ?? [NaN, NaN, NaN, NaN] };
+}
+
+/** The program must be the one the run or comparison was set up with: same name, version and parameters. */
+export function checkAnnouncement(process: ExternalProcess, ref: Pick<ExternalPlayerRef, 'name' | 'version' | 'announced'>): void {
+  const a = process.announcement;
+  if (a.name !== ref.name) throw process.fail(`announces itself as "${a.name}" (expected "${ref.name}")`);
+  if (announcementHash(a) !== ref.announced) {
+    throw process.fail(`now announces version ${a.version} with parameters ${a.params.map((p) => p.name).join(', ') || '(none)'} (hash ${announcementHash(a)}), not the version ${ref.version} it was set up with (hash ${ref.announced})`);
+  }
+}
+
+/** Plays one seeded game on a live program. */
+export async function playExternalGame(process: ExternalProcess, params: Record<string, number>, seed: number, options: { maxMoves?: number } = {}): Promise<ExternalGame> {
+  const started = performance.now();
+  const game = new SeededGame(seed);
+  const moveList: Direction[] = [];
+  await process.newGame(params, seed);
+  const maxMoves = options.maxMoves ?? Infinity;
+  while (!isGameOver(game.board) && game.moves < maxMoves) {
+    const ply = game.moves + 1;
+    const { move } = await process.move(game.board, ply);
+    if (!applyMove(game.board, move).legal) throw process.fail(`answered the illegal move ${DIRECTION_NAMES[move]} on board ${ply} (${boardHex(game.board)})`);
+    game.play(move);
+    moveList.push(move);
+  }
+  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, moveList };
+}
+
+/** The games of `seeds` with the player `ref` names (started from `launch`), in seed order. */
+export async function playExternalGames(ref: ExternalPlayerRef, launch: Launch, seeds: readonly number[], beforeGame?: () => void): Promise<PlayedGame[]> {
+  const process = await externalProcessFor(ref, launch);
+  const games: PlayedGame[] = [];
+  for (const seed of seeds) {
+    beforeGame?.();
+    const { moveList: _moves, ...g } = await playExternalGame(process, ref.params, seed);
+    games.push(g);
+  }
+  return games;
+}
+
+/** Starts a program, reads what it announces and lets it go. */
+export async function readAnnouncement(label: string, launch: Launch): Promise<Announcement> {
+  const process = await ExternalProcess.start(label, launch);
+  process.close();
+  return process.announcement;
+}
+
+/**
+ * Plays `seed` twice on one program (a new game each time) and says whether the moves differ: a player
+ * that keeps state across games, or draws from an unseeded generator, makes paired comparisons unfair.
+ */
+export async function replayDiffers(ref: ExternalPlayerRef, launch: Launch, seed: number, maxMoves = 400): Promise<string | null> {
+  const process = await ExternalProcess.start(ref.name, launch);
+  try {
+    checkAnnouncement(process, ref);
+    const first = await playExternalGame(process, ref.params, seed, { maxMoves });
+    const second = await playExternalGame(process, ref.params, seed, { maxMoves });
+    const at = first.moveList.findIndex((m, i) => m !== second.moveList[i]);
+    if (at < 0 && first.moveList.length === second.moveList.length) return null;
+    const ply = at < 0 ? Math.min(first.moveList.length, second.moveList.length) + 1 : at + 1;
+    return `played seed ${seed} twice and chose differently at move ${ply}`;
+  } finally {
+    process.close();
+  }
+}

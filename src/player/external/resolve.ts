@@ -1,0 +1,53 @@
+/**
+ * External players as the command line names them: `--player external:NAME` (NAME a player in
+ * configs/players or a player file's path) with `--params FILE` or its defaults, and a comparison's
+ * contender `external:NAME`, `external:NAME@PARAMS` or a parameter file (its `player` names the player).
+ * Each starts the program once to read what it announces.
+ */
+import { basename } from 'node:path';
+import { readJsonFile } from '../../util/json-file';
+import { InputError } from '../../util/errors';
+import type { ExternalPlayerSpec } from '../spec';
+import { resolveExternalPlayer, type ExternalPlayerDefinition } from './definition';
+import { isParamsFile, loadParamsFile, paramsFor, parseParamsFile } from './params-file';
+import { readAnnouncement } from './play';
+import { announcementHash, defaultParams } from './protocol';
+
+export const EXTERNAL_PREFIX = 'external:';
+
+/** The player ref of `--player`: "external:NAME" → NAME; null for a built-in kind. */
+export function externalName(player: string): string | null {
+  if (!player.startsWith(EXTERNAL_PREFIX)) return null;
+  const name = player.slice(EXTERNAL_PREFIX.length);
+  if (name === '') throw new InputError('--player external:NAME needs the player\'s name or player file (external:greedy-py)');
+  return name;
+}
+
+/** The spec of a defined player with a parameter file's values (or its defaults). */
+export async function externalPlayerSpec(definition: ExternalPlayerDefinition, paramsPath?: string): Promise<ExternalPlayerSpec> {
+  const announcement = await readAnnouncement(definition.name, definition.launch);
+  if (announcement.name !== definition.name) throw new InputError(`the program of player ${definition.name} announces itself as "${announcement.name}"`);
+  const params = paramsPath ? paramsFor(announcement, loadParamsFile(paramsPath), `parameter file "${paramsPath}"`) : defaultParams(announcement);
+  return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch: definition.launch } };
+}
+
+/** A comparison contender, if it names an external player (null: it is a weights file or preset). */
+export async function externalContender(arg: string): Promise<{ label: string; spec: ExternalPlayerSpec } | null> {
+  if (arg.startsWith(EXTERNAL_PREFIX)) {
+    const [name, paramsPath] = splitAt(arg.slice(EXTERNAL_PREFIX.length));
+    if (name === '') throw new InputError(`contender "${arg}": name the player (external:NAME or external:NAME@PARAMS)`);
+    const spec = await externalPlayerSpec(resolveExternalPlayer(name), paramsPath);
+    return { label: paramsPath ? `${spec.external.name}@${basename(paramsPath)}` : spec.external.name, spec };
+  }
+  if (!arg.endsWith('.json')) return null;
+  const data = readJsonFile(arg, 'weights or parameter file');
+  if (!isParamsFile(data)) return null;
+  const file = parseParamsFile(data, `parameter file "${arg}"`);
+  const spec = await externalPlayerSpec(resolveExternalPlayer(file.player), arg);
+  return { label: `${spec.external.name}@${basename(arg)}`, spec };
+}
+
+function splitAt(s: string): [string, string | undefined] {
+  const at = s.indexOf('@');
+  return at < 0 ? [s, undefined] : [s.slice(0, at), s.slice(at + 1)];
+}

@@ -1,0 +1,41 @@
+/**
+ * An external player's announced parameters as a tuning space. The config may leave space.params out (every
+ * announced parameter, with its announced bounds and scale) or name some of them, narrowing their bounds;
+ * the parameters not tuned keep their start values (the announced defaults, or a parameter file's).
+ */
+import type { Announcement } from '../player/external/protocol';
+import { InputError } from '../util/errors';
+import { BoundedSpace, type ParamSpec } from './space';
+
+export class ExternalSpace extends BoundedSpace {
+  constructor(
+    readonly announcement: Announcement,
+    /** Every announced parameter's start value. */
+    readonly start: Record<string, number>,
+    params: Record<string, Partial<ParamSpec>> | undefined,
+  ) {
+    const named: Record<string, Partial<ParamSpec>> = params ?? Object.fromEntries(announcement.params.map((p) => [p.name, {}]));
+    const specs = Object.entries(named).map(([name, given]): ParamSpec => {
+      const p = announcement.params.find((q) => q.name === name);
+      if (!p) throw new InputError(`space.params: "${name}" is not a parameter of the player ${announcement.name} (it announces ${announcement.params.map((q) => q.name).join(', ') || 'none'})`);
+      const spec: ParamSpec = { min: given.min ?? p.min, max: given.max ?? p.max, scale: given.scale ?? p.scale, ...(given.start !== undefined ? { start: given.start } : {}) };
+      if (spec.min < p.min || spec.max > p.max) throw new InputError(`space.params.${name}: [${spec.min}, ${spec.max}] reaches outside the bounds ${announcement.name} announces, [${p.min}, ${p.max}]`);
+      if (!(spec.max > spec.min)) throw new InputError(`space.params.${name}: max must be greater than min`);
+      if (spec.scale === 'log' && spec.min <= 0) throw new InputError(`space.params.${name}: a log scale needs min > 0`);
+      const v = spec.start ?? start[name];
+      if (v < spec.min || v > spec.max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${spec.min}, ${spec.max}]`);
+      return spec;
+    });
+    if (specs.length === 0) throw new InputError(`space.params: the player ${announcement.name} announces no parameter to tune`);
+    super(Object.keys(named), specs);
+  }
+
+  protected startValue(i: number): number {
+    return this.specs[i].start ?? this.start[this.names[i]];
+  }
+
+  /** Every announced parameter's value for a genome: the tuned ones from it, the others from the start. */
+  toParams(genome: readonly number[]): Record<string, number> {
+    return { ...this.start, ...this.params(genome) };
+  }
+}

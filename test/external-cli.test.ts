@@ -1,0 +1,231 @@
+/**
+ * External players through the CLI: the two example players (examples/players: C and Python) are tuned,
+ * killed (-9) and resumed to the same run, compared, played and asked for hints; a faulty program's run
+ * fails with one line and resumes once the program is fixed; no program outlives tune2048.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/tuner/config';
+import { createRun, prepareRun } from '../src/tuner/run-problem';
+import { Tuner } from '../src/tuner/tuner';
+import { Store } from '../src/store/store';
+import { alive, ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
+import { all, dumpRun, tempDb, writeConfig } from './helpers/runs';
+
+const FIXTURE = join(__dirname, 'fixtures', 'players', 'fixture-player.js');
+let dir: string;
+let cPlayerFile: string;
+let cBinary: string;
+
+beforeAll(() => {
+  // The C example is built here, outside the repository (its binary is never committed).
+  dir = mkdtempSync(join(tmpdir(), 'tune2048-players-'));
+  cBinary = join(dir, 'expectimax-c');
+  execFileSync('cc', ['-O2', '-o', cBinary, join(ROOT, 'examples', 'players', 'c', 'expectimax.c'), '-lm']);
+  cPlayerFile = join(dir, 'expectimax-c.json');
+  writeFileSync(cPlayerFile, JSON.stringify({ format: 'tune2048/player', name: 'expectimax-c', command: [cBinary, '--depth', '1'] }));
+});
+
+const cPlayer = () => ({ kind: 'external', name: 'expectimax-c', cwd: dir, command: [cBinary, '--depth', '1'] });
+const pyPlayer = { kind: 'external', name: 'greedy-py', cwd: join(ROOT, 'examples', 'players', 'python'), command: ['python3', 'greedy.py'] };
+const fixture = (mode = 'good', extra: Record<string, unknown> = {}) => ({ kind: 'external', name: 'fixture', command: [process.execPath, FIXTURE, mode], ...extra });
+
+const tuning = (player: unknown, overrides: Record<string, unknown> = {}) => ({
+  seed: 5,
+  space: { start: 'defaults' },
+  optimizer: { population: 6, generations: 6, elitism: 1, tournament: 2 },
+  fitness: { games: 8, player },
+  validation: { finalists: 2, games: 8 },
+  pool: { batchGames: 2 },
+  ...overrides,
+});
+
+/** Games stored so far (0 before the database or its schema exists: the command may be starting). */
+function gamesIn(db: string): number {
+  try {
+    return all<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM games')[0]?.n ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function reference(data: unknown) {
+  const db = tempDb();
+  const store = Store.open(db);
+  try {
+    const id = createRun(store, await prepareRun(parseConfig(data)), 'test');
+    const outcome = await new Tuner(store, id, { workers: 1 }).run(false);
+    expect(outcome.status).toBe('finished');
+    return { db, id };
+  } finally {
+    store.close();
+  }
+}
+
+/** Processes whose command line holds `marker` (a program the test started through tune2048). */
+function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('tuning an external player', () => {
+  it.each([
+    ['the C example', () => tuning(cPlayer()), [40, 160]],
+    ['the Python example', () => tuning(pyPlayer, { optimizer: { population: 4, generations: 3, elitism: 1, tournament: 2 }, fitness: { games: 4, player: pyPlayer } }), [12]],
+  ])('%s: kill -9 mid-run and resume give the uninterrupted run', async (_name, data, kills) => {
+    const straight = await reference(data());
+    const db = tempDb();
+    let args = ['tune', '-c', writeConfig(data()), '--db', db, '--workers', '2', '--name', 'test'];
+    for (const killAt of kills as number[]) {
+      const run = startCli(args);
+      await waitFor(() => gamesIn(db) >= killAt);
+      run.child.kill('SIGKILL');
+      await run.done;
+      args = ['resume', '1', '--db', db, '--workers', '2'];
+    }
+    const resumed = runCli(['resume', '1', '--db', db]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(straight.db, straight.id));
+
+    // The export is a parameter file every playing command takes.
+    const out = join(dir, `best-${Date.now()}.json`);
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    const exported = JSON.parse(readFileSync(out, 'utf8'));
+    expect(exported).toMatchObject({ format: 'tune2048/player-params', provenance: { run: 1 } });
+    expect(Object.keys(exported.params).sort()).toEqual(Object.keys(JSON.parse(all<{ params: string }>(db, 'SELECT params FROM candidates LIMIT 1')[0].params)).sort());
+  });
+
+  it('its announced parameters are the space: narrowed by the config, refused when unknown or wider', () => {
+    const narrowed = runCli(['tune', '-c', writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { bias: { min: -0.5, max: 0.5 } } }, optimizer: { population: 2, generations: 1, elitism: 0, tournament: 1 } })), '--db', tempDb()]);
+    expect(narrowed.code, narrowed.stderr).toBe(0);
+    const unknown = runCli(['tune', '-c', writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { depth: {} } } })), '--db', tempDb()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe('tune2048: space.params: "depth" is not a parameter of the player fixture (it announces bias)');
+    const wider = runCli(['tune', '-c', writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { bias: { min: -2, max: 1 } } } })), '--db', tempDb()]);
+    expect(wider.code).toBe(2);
+    expect(wider.stderr).toMatch(/space\.params\.bias: \[-2, 1\] reaches outside the bounds fixture announces, \[-1, 1\]/);
+  });
+});
+
+describe('playing, comparing and hints', () => {
+  it('plays the same games on one process or two workers, and compares with a built-in player on the same seeds', () => {
+    const one = runCli(['play', '--player', `external:${cPlayerFile}`, '-n', '6', '--json']);
+    const two = runCli(['play', '--player', `external:${cPlayerFile}`, '-n', '6', '--workers', '2', '--json']);
+    expect(one.code, one.stderr).toBe(0);
+    const scores = (r: typeof one) => JSON.parse(r.stdout).games.map((g: { seed: number; score: number }) => [g.seed, g.score]);
+    expect(scores(two)).toEqual(scores(one));
+    expect(JSON.parse(one.stdout).player).toBe('external:expectimax-c');
+
+    const db = tempDb();
+    const compare = runCli(['compare', `external:${cPlayerFile}`, 'nneonneo', '-n', '6', '-d', '0', '-s', '1', '--db', db, '--json']);
+    expect(compare.code, compare.stderr).toBe(0);
+    const result = JSON.parse(compare.stdout);
+    expect(result.contenders.map((c: { label: string }) => c.label)).toEqual(['expectimax-c', 'nneonneo']);
+    expect(result.contenders[0].games.map((g: { seed: number; score: number }) => [g.seed, g.score])).toEqual(scores(one));
+    const again = runCli(['compare', `external:${cPlayerFile}`, 'nneonneo', '-n', '6', '-d', '0', '-s', '1', '--db', db, '--json']);
+    expect(again.stderr).toMatch(/only the missing ones are played/);
+    expect(JSON.parse(again.stdout).contenders[0].games).toEqual(result.contenders[0].games.map((g: object) => ({ ...g, ms: expect.any(Number) })));
+  });
+
+  it('the Python example plays through a player name in configs/players; hint shows its move', () => {
+    const play = runCli(['play', '--player', 'external:greedy-py', '-n', '2']);
+    expect(play.code, play.stderr).toBe(0);
+    expect(play.stdout).toMatch(/greedy-py: 2 games/);
+    const hint = runCli(['hint', '--player', `external:${cPlayerFile}`, '2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4', '--json']);
+    expect(hint.code, hint.stderr).toBe(0);
+    const h = JSON.parse(hint.stdout);
+    expect(h.best).toMatch(/^(up|down|left|right)$/);
+    expect(h.moves.filter((m: { value: number | null }) => m.value !== null)).toHaveLength(4);
+  });
+
+  it('refuses what does not fit: --params without an external player, an external player in sweep or as compare --player, a parameter file of another player', () => {
+    expect(runCli(['play', '--params', 'x.json', '-n', '1']).stderr).toMatch(/--params gives an external player's values/);
+    const sweep = runCli(['sweep', 'nneonneo', '--player', 'external:greedy-py']);
+    expect(sweep.code).toBe(2);
+    expect(sweep.stderr).toMatch(/sweep varies tune2048's search depth/);
+    const asPlayer = runCli(['compare', 'nneonneo', 'tuned-d1', '--player', 'external:greedy-py']);
+    expect(asPlayer.code).toBe(2);
+    expect(asPlayer.stderr).toMatch(/name an external player as a contender/);
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ format: 'tune2048/player-params', player: 'greedy-py', version: '1.0', params: { empty: 2 } }));
+    const wrong = runCli(['play', '--player', `external:${cPlayerFile}`, '--params', other, '-n', '1']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trim()).toBe(`tune2048: parameter file "${other}" is for the player "greedy-py", not "expectimax-c"`);
+    const missing = runCli(['play', '--player', 'external:no-such-player', '-n', '1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/unknown external player "no-such-player" \(a player file's path, or one of configs\/players: expectimax-c, greedy-py\)/);
+  });
+});
+
+describe('faults of a program during a run', () => {
+  it('a crash mid-run fails the run with one line; the fixed program resumes it', () => {
+    const db = tempDb();
+    const config = writeConfig(tuning(fixture('crash-in-game', { nondeterministic: 'refuse' }), { optimizer: { population: 4, generations: 3, elitism: 1, tournament: 2 } }));
+    // crash-in-game 5: each program crashes in its 5th game (the start's replay check plays 2).
+    const failed = runCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'crash-in-game' } });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^tune2048: run 1 failed: player fixture exited on SIGSEGV; finished games are stored, resume with: tune2048 resume 1 --db /m);
+    const stored = gamesIn(db);
+    const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_MODE: 'good' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(gamesIn(db)).toBeGreaterThan(stored);
+  });
+
+  it('a program whose version changed is refused on resume, naming both versions', async () => {
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(tuning(fixture('slow'))), '--db', db, '--workers', '2']);
+    await waitFor(() => gamesIn(db) >= 4);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_VERSION: '2' } });
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(/player fixture now announces version 2 with parameters bias \(hash [0-9a-f]{16}\), not the version 1 it was set up with/);
+  });
+
+  it('a program that is not deterministic is refused before anything is created, or tuned with a warning', () => {
+    const db = tempDb();
+    const refused = runCli(['tune', '-c', writeConfig(tuning(fixture('random'))), '--db', db]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(/^tune2048: player fixture played seed \d+ twice and chose differently at move \d+: its games are not a function of the seed \(set fitness.player.nondeterministic to "warn" to tune it anyway\)$/);
+    expect(existsSync(db)).toBe(false);
+    const warned = runCli(['tune', '-c', writeConfig(tuning(fixture('random', { nondeterministic: 'warn' }), { optimizer: { population: 2, generations: 1, elitism: 0, tournament: 1 } })), '--db', db]);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toMatch(/warning: player fixture played seed \d+ twice and chose differently/);
+  });
+
+  it('a program that is not there: one line, exit 2, no database', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'ghost', command: ['./ghost-player'] })), '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^tune2048: player ghost was not found \(.*\/ghost-player\)$/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it.each([
+    ['kill -9', 'SIGKILL'],
+    ['Ctrl-C', 'SIGINT'],
+  ] as const)('no program outlives tune2048 or its workers (%s), even one that ignores its closed stdin', async (_name, signal) => {
+    const marker = mkdtempSync(join(tmpdir(), 'tune2048-orphan-'));
+    const copy = join(marker, 'fixture-player.js');
+    writeFileSync(copy, readFileSync(FIXTURE));
+    const db = tempDb();
+    const config = writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'good'] }));
+    const run = startCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'ignore-eof' } });
+    await waitForOutput(run, 'stdout', /^run 1$/m);
+    await waitFor(() => processesWith(copy).length >= 2);
+    run.child.kill(signal);
+    await run.done;
+    await waitFor(() => processesWith(copy).length === 0, 60_000);
+  });
+});
