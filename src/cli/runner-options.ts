@@ -4,7 +4,7 @@ import { parseQueueUrl } from '../runner/queue-url';
 import { defaultWorkers, withRunner, type GameRunner } from '../runner/runner';
 
 export function queueOption(): Option {
-  return new Option('--queue <url>', 'play on `tune2048 worker` processes through this Redis (redis://HOST:PORT[/DB]) instead of local workers').argParser((v) => {
+  return new Option('--queue <url>', 'play on `tune2048 worker` processes through this Redis (redis://[USER:PASSWORD@]HOST:PORT[/DB]; rediss://… for TLS, ?ca=FILE for a private CA) instead of local workers').argParser((v) => {
     parseQueueUrl(v);
     return v;
   });

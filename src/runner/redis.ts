@@ -19,6 +19,7 @@
  *   error (finished batches are stored by then; resume continues).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Queue, QueueEvents } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
@@ -60,6 +61,7 @@ export function connectionOptions(url: QueueUrl): RedisOptions {
     db: url.db,
     ...(url.username ? { username: url.username } : {}),
     ...(url.password ? { password: url.password } : {}),
+    ...(url.tls ? { tls: url.tls.caFile ? { ca: readFileSync(url.tls.caFile) } : {} } : {}),
     maxRetriesPerRequest: null, // BullMQ's blocking connections require it
     connectTimeout: 5000,
     retryStrategy: (times) => Math.min(200 * times, 2000),

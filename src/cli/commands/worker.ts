@@ -37,7 +37,7 @@ export function command(): Command {
     .description(
       'play the games of tuning runs, comparisons and races that use --queue: start one on every machine; it serves every run on that Redis until stopped (Ctrl-C lets running batches finish)',
     )
-    .requiredOption('--queue <url>', 'the Redis the runs use: redis://HOST:PORT[/DB]')
+    .requiredOption('--queue <url>', 'the Redis the runs use: redis://[USER:PASSWORD@]HOST:PORT[/DB], or rediss://…[?ca=CAFILE] for TLS')
     .option('--concurrency <n>', 'games played at once, each in its own process (default: CPU count)', parseWorkers)
     .option('--player <NAME=COMMAND>', 'an external player this machine runs (repeatable): NAME=COMMAND (words split on spaces, no shell), NAME=FILE.json (a player file), or NAME (configs/players/NAME.json). Jobs name their player, never a command', collectPlayers, [] as string[])
     .option('--lock-duration <ms>', 'how long a batch stays with a worker that stopped answering (died) before another worker takes it', parseIntegerOption('--lock-duration', 1000, 3_600_000), 30_000)
