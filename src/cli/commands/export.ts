@@ -1,25 +1,39 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { nneonneoConstants } from '../../heuristic/nneonneo-format';
+import { isParamsFile } from '../../player/external/params-file';
 import { exportBest } from '../../tuner/export';
+import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseRunId } from '../options';
 import { writeOutputFile } from '../output';
 
+/** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
+const FORMATS = ['json', 'nneonneo'] as const;
+type Format = (typeof FORMATS)[number];
+
 export function command(): Command {
   return new Command('export')
-    .description('write the validated best of a finished run: weights (play, hint and compare read them with --weights), or an external player\'s parameter file (--params, or a compare contender)')
+    .description('write the validated best of a finished run: weights (play, hint and compare read them with --weights), an external player\'s parameter file (the protocol\'s own form: --params, or a compare contender), or nneonneo/2048-ai\'s constants block (--format nneonneo)')
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: stdout)')
-    .option('--json', 'one JSON object on stdout: {run, out, weights}')
-    .action(async (runId: number, opts: { db: string; out?: string; json?: boolean }) => {
+    .addOption(new Option('--format <format>', 'json (tune2048\'s own: weights or a parameter file), or nneonneo (the seven SCORE_* constants of its 2048.cpp; weights of its family only)').choices([...FORMATS]).default('json'))
+    .option('--json', 'one JSON object on stdout: {run, out, weights} (with --format nneonneo: {run, out, format, text})')
+    .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
-        const weights = exportBest(store, runId);
-        const text = JSON.stringify(weights, null, 2) + '\n';
+        const best = exportBest(store, runId);
+        let text: string;
+        if (opts.format === 'nneonneo') {
+          if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
+          text = nneonneoConstants(best as Exclude<typeof best, { format: 'tune2048/player-params' }>, `run ${runId}'s best weights`);
+        } else {
+          text = JSON.stringify(best, null, 2) + '\n';
+        }
         if (opts.out) {
           writeOutputFile(opts.out, text);
           console.error(`wrote ${opts.out}`);
         }
-        if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out ?? null, weights }));
+        if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));
         else if (!opts.out) process.stdout.write(text);
       });
     });

@@ -1,0 +1,68 @@
+/**
+ * Exports other solvers read: nneonneo/2048-ai's constants block for weights of its family (its shipped
+ * block from the `nneonneo` preset, line for line as in its 2048.cpp), refused naming the fields for
+ * weights it cannot play; an external player's run exports its parameter file.
+ */
+import { existsSync } from 'node:fs';
+import seedrandom from 'seedrandom';
+import { describe, expect, it } from 'vitest';
+import { loadWeights } from '../src/heuristic/weights';
+import { nneonneoConstants, outsideNneonneoFamily } from '../src/heuristic/nneonneo-format';
+import { runCli } from './helpers/cli';
+import { SMOKE, tempDb, writeConfig } from './helpers/runs';
+
+// nneonneo/2048-ai, 2048.cpp (lines 82–88 at 41e298f), as it ships.
+const SHIPPED = [
+  'static const float SCORE_LOST_PENALTY = 200000.0f;',
+  'static const float SCORE_MONOTONICITY_POWER = 4.0f;',
+  'static const float SCORE_MONOTONICITY_WEIGHT = 47.0f;',
+  'static const float SCORE_SUM_POWER = 3.5f;',
+  'static const float SCORE_SUM_WEIGHT = 11.0f;',
+  'static const float SCORE_MERGES_WEIGHT = 700.0f;',
+  'static const float SCORE_EMPTY_WEIGHT = 270.0f;',
+];
+
+describe('--format nneonneo', () => {
+  it('writes the nneonneo preset as the block 2048.cpp ships', () => {
+    expect(nneonneoConstants(loadWeights('nneonneo'), 'nneonneo').trim().split('\n').slice(1)).toEqual(SHIPPED);
+  });
+
+  it('writes each constant as the float32 nneonneo computes with', () => {
+    const rng = seedrandom('floats');
+    for (let i = 0; i < 500; i++) {
+      const w = { ...loadWeights('nneonneo'), empty: (rng() - 0.3) * 10 ** (rng() * 8 - 3) };
+      const line = nneonneoConstants(w, 'w').split('\n').find((l) => l.includes('SCORE_EMPTY_WEIGHT'))!;
+      const literal = /= (.*)f;$/.exec(line)![1];
+      expect(Math.fround(Number(literal))).toBe(Math.fround(w.empty));
+    }
+  });
+
+  it.each([
+    ['tuned-d1', ['smoothness']],
+    ['haskell', ['matrix', 'smoothness', 'descents']],
+    ['haskell-staged', ['smoothness', 'descents', 'stages']],
+  ])('refuses %s, naming what nneonneo does not have', (preset, fields) => {
+    expect(outsideNneonneoFamily(loadWeights(preset))).toEqual(fields);
+    const list = fields.length === 1 ? `${fields[0]} is` : `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]} are`;
+    expect(() => nneonneoConstants(loadWeights(preset), preset)).toThrow(`${preset}: ${list} not in nneonneo's heuristic`);
+  });
+
+  it('exports a run tuned in its family; refuses a run that tuned smoothness, with exit 2 and nothing written', () => {
+    const family = { ...SMOKE, space: { start: 'nneonneo', params: { empty: { min: 0, max: 2000 }, sum: { min: 1, max: 50, scale: 'log' } } } };
+    const db = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(family), '--db', db]).code).toBe(0);
+    const r = runCli(['export', '1', '--db', db, '--format', 'nneonneo']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.slice(1).map((l) => l.replace(/= .*$/, ''))).toEqual(SHIPPED.map((l) => l.replace(/= .*$/, '')));
+    expect(lines[1]).toBe(SHIPPED[0]); // alive was not tuned
+    const smooth = { ...SMOKE, space: { start: 'nneonneo', params: { smoothness: { min: 0, max: 100 } } } };
+    const db2 = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(smooth), '--db', db2]).code).toBe(0);
+    const out = `${db2}.h`;
+    const refused = runCli(['export', '1', '--db', db2, '--format', 'nneonneo', '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(/^tune2048: run 1's best weights: smoothness is not in nneonneo's heuristic \(--format nneonneo writes weights of its family only/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
