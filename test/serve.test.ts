@@ -66,6 +66,33 @@ describe('tune2048 serve in Chromium', () => {
     expect(t.stderr).not.toMatch(/locked|busy/i); // the dashboard's reads never stood in the writer's way
   });
 
+  it("the viewer replays an external player's stored best held-out game to its stored score (the page cannot run the program)", async () => {
+    const db = tempDb();
+    const fixture = join(__dirname, 'fixtures', 'players', 'fixture-player.js');
+    const config = { ...SMOKE, space: { start: 'defaults' }, fitness: { games: 4, player: { kind: 'external', name: 'fixture', command: [process.execPath, fixture, 'good'] } } };
+    expect((await startCli(['tune', '-c', writeConfig(config), '--db', db]).done).code).toBe(0);
+    const best = peek<{ score: number; moves: number }>(db, "SELECT g.score, g.moves FROM games g JOIN runs r ON r.best_candidate = g.candidate_id WHERE g.purpose = 'validation' ORDER BY g.score DESC, g.seed LIMIT 1")!;
+    const url = await serve(db);
+    const page = await openPage(browser, errors);
+    await page.goto(`${url}/runs/1`);
+    await page.waitForSelector('a[href="/viewer?replay=run:1"]');
+    await page.goto(`${url}/viewer?replay=run:1&speed=max`);
+    await page.waitForSelector('#replay-note');
+    expect(await page.$eval('#replay-note', (e) => e.textContent)).toMatch(/the external player fixture 1 on seed \d+/);
+    await page.click('#start');
+    await page.waitForSelector('#final-score', { timeout: 240_000 });
+    expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(best.score);
+    expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(best.moves);
+    // A built-in player's run keeps no moves: the API says so.
+    const builtIn = tempDb();
+    expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', builtIn]).done).code).toBe(0);
+    const other = await serve(builtIn);
+    const r = await fetch(`${other}/api/runs/1/replay`);
+    expect(r.status).toBe(409);
+    expect(((await r.json()) as { error: string }).error).toMatch(/no held-out game with stored moves/);
+    expect(errors).toEqual([]);
+  });
+
   it('the viewer plays a seeded game to the final score `tune2048 play` gives, and hint mode agrees with `tune2048 hint`', async () => {
     const db = tempDb();
     expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).done).code).toBe(0);

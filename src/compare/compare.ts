@@ -61,7 +61,8 @@ async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: 
     o.memo?.keep(spec, games);
     onGames(games.length);
   });
-  const bySeed = new Map(fresh.map((g) => [g.seed, g]));
+  // A comparison keeps scores, not moves (an external player's games carry theirs).
+  const bySeed = new Map(fresh.map(({ moveList: _moves, ...g }) => [g.seed, g]));
   return seeds.map((s) => known.get(s) ?? bySeed.get(s)!);
 }
 

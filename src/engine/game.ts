@@ -17,6 +17,11 @@ export interface PlayedGame {
   maxTile: number;
   moves: number;
   ms: number;
+  /**
+   * The moves, one letter each (u d l r), for games whose player the viewer cannot run (an external
+   * program): a run keeps them for its held-out games, so the viewer can replay them.
+   */
+  moveList?: string;
 }
 
 export interface GameResult extends PlayedGame {

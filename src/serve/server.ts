@@ -149,6 +149,18 @@ export function createDashboardServer(o: ServeOptions): Server {
       if (!runExists(id)) return json(res, 404, { error: `no run ${id} in ${o.db}` });
       return json(res, 200, readStore(o.db, (s) => runDetail(s, id)));
     }
+    if ((m = /^\/api\/runs\/(\d+)\/replay$/.exec(path))) {
+      // The best's highest-scoring held-out game with its stored moves: how the viewer shows a player it cannot run.
+      const id = Number(m[1]);
+      if (!runExists(id)) return json(res, 404, { error: `no run ${id} in ${o.db}` });
+      const replay = readStore(o.db, (s) => {
+        const detail = runDetail(s, id);
+        const game = detail.best ? s.bestReplay(detail.best.candidate) : null;
+        return game && detail.best ? { run: id, candidate: detail.best.candidate, player: detail.best.player, seed: game.seed, score: game.score, moves: game.moveList } : null;
+      });
+      if (!replay) return json(res, 409, { error: `run ${id} has no held-out game with stored moves yet (they are kept for an external player's validation games)` });
+      return json(res, 200, replay);
+    }
     if ((m = /^\/api\/runs\/(\d+)\/export$/.exec(path))) {
       const id = Number(m[1]);
       if (!runExists(id)) return json(res, 404, { error: `no run ${id} in ${o.db}` });

@@ -118,6 +118,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, games)
   ) WITHOUT ROWID;
   `,
+  // 7: the moves of held-out games whose player the viewer cannot run (external programs), to replay them
+  `
+  CREATE TABLE game_moves (
+    candidate_id  INTEGER NOT NULL REFERENCES candidates(id),
+    purpose       TEXT NOT NULL CHECK (purpose IN ('fitness', 'validation')),
+    seed          INTEGER NOT NULL,
+    moves         TEXT NOT NULL,            -- one letter a move: u d l r
+    PRIMARY KEY (candidate_id, purpose, seed)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

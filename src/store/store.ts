@@ -452,7 +452,27 @@ export class Store {
     const insert = this.db.prepare(
       'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms)',
     );
-    this.write(() => games.forEach((g) => insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms })));
+    // Moves are kept for held-out games only: those are the ones the viewer shows (fitness games are many).
+    const keepMoves = this.db.prepare('INSERT OR IGNORE INTO game_moves (candidate_id, purpose, seed, moves) VALUES (?, ?, ?, ?)');
+    this.write(() =>
+      games.forEach((g) => {
+        insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms });
+        if (g.moveList !== undefined && g.purpose === 'validation') keepMoves.run(g.candidateId, g.purpose, g.seed, g.moveList);
+      }),
+    );
+  }
+
+  /** A candidate's held-out game with its stored moves and the highest score (null: none kept, e.g. a built-in player's). */
+  bestReplay(candidateId: number): { seed: number; score: number; moves: number; moveList: string } | null {
+    if (this.empty || this.schemaVersion() < 7) return null; // a read-only look at an older file: no moves kept there
+    return (
+      (this.db
+        .prepare(
+          `SELECT g.seed, g.score, g.moves, m.moves AS moveList FROM games g JOIN game_moves m ON m.candidate_id = g.candidate_id AND m.purpose = g.purpose AND m.seed = g.seed
+           WHERE g.candidate_id = ? AND g.purpose = 'validation' ORDER BY g.score DESC, g.seed LIMIT 1`,
+        )
+        .get(candidateId) as { seed: number; score: number; moves: number; moveList: string } | undefined) ?? null
+    );
   }
 
   /** A candidate's games of one purpose, in seed order. */

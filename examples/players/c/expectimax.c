@@ -2,7 +2,7 @@
  * A small expectimax 2048 player for tune2048's line protocol (docs/protocol.md), in C99 with the
  * standard library only. The board is 16 ranks in a 64-bit word; moves and the heuristic are looked up
  * per row (65,536 entries), the heuristic rebuilt when a parameter changes. Its five weights are the
- * tunable parameters; the search depth is a command-line setting:  ./expectimax [--depth N]
+ * tunable parameters; the search depth is a command-line setting (0 to 4; 0: greedy):  ./expectimax [--depth N]
  *
  * Build:  cc -O2 -o expectimax expectimax.c -lm
  */
@@ -114,14 +114,14 @@ static double max_node(board_t b, int depth) {
     return best;
 }
 
-/* The best move: the root move, then depth_limit chance layers (the last one's boards are evaluated). */
+/* The best move: the root move, then depth_limit chance layers (the last one's boards are evaluated); depth 0: greedy on the boards after the move. */
 static int choose(board_t b, double values[4]) {
     int best = -1;
     for (int d = 0; d < 4; d++) {
         board_t after = play(b, d);
         values[d] = NAN;
         if (after == b) continue;
-        values[d] = chance_node(after, depth_limit - 1);
+        values[d] = depth_limit == 0 ? evaluate(after) : chance_node(after, depth_limit - 1);
         if (best < 0 || values[d] > values[best]) best = d;
     }
     return best;
@@ -132,7 +132,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--depth") && i + 1 < argc) depth_limit = atoi(argv[++i]);
         else { fprintf(stderr, "usage: %s [--depth N]\n", argv[0]); return 2; }
     }
-    if (depth_limit < 1 || depth_limit > 4) { fprintf(stderr, "--depth must be 1 to 4\n"); return 2; }
+    if (depth_limit < 0 || depth_limit > 4) { fprintf(stderr, "--depth must be 0 to 4\n"); return 2; }
     static const char *names[4] = {"up", "down", "left", "right"};
     char line[256], cmd[32], arg1[64], arg2[64];
     build_moves();

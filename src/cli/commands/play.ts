@@ -30,7 +30,7 @@ async function playOnRunner(spec: PlayerSpec, seeds: number[], where: { workers:
 function externalMoves(spec: ExternalPlayerSpec): (seed: number) => Promise<PlayedGame & { finalBoard?: unknown }> {
   return async (seed) => {
     const program = await externalProcessFor(spec.external, spec.external.launch!);
-    const { moveList: _moves, ...game } = await playExternalGame(program, spec.external.params, seed);
+    const { directions: _moves, ...game } = await playExternalGame(program, spec.external.params, seed);
     return game;
   };
 }

@@ -12,9 +12,9 @@ import type { ExternalPlayerRef } from '../spec';
 import { ExternalProcess, type Launch } from './process';
 import { announcementHash, boardHex, type Announcement } from './protocol';
 
-/** One game as the viewer and the determinism check need it: the moves too. */
-export interface ExternalGame extends PlayedGame {
-  moveList: Direction[];
+/** One game with its moves (the determinism check compares them; runs keep them for the viewer). */
+export interface ExternalGame extends Omit<PlayedGame, 'moveList'> {
+  directions: Direction[];
 }
 
 let current: { key: string; process: ExternalProcess } | null = null;
@@ -59,7 +59,7 @@ export function checkAnnouncement(process: ExternalProcess, ref: Pick<ExternalPl
 export async function playExternalGame(process: ExternalProcess, params: Record<string, number>, seed: number, options: { maxMoves?: number } = {}): Promise<ExternalGame> {
   const started = performance.now();
   const game = new SeededGame(seed);
-  const moveList: Direction[] = [];
+  const directions: Direction[] = [];
   await process.newGame(params, seed);
   const maxMoves = options.maxMoves ?? Infinity;
   while (!isGameOver(game.board) && game.moves < maxMoves) {
@@ -67,9 +67,9 @@ export async function playExternalGame(process: ExternalProcess, params: Record<
     const { move } = await process.move(game.board, ply);
     if (!applyMove(game.board, move).legal) throw process.fail(`answered the illegal move ${DIRECTION_NAMES[move]} on board ${ply} (${boardHex(game.board)})`);
     game.play(move);
-    moveList.push(move);
+    directions.push(move);
   }
-  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, moveList };
+  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, directions };
 }
 
 /** The games of `seeds` with the player `ref` names (started from `launch`), in seed order. */
@@ -78,10 +78,15 @@ export async function playExternalGames(ref: ExternalPlayerRef, launch: Launch, 
   const games: PlayedGame[] = [];
   for (const seed of seeds) {
     beforeGame?.();
-    const { moveList: _moves, ...g } = await playExternalGame(process, ref.params, seed);
-    games.push(g);
+    const { directions, ...g } = await playExternalGame(process, ref.params, seed);
+    games.push({ ...g, moveList: moveLetters(directions) });
   }
   return games;
+}
+
+/** Moves as one letter each (u d l r): how a game's moves are kept and replayed. */
+export function moveLetters(moves: readonly Direction[]): string {
+  return moves.map((m) => 'udlr'[m]).join('');
 }
 
 /** Starts a program, reads what it announces and lets it go. */
@@ -101,9 +106,9 @@ export async function replayDiffers(ref: ExternalPlayerRef, launch: Launch, seed
     checkAnnouncement(process, ref);
     const first = await playExternalGame(process, ref.params, seed, { maxMoves });
     const second = await playExternalGame(process, ref.params, seed, { maxMoves });
-    const at = first.moveList.findIndex((m, i) => m !== second.moveList[i]);
-    if (at < 0 && first.moveList.length === second.moveList.length) return null;
-    const ply = at < 0 ? Math.min(first.moveList.length, second.moveList.length) + 1 : at + 1;
+    const at = first.directions.findIndex((m, i) => m !== second.directions[i]);
+    if (at < 0 && first.directions.length === second.directions.length) return null;
+    const ply = at < 0 ? Math.min(first.directions.length, second.directions.length) + 1 : at + 1;
     return `played seed ${seed} twice and chose differently at move ${ply}`;
   } finally {
     process.close();

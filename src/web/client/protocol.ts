@@ -4,6 +4,8 @@ import type { PlayerKind } from '../../player/spec';
 export type WorkerRequest =
   | { type: 'start'; weights: unknown; table: ArrayBuffer | null; player: PlayerKind; depth: number | 'auto'; cprob: number; seed: number }
   | { type: 'step' }
+  /** A stored game: its seed and moves (u d l r), replayed in the worker's engine (an external player's, which the page cannot run). */
+  | { type: 'replay'; seed: number; moves: string }
   | { type: 'hint'; weights: unknown; table: ArrayBuffer | null; player: PlayerKind; depth: number | 'auto'; cprob: number; ranks: number[] };
 
 export type WorkerReply =

@@ -41,10 +41,25 @@ function playerOf(m: { weights: unknown; table: ArrayBuffer | null; player: Play
   return createPlayer(playerSpec(m.player, weights, { depth: m.depth, cprob: m.cprob }));
 }
 
+/** A player that plays a stored game's moves in order (no values: they were not stored). */
+function storedMoves(moves: string): Player {
+  let next = 0;
+  const decide = () => {
+    const move = next < moves.length ? ('udlr'.indexOf(moves[next++]) as 0 | 1 | 2 | 3) : -1;
+    return { move: move as 0 | 1 | 2 | 3 | -1, values: [NaN, NaN, NaN, NaN] };
+  };
+  return { decide, chooseMove: () => decide().move };
+}
+
 async function handle(m: WorkerRequest): Promise<WorkerReply> {
   await load();
   if (m.type === 'start') {
     player = playerOf(m);
+    game = new SeededGame(m.seed);
+    return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: false };
+  }
+  if (m.type === 'replay') {
+    player = storedMoves(m.moves);
     game = new SeededGame(m.seed);
     return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: false };
   }

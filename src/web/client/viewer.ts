@@ -2,7 +2,9 @@
  * The game viewer: a seeded game played by the chosen weights in the page
  * (search in a Web Worker, search-worker.ts), with pause, step and speed, the
  * expectimax value of each move the player saw, and a hint mode where tiles
- * are set by clicking and the best move is shown.
+ * are set by clicking and the best move is shown. `?replay=run:ID` replays
+ * instead the stored best held-out game of a run whose player the page
+ * cannot run (an external program): its seed and moves, in the same engine.
  */
 import { escapeHtml } from '../../report/svg';
 import type { WorkerReply, WorkerRequest } from './protocol';
@@ -131,7 +133,8 @@ export function startViewer(app: HTMLElement): void {
         return;
       }
       drawBoard(s.ranks, true);
-      drawValues(s.values, s.move);
+      // A replayed game has no values (none were stored): dashes, not "illegal".
+      drawValues(s.values?.every((v) => v === null) ? null : s.values, s.move);
       $('score').textContent = String(s.score);
       $('moves').textContent = String(s.moves);
       $('status').textContent = `moved ${NAMES[s.move!]}`;
@@ -144,14 +147,38 @@ export function startViewer(app: HTMLElement): void {
     }
   }
 
+  /** ?replay=run:ID: the run's stored game, fetched once (null: the page plays with the chosen weights). */
+  const replaySource = params.get('replay');
+  const replay: Promise<{ seed: number; moves: string; score: number; player: { name: string; version: string } | null } | null> = replaySource
+    ? (async () => {
+        const id = /^run:(\d+)$/.exec(replaySource)?.[1];
+        if (!id) throw new Error(`replay=${replaySource}: expected run:ID`);
+        const r = await fetch(`/api/runs/${id}/replay`);
+        const body = (await r.json()) as { error?: string; seed: number; moves: string; score: number; player: { name: string; version: string } | null };
+        if (!r.ok) throw new Error(body.error ?? `cannot load the game of run ${id}`);
+        return body;
+      })()
+    : Promise.resolve(null);
+  if (replaySource) {
+    for (const id of ['weights', 'player', 'depth', 'seed', 'hint-mode']) ($(id) as HTMLInputElement).disabled = true;
+    replay.then(
+      (g) => {
+        ($('seed') as HTMLInputElement).value = String(g!.seed);
+        $('status').innerHTML = `<span id="replay-note">the stored game of ${g!.player ? `the external player <b>${esc(g!.player.name)}</b> ${esc(g!.player.version)}` : 'the run'} on seed ${g!.seed} (score ${g!.score}): play to replay it</span>`;
+      },
+      (e: Error) => ($('status').textContent = `error: ${e.message}`),
+    );
+  }
+
   $('start').addEventListener('click', async () => {
     setHintMode(false);
     playing = false;
     try {
-      const seed = Number(($('seed') as HTMLInputElement).value);
+      const stored = await replay;
+      const seed = stored ? stored.seed : Number(($('seed') as HTMLInputElement).value);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('the seed must be a whole number ≥ 0');
-      const w = await weights();
-      const s = await call({ type: 'start', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, seed });
+      const w = stored ? null : await weights();
+      const s = stored ? await call({ type: 'replay', seed, moves: stored.moves }) : await call({ type: 'start', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, seed });
       if (s.type !== 'state') return;
       over = false;
       playing = true;
@@ -159,7 +186,7 @@ export function startViewer(app: HTMLElement): void {
       drawValues(null, null);
       $('score').textContent = '0';
       $('moves').textContent = '0';
-      $('status').textContent = `playing seed ${seed}`;
+      $('status').textContent = stored ? `replaying seed ${seed}` : `playing seed ${seed}`;
       ($('pause') as HTMLButtonElement).disabled = false;
       ($('step') as HTMLButtonElement).disabled = false;
       $('pause').textContent = 'pause';
