@@ -104,6 +104,11 @@ describe('tuning an external player', () => {
     const exported = JSON.parse(readFileSync(out, 'utf8'));
     expect(exported).toMatchObject({ format: 'tune2048/player-params', provenance: { run: 1 } });
     expect(Object.keys(exported.params).sort()).toEqual(Object.keys(JSON.parse(all<{ params: string }>(db, 'SELECT params FROM candidates LIMIT 1')[0].params)).sort());
+    // The report names the player and its tuned parameters.
+    const report = runCli(['report', '1', '--db', db, '--out', join(dir, `report-${Date.now()}.html`), '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const html = readFileSync(JSON.parse(report.stdout).out, 'utf8');
+    expect(html).toMatch(/player <code>external:(expectimax-c 1\.0-d1|greedy-py 1\.0)<\/code>/);
   });
 
   it('its announced parameters are the space: narrowed by the config, refused when unknown or wider', () => {

@@ -84,7 +84,7 @@ ${asset('uPlot.min.css')}
 <body>
 <h1>tune2048 run ${run.id}: ${esc(run.name)}</h1>
 <p id="summary">Status <b>${esc(run.status)}</b>${run.error ? ` (${esc(run.error)})` : ''}; optimizer <code>${esc(s.optimizer)}</code>;
-${d.generations.length} generations done; fitness: ${s.games} games per candidate${racing ? ` (racing: ${racing.rounds} slices, the best ${racing.keep} of the field going on after each; the table gives each candidate's games)` : ''} at depth ${esc(String(s.depth))}, objective <code>${esc(s.objective)}</code>;
+${d.generations.length} generations done; player <code>${esc(s.player)}</code>; fitness: ${s.games} games per candidate${racing ? ` (racing: ${racing.rounds} slices, the best ${racing.keep} of the field going on after each; the table gives each candidate's games)` : ''}${s.player.startsWith('external:') ? '' : ` at depth ${esc(String(s.depth))}`}, objective <code>${esc(s.objective)}</code>;
 start <code>${esc(s.start)}</code>; seed ${s.seed}; config hash <code>${esc(s.configHash)}</code>.</p>
 <h2>Fitness</h2>
 <figure id="fitness"><div id="chart-fitness" class="chart"></div></figure>

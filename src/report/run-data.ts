@@ -33,7 +33,19 @@ export interface GenerationPoint {
 
 export interface RunDetail {
   run: RunListItem;
-  settings: { optimizer: string; depth: number | 'auto'; games: number; objective: string; start: string; seed: number; configHash: string; racing: { rounds: number; keep: number } | null; validationGames: number };
+  settings: {
+    optimizer: string;
+    /** The player tuned for: a built-in kind, or "external:NAME VERSION" (its depth is then its own). */
+    player: string;
+    depth: number | 'auto';
+    games: number;
+    objective: string;
+    start: string;
+    seed: number;
+    configHash: string;
+    racing: { rounds: number; keep: number } | null;
+    validationGames: number;
+  };
   params: { name: string; min: number; max: number; scale: string; best: number | null }[];
   generations: GenerationPoint[];
   /**
@@ -107,6 +119,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     run,
     settings: {
       optimizer: config.optimizer.kind,
+      player: space instanceof ExternalSpace ? `external:${space.announcement.name} ${space.announcement.version}` : ((config.fitness.player as string | undefined) ?? 'expectimax'),
       depth: config.fitness.depth,
       games: config.fitness.games,
       objective: config.fitness.objective,

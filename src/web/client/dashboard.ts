@@ -123,7 +123,7 @@ function runPage(id: number): void {
     const modelled = d.generations.some((g) => g.model);
     document.getElementById('run-summary')!.innerHTML = `<p><b>${esc(r.name)}</b> — status <span class="status ${esc(r.status)}" id="status">${esc(r.status)}</span>${r.error ? ` (${esc(r.error)})` : ''};
       <span id="generation">generation ${r.generation} of ${r.generations}</span>; ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
-      Optimizer <code>${esc(s.optimizer)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''} at depth ${esc(s.depth)}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
+      Optimizer <code>${esc(s.optimizer)}</code>; player <code>${esc(s.player)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''}${s.player.startsWith('external:') ? '' : ` at depth ${esc(s.depth)}`}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
       <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best ${d.best?.player ? 'parameters' : 'weights'}</a>
       <a class="button" href="/viewer?${d.best?.player ? 'replay' : 'weights'}=run:${r.id}">${d.best?.player ? 'Replay its best held-out game' : 'Watch the best play'}</a></p>`;
     document.getElementById('generations')!.innerHTML = table(
