@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`'s first step (the `pretest` script): the suite starts a real redis-server (the queue tests)
- * and headless Chromium (the dashboard's end-to-end tests), both from Debian's packages. When one is
+ * `npm test`'s first step (the `pretest` script): the suite starts a real redis-server (the queue tests,
+ * with TLS certificates made by openssl) and headless Chromium (the dashboard's end-to-end tests), and
+ * builds and runs the example external players (cc, python3), all from Debian's packages. When one is
  * missing, this installs it the way .ci/run always did (apt-get, as root), saying what it installs first;
  * without root or apt-get it stops at once with one line naming the command to run. Never skips a suite.
  *
@@ -32,6 +33,9 @@ function missing() {
   const need = [];
   if (!runs(redis, ['--version'])) need.push('redis-server');
   if (!executable(chromium)) need.push('chromium');
+  if (!runs('openssl', ['version'])) need.push('openssl');
+  if (!runs('cc', ['--version'])) need.push('gcc');
+  if (!runs('python3', ['--version'])) need.push('python3');
   return need;
 }
 
@@ -39,7 +43,7 @@ const need = missing();
 if (need.length === 0) process.exit(0);
 
 const command = `apt-get install -y --no-install-recommends ${need.join(' ')}`;
-const overridden = need.filter((p) => (p === 'redis-server' ? process.env.TUNE2048_REDIS_SERVER : process.env.TUNE2048_CHROMIUM));
+const overridden = need.filter((p) => (p === 'redis-server' ? process.env.TUNE2048_REDIS_SERVER : p === 'chromium' ? process.env.TUNE2048_CHROMIUM : undefined));
 if (overridden.length > 0) {
   const named = overridden.map((p) => (p === 'redis-server' ? `TUNE2048_REDIS_SERVER=${redis}` : `TUNE2048_CHROMIUM=${chromium}`));
   console.error(`npm test: ${named.join(' and ')} ${named.length > 1 ? 'are' : 'is'} not there to run: fix the variable or unset it`);
@@ -51,7 +55,7 @@ if (!root || !runs('apt-get', ['--version'])) {
   process.exit(1);
 }
 
-console.error(`npm test: installing ${need.join(' and ')} from Debian's packages for the queue and dashboard tests (apt-get update && ${command})`);
+console.error(`npm test: installing ${need.join(' and ')} from Debian's packages for the queue, dashboard and external-player tests (apt-get update && ${command})`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...need]]) {
   const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
