@@ -37,7 +37,9 @@ export async function externalContender(arg: string): Promise<{ label: string; s
     const [name, paramsPath] = splitAt(arg.slice(EXTERNAL_PREFIX.length));
     if (name === '') throw new InputError(`contender "${arg}": name the player (external:NAME or external:NAME@PARAMS)`);
     const spec = await externalPlayerSpec(resolveExternalPlayer(name), paramsPath);
-    return { label: paramsPath ? `${spec.external.name}@${basename(paramsPath)}` : spec.external.name, spec };
+    // Named by its player file when given one (two files may start one program two ways), else by its name.
+    const player = name.includes('/') || name.endsWith('.json') ? basename(name, '.json') : spec.external.name;
+    return { label: paramsPath ? `${player}@${basename(paramsPath)}` : player, spec };
   }
   if (!arg.endsWith('.json')) return null;
   const data = readJsonFile(arg, 'weights or parameter file');
