@@ -197,7 +197,7 @@ describe('bad queues', () => {
   it('a malformed queue URL, on the command line or in a config: exit 2 naming it', () => {
     const r = runCli(['compare', 'nneonneo', 'flat', '--queue', 'http://localhost:6379']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--queue must be a Redis URL like redis:\/\//);
+    expect(r.stderr).toMatch(/--queue must be a Redis URL like redis\[s\]:\/\/\[USER:PASSWORD@\]HOST/);
     const c = runCli(['tune', '-c', writeConfig({ ...SMOKE, pool: { queue: 'redis://localhost:6379/x' } }), '--db', tempDb()]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/pool\.queue.*database after the host must be a number/);
