@@ -8,7 +8,6 @@ import { canonicalJson } from '../util/canonical-json';
 import type { DepthSetting } from './expectimax';
 import type { SyntheticLandscape } from './synthetic';
 import { InputError } from '../util/errors';
-import type { Launch } from './external/process';
 
 /**
  * The players that play moves (every playing command's --player): expectimax, the default (nneonneo's
@@ -46,6 +45,16 @@ export interface HeuristicPlayerSpec {
   search: SearchSpec;
   /** The synthetic player's landscape and noise (kind synthetic only). */
   synthetic?: SyntheticLandscape;
+}
+
+/** How to start an external player on this machine. */
+export interface Launch {
+  /** The program and its arguments (no shell). */
+  command: string[];
+  /** Its working directory. */
+  cwd: string;
+  /** Seconds it may take to announce itself and to answer one board. */
+  timeoutSec: number;
 }
 
 /** An external program that plays over the line protocol (src/player/external/, docs/protocol.md). */

@@ -11,17 +11,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Board } from '../../engine/board';
 import { PlayerError } from '../../util/errors';
+import type { Launch } from '../spec';
 import { AnnouncementReader, boardLine, clip, parseMoveLine, PROTOCOL_VERSION, type Announcement, type MoveAnswer } from './protocol';
 
-/** How to start a player on this machine. */
-export interface Launch {
-  /** The program and its arguments (no shell). */
-  command: string[];
-  /** Its working directory. */
-  cwd: string;
-  /** Seconds it may take to announce itself and to answer one board. */
-  timeoutSec: number;
-}
+export type { Launch };
 
 const SETPRIV = '/usr/bin/setpriv';
 const ANNOUNCING = 'to announce itself';
