@@ -92,7 +92,7 @@ describe('a program that misbehaves is named with what it did, and stopped', () 
   it.each([
     ['exits at start', launch('exit-at-start'), /^player fixture exited with code 3: cannot load the model file$/],
     ['crashes mid-game', launch('crash', 5), /^player fixture exited on SIGSEGV$/],
-    ['hangs', launch('hang', 5, 2), /^player fixture took over 2 s to answer a board$/],
+    ['hangs', launch('hang', 5, 5), /^player fixture took over 5 s to answer a board$/],
     ['prints garbage', launch('garbage', 5), /^player fixture printed "what is a board\?" where a move was expected/],
     ['plays an illegal move', launch('illegal'), /^player fixture answered the illegal move up on board \d+ \([0-9a-f]{16}\)$/],
     ['answers for another board', launch('wrong-ply', 5), /^player fixture answered board 6 when asked for board 5/],

@@ -26,10 +26,13 @@ const started: RunningCli[] = [];
 
 const logs = new Map<RunningCli, string>();
 
-/** A `tune2048 worker` on `url`, one game at a time, handing a dead worker's batch on after 2 s; `gameModule` replaces its games (a fixture). */
-async function startWorker(url: string, gameModule?: string): Promise<RunningCli> {
+/**
+ * A `tune2048 worker` on `url`, one game at a time, handing a dead worker's batch on after `lockMs` (2 s);
+ * `gameModule` replaces its games (a fixture).
+ */
+async function startWorker(url: string, gameModule?: string, lockMs = 2000): Promise<RunningCli> {
   const env = { ...process.env, ...(gameModule ? { TUNE2048_TEST_GAME_MODULE: gameModule } : {}) };
-  const w = startCli(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', '2000'], { env });
+  const w = startCli(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', String(lockMs)], { env });
   started.push(w);
   logs.set(w, '');
   w.child.stderr!.on('data', (d) => logs.set(w, logs.get(w) + String(d)));
@@ -110,7 +113,9 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     const db = tempDb();
     const marker = join(mkdtempSync(join(tmpdir(), 'tune2048-m-')), 'hung');
     process.env.TUNE2048_TEST_MARKER = marker;
-    const hanging = await startWorker(redis.url, join(FIXTURES, 'hang-once.ts'));
+    // A long lock: on a loaded machine a 2 s lock may lapse before the 3 s limit and hand the batch on as
+    // stalled, which is the other test's path, not this one's.
+    const hanging = await startWorker(redis.url, join(FIXTURES, 'hang-once.ts'), 60_000);
     const config = { ...slowConfig, pool: { ...slowConfig.pool, batchTimeoutSec: 3 } };
     const r = await startCli(['tune', '-c', writeConfig(config), '--name', 'test', '--db', db, '--queue', redis.url]).done;
     expect(r.code, r.stderr).toBe(0);
