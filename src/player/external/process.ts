@@ -165,7 +165,7 @@ export class ExternalProcess {
     while ((nl = this.buffer.indexOf('\n')) >= 0) {
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
-      if (line.startsWith('error')) {
+      if (/^error(\s|$)/.test(line)) {
         this.fail(`said: ${clip(line.slice(5).trim())}`);
         return;
       }
