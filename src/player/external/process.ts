@@ -57,10 +57,11 @@ export class ExternalProcess {
     });
     this.child.on('exit', (code, signal) => {
       live.delete(this.child);
-      // setpriv reports a missing or non-executable program on stderr and exits 127/126.
+      // setpriv reports a program it could not run on stderr ("setpriv: failed to execute …") and exits 127/126.
       const said = this.lastStderrLine();
-      if (code === 127 && /No such file|not found/i.test(said)) return this.fail(`was not found (${program})`);
-      if (code === 126 || /Permission denied/i.test(said)) return this.fail(`is not executable (${program})`);
+      const setprivFailed = /^setpriv: failed to execute/.test(said);
+      if (setprivFailed && code === 127) return this.fail(`was not found (${program})`);
+      if (setprivFailed && code === 126) return this.fail(`is not executable (${program})`);
       this.fail(`exited${signal ? ` on ${signal}` : ` with code ${code}`}${said ? `: ${clip(said)}` : ''}`);
     });
   }
