@@ -122,9 +122,9 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
 }
 
 /**
- * A player's identity: everything that changes how it plays (kind, the heuristic's fields, search settings)
- * (an external player: its announcement and parameter values, not where its program lies)
- * and nothing that does not (a preset's name, description or provenance; where the learned tables' file lies:
+ * A player's identity: everything that changes how it plays (kind, the heuristic's fields, search settings;
+ * for an external player, its announcement and parameter values, not where its program lies) and nothing
+ * that does not (a preset's name, description or provenance; where the learned tables' file lies:
  * their hash names them), as canonical JSON. Two specs with
  * the same key play the same game on every seed: the tuner plays a copy's games once, workers reuse a
  * player built for the same key, and compare --db finds stored games by it.
