@@ -55,8 +55,9 @@ export class ExternalProcess {
       const what = e.code === 'ENOENT' ? `was not found (${program})` : e.code === 'EACCES' ? `is not executable (${program})` : `could not start: ${e.message}`;
       this.fail(`${what}`);
     });
-    this.child.on('exit', (code, signal) => {
-      live.delete(this.child);
+    this.child.on('exit', () => live.delete(this.child));
+    // 'close', not 'exit': it comes after the last of stderr, which names why a program could not start.
+    this.child.on('close', (code, signal) => {
       // setpriv reports a program it could not run on stderr ("setpriv: failed to execute …") and exits 127/126.
       const said = this.lastStderrLine();
       const setprivFailed = /^setpriv: failed to execute/.test(said);
