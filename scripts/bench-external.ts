@@ -18,7 +18,7 @@ import { loadWeights } from '../src/heuristic/weights';
 import { resolveExternalPlayer } from '../src/player/external/definition';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../src/player/external/play';
 import { externalPlayerSpec } from '../src/player/external/resolve';
-import type { Launch } from '../src/player/external/process';
+import type { Launch } from '../src/player/spec';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { median } from '../src/util/stats';
 

@@ -278,7 +278,7 @@ export const configSchema = v.pipe(v.strictObject({
 }), v.rawCheck(({ dataset, addIssue }) => {
   if (!dataset.typed) return;
   const c = dataset.value;
-  if (!isExternal(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
+  if (!externalPlayerOf(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
 }));
 
 /** The external player a config tunes, or null. */
@@ -287,9 +287,6 @@ export function externalPlayerOf(config: Pick<RunConfig, 'fitness'>): ExternalPl
   return typeof p === 'object' ? p : null;
 }
 
-function isExternal(c: { fitness: { player?: unknown } }): boolean {
-  return typeof c.fitness.player === 'object';
-}
 
 export type RunConfig = v.InferOutput<typeof configSchema>;
 export type OptimizerConfig = RunConfig['optimizer'];

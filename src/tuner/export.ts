@@ -54,13 +54,18 @@ export function exportBest(store: Store, runId: number): Weights | PlayerParamsF
     const { announcement } = problem.space;
     return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome), provenance: provenance(store, problem, best) };
   }
-  return exportBestWeights(store, runId);
+  return bestWeights(store, problem, best);
 }
 
 export function exportBestWeights(store: Store, runId: number): Weights {
   const { problem, best } = validatedBest(store, runId);
+  return bestWeights(store, problem, best);
+}
+
+/** The best candidate's weights with their provenance. */
+function bestWeights(store: Store, problem: RunProblem, best: Candidate): Weights {
   const { run, config, space } = problem;
-  if (!(space instanceof ParameterSpace)) throw new InputError(`run ${runId} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${runId} writes them)`);
+  if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${run.id} writes them)`);
   const weights = space.toWeights(best.genome);
   return parseWeights(
     {

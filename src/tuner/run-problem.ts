@@ -12,7 +12,7 @@ import { definitionAt } from '../player/external/definition';
 import { loadParamsFile, paramsFor } from '../player/external/params-file';
 import { readAnnouncement, replayDiffers } from '../player/external/play';
 import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../player/external/protocol';
-import type { ExternalPlayerSpec, PlayerSpec } from '../player/spec';
+import type { ExternalPlayerSpec, Launch, PlayerSpec } from '../player/spec';
 import type { Run, Store } from '../store/store';
 import { InputError } from '../util/errors';
 import { describeIssues } from '../util/valibot-issues';
@@ -46,13 +46,15 @@ export interface RunProblem extends StoredConfig {
   playerOf(genome: readonly number[]): PlayerSpec;
 }
 
-/** The external player of a config with the values a genome gives (the launch from the config: local workers start it). */
-export function externalSpec(player: ExternalPlayerConfig, stored: StoredExternal, params: Record<string, number>): ExternalPlayerSpec {
+/** How a config's external player starts here (its cwd made absolute when the config was loaded). */
+function launchOf(player: ExternalPlayerConfig): Launch {
+  return definitionAt(player, player.cwd ?? '.').launch;
+}
+
+/** The stored external player with some values, started from `launch` (local workers start it). */
+export function externalSpec(stored: StoredExternal, params: Record<string, number>, launch: Launch): ExternalPlayerSpec {
   const { announcement } = stored;
-  return {
-    kind: 'external',
-    external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch: definitionAt(player, player.cwd ?? '.').launch },
-  };
+  return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch } };
 }
 
 /**
@@ -62,8 +64,7 @@ export function externalSpec(player: ExternalPlayerConfig, stored: StoredExterna
 export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
   const player = externalPlayerOf(config);
   if (!player) return prepareHeuristicRun(config);
-  const announcement = await readAnnouncement(player.name, definitionAt(player, player.cwd ?? '.').launch);
-  if (announcement.name !== player.name) throw new InputError(`the program of fitness.player announces itself as "${announcement.name}", not "${player.name}"`);
+  const announcement = await readAnnouncement(player.name, launchOf(player));
   const start = config.space.start === 'defaults' ? defaultParams(announcement) : paramsFor(announcement, loadParamsFile(config.space.start), `space.start "${config.space.start}"`);
   const external = { announcement, start };
   new ExternalSpace(announcement, start, config.space.params);
@@ -87,7 +88,7 @@ export function prepareHeuristicRun(config: RunConfig): StoredConfig {
 export async function checkReplay(stored: StoredConfig): Promise<string | null> {
   const player = externalPlayerOf(stored.config);
   if (!player) return null;
-  const spec = externalSpec(player, stored.external!, stored.external!.start);
+  const spec = externalSpec(stored.external!, stored.external!.start, launchOf(player));
   const differs = await replayDiffers(spec.external, spec.external.launch!, REPLAY_SEED);
   if (!differs) return null;
   const message = `player ${player.name} ${differs}: its games are not a function of the seed`;
@@ -136,7 +137,8 @@ export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
   const player = externalPlayerOf(config);
   if (player) {
     const space = new ExternalSpace(stored.external!.announcement, stored.external!.start, config.space.params);
-    return { ...stored, space, optimizer, playerOf: (genome) => externalSpec(player, stored.external!, space.toParams(genome)) };
+    const launch = launchOf(player);
+    return { ...stored, space, optimizer, playerOf: (genome) => externalSpec(stored.external!, space.toParams(genome), launch) };
   }
   const space = new ParameterSpace(stored.startWeights!, config.space.params!, config.space.matrix, config.space.stages);
   return { ...stored, space, optimizer, playerOf: (genome) => fitnessPlayer(config.fitness, space.toWeights(genome)) };

@@ -6,7 +6,7 @@ import { createPlayer, gameSeed } from '../../player/players';
 import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
 import { addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';
-import { basename } from 'node:path';
+import { externalLabel } from '../../player/external/resolve';
 import { summarizeGames } from '../../compare/summary';
 import type { PlayedGame } from '../../engine/game';
 import { formatSummary } from '../format';
@@ -51,7 +51,7 @@ export function command(): Command {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
       const spec = await cliPlayer(opts);
-      const label = spec.kind === 'external' ? (opts.params ? `${spec.external.name}@${basename(opts.params)}` : spec.external.name) : (spec.weights.name ?? opts.weights);
+      const label = spec.kind === 'external' ? externalLabel(spec.external.name, opts.params) : (spec.weights.name ?? opts.weights);
       if (spec.kind === 'external' && opts.rules !== 'classic') throw new InputError('--rules corner: an external player plays the classic rules (tune2048 runs its games)');
       if (spec.kind === 'external' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; an external player searches as it likes');
       // A bad player setting fails here, before any output; an external program plays in this process over its pipe.

@@ -4,7 +4,7 @@ import { parseIntegerOption, parseWorkers } from '../options';
 import { onStop } from '../process';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { InputError } from '../../util/errors';
-import type { Launch } from '../../player/external/process';
+import type { Launch } from '../../player/spec';
 
 function collectPlayers(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -14,18 +14,17 @@ function collectPlayers(value: string, previous: string[]): string[] {
 async function registeredPlayers(values: string[], log: (line: string) => void): Promise<Map<string, Launch>> {
   const { loadPlayerFile, resolveExternalPlayer } = await import('../../player/external/definition');
   const { readAnnouncement } = await import('../../player/external/play');
-  const { announcementHash } = await import('../../player/external/protocol');
+  const { announcementHash, NAME } = await import('../../player/external/protocol');
   const players = new Map<string, Launch>();
   for (const value of values) {
     const eq = value.indexOf('=');
     const name = eq < 0 ? value : value.slice(0, eq);
     const rest = eq < 0 ? '' : value.slice(eq + 1).trim();
-    if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(name)) throw new InputError(`--player ${value}: "${name}" is not a player name (one word: letters, digits, _ . -)`);
+    if (!NAME.test(name)) throw new InputError(`--player ${value}: "${name}" is not a player name (one word: letters, digits, _ . -)`);
     if (players.has(name)) throw new InputError(`--player ${name} is given twice`);
     if (eq >= 0 && rest === '') throw new InputError(`--player ${value}: give the command after "=" (NAME=COMMAND)`);
     const launch = eq < 0 ? resolveExternalPlayer(name).launch : rest.endsWith('.json') ? loadPlayerFile(rest).launch : { command: rest.split(/\s+/), cwd: process.cwd(), timeoutSec: 60 };
     const a = await readAnnouncement(name, launch);
-    if (a.name !== name) throw new InputError(`--player ${name}: the program announces itself as "${a.name}"`);
     log(`player ${name} version ${a.version} (announcement ${announcementHash(a)}): ${launch.command.join(' ')}`);
     players.set(name, launch);
   }

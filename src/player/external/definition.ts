@@ -11,7 +11,8 @@ import { CONFIGS_DIR } from '../../heuristic/weights';
 import { InputError } from '../../util/errors';
 import { readJsonFile } from '../../util/json-file';
 import { describeIssues } from '../../util/valibot-issues';
-import type { Launch } from './process';
+import type { Launch } from '../spec';
+import { NAME } from './protocol';
 
 export const PLAYER_FORMAT = 'tune2048/player';
 export const PLAYERS_DIR = join(CONFIGS_DIR, 'players');
@@ -19,7 +20,7 @@ export const PLAYERS_DIR = join(CONFIGS_DIR, 'players');
 /** The fields of a definition (run configs use them inside fitness.player, with kind "external"). */
 export const externalPlayerFields = {
   /** The name the program announces (checked when it starts). */
-  name: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be one word (letters, digits, _ . -)')),
+  name: v.pipe(v.string(), v.regex(NAME, 'must be one word (letters, digits, _ . -)')),
   /** The program and its arguments, no shell: ["python3", "player.py", "--depth", "1"]. */
   command: v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'must not be empty'))), v.minLength(1, 'name the program to run')),
   /** Its working folder (default: the definition's folder). */

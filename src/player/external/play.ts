@@ -8,8 +8,8 @@ import type { Board } from '../../engine/board';
 import type { Decision, PlayedGame } from '../../engine/game';
 import { SeededGame } from '../../engine/game';
 import { applyMove, DIRECTION_NAMES, isGameOver, type Direction } from '../../engine/moves';
-import type { ExternalPlayerRef } from '../spec';
-import { ExternalProcess, type Launch } from './process';
+import type { ExternalPlayerRef, Launch } from '../spec';
+import { ExternalProcess } from './process';
 import { announcementHash, boardHex, type Announcement } from './protocol';
 
 /** One game with its moves (the determinism check compares them; runs keep them for the viewer). */
@@ -49,7 +49,7 @@ export async function externalDecision(process: ExternalProcess, params: Record<
 /** The program must be the one the run or comparison was set up with: same name, version and parameters. */
 export function checkAnnouncement(process: ExternalProcess, ref: Pick<ExternalPlayerRef, 'name' | 'version' | 'announced'>): void {
   const a = process.announcement;
-  if (a.name !== ref.name) throw process.fail(`announces itself as "${a.name}" (expected "${ref.name}")`);
+  checkName(process, ref.name);
   if (announcementHash(a) !== ref.announced) {
     throw process.fail(`now announces version ${a.version} with parameters ${a.params.map((p) => p.name).join(', ') || '(none)'} (hash ${announcementHash(a)}), not the version ${ref.version} it was set up with (hash ${ref.announced})`);
   }
@@ -89,9 +89,15 @@ export function moveLetters(moves: readonly Direction[]): string {
   return moves.map((m) => 'udlr'[m]).join('');
 }
 
-/** Starts a program, reads what it announces and lets it go. */
-export async function readAnnouncement(label: string, launch: Launch): Promise<Announcement> {
-  const process = await ExternalProcess.start(label, launch);
+/** A program must announce the name it is defined or registered under. */
+function checkName(process: ExternalProcess, name: string): void {
+  if (process.announcement.name !== name) throw process.fail(`announces itself as "${process.announcement.name}" (expected "${name}")`);
+}
+
+/** Starts the program defined as `name`, reads what it announces (its name must be `name`) and lets it go. */
+export async function readAnnouncement(name: string, launch: Launch): Promise<Announcement> {
+  const process = await ExternalProcess.start(name, launch);
+  checkName(process, name);
   process.close();
   return process.announcement;
 }

@@ -14,8 +14,6 @@ import { PlayerError } from '../../util/errors';
 import type { Launch } from '../spec';
 import { AnnouncementReader, boardLine, clip, parseMoveLine, PROTOCOL_VERSION, type Announcement, type MoveAnswer } from './protocol';
 
-export type { Launch };
-
 const SETPRIV = '/usr/bin/setpriv';
 const ANNOUNCING = 'to announce itself';
 const START_TIMEOUT_SEC = 30;

@@ -28,7 +28,7 @@ export interface Announcement {
 }
 
 /** A name a parameter or a player may have: one word, safe in a line, a file name and a config key. */
-const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+export const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 const VERSION = /^[A-Za-z0-9_.+-]{1,64}$/;
 
 /** Builds an announcement line by line; each problem is one sentence about the line the player printed. */

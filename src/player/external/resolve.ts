@@ -26,7 +26,6 @@ export function externalName(player: string): string | null {
 /** The spec of a defined player with a parameter file's values (or its defaults). */
 export async function externalPlayerSpec(definition: ExternalPlayerDefinition, paramsPath?: string): Promise<ExternalPlayerSpec> {
   const announcement = await readAnnouncement(definition.name, definition.launch);
-  if (announcement.name !== definition.name) throw new InputError(`the program of player ${definition.name} announces itself as "${announcement.name}"`);
   const params = paramsPath ? paramsFor(announcement, loadParamsFile(paramsPath), `parameter file "${paramsPath}"`) : defaultParams(announcement);
   return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch: definition.launch } };
 }
@@ -39,14 +38,19 @@ export async function externalContender(arg: string): Promise<{ label: string; s
     const spec = await externalPlayerSpec(resolveExternalPlayer(name), paramsPath);
     // Named by its player file when given one (two files may start one program two ways), else by its name.
     const player = name.includes('/') || name.endsWith('.json') ? basename(name, '.json') : spec.external.name;
-    return { label: paramsPath ? `${player}@${basename(paramsPath)}` : player, spec };
+    return { label: externalLabel(player, paramsPath), spec };
   }
   if (!arg.endsWith('.json')) return null;
   const data = readJsonFile(arg, 'weights or parameter file');
   if (!isParamsFile(data)) return null;
   const file = parseParamsFile(data, `parameter file "${arg}"`);
   const spec = await externalPlayerSpec(resolveExternalPlayer(file.player), arg);
-  return { label: `${spec.external.name}@${basename(arg)}`, spec };
+  return { label: externalLabel(spec.external.name, arg), spec };
+}
+
+/** How tables name an external player: its name, and the parameter file it plays with (none: its defaults). */
+export function externalLabel(player: string, paramsPath?: string): string {
+  return paramsPath ? `${player}@${basename(paramsPath)}` : player;
 }
 
 function splitAt(s: string): [string, string | undefined] {
