@@ -8,9 +8,10 @@ import { InputError } from '../util/errors';
 import { loadWeights } from '../heuristic/weights';
 import { resolveExternalPlayer } from '../player/external/definition';
 import { externalName, externalPlayerSpec } from '../player/external/resolve';
+import { NETWORK_PREFIX, networkFileOf, networkPlayerSpec } from '../player/network-player';
 
 /** A built-in kind, or "external:NAME" (a player in configs/players or a player file). */
-export type PlayerOption = PlayerKind | `external:${string}`;
+export type PlayerOption = PlayerKind | `external:${string}` | `network:${string}`;
 
 export interface PlayerCliOptions {
   player: PlayerOption;
@@ -22,7 +23,7 @@ export interface PlayerCliOptions {
 
 export function addPlayerOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file)').argParser(parsePlayerOption).default('expectimax'))
+    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file); network:FILE, a learned n-tuple network playing greedily (tune2048 learn export)').argParser(parsePlayerOption).default('expectimax'))
     .option('--iterations <n>', 'mcts, mcts-emm: iterations per move (default 1500; mcts-emm 50)', parseIntegerOption('--iterations', 1, 10_000_000))
     .option('--c <x>', "mcts, mcts-emm: UCB1's exploration constant (default 1.4)", parseNumberOption('--c', 0, 1000))
     .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000));
@@ -39,13 +40,13 @@ export function addThreadsOption(cmd: Command): Command {
 
 function parsePlayerOption(value: string): PlayerOption {
   if ((PLAYER_KINDS as readonly string[]).includes(value)) return value as PlayerKind;
-  if (value.startsWith('external:')) return value as PlayerOption;
-  throw new InputError(`--player must be one of ${PLAYER_KINDS.join(', ')} or external:NAME, got "${value}"`);
+  if (value.startsWith('external:') || value.startsWith(NETWORK_PREFIX)) return value as PlayerOption;
+  throw new InputError(`--player must be one of ${PLAYER_KINDS.join(', ')}, external:NAME or network:FILE, got "${value}"`);
 }
 
 /** The built-in kind of --player; an external one is refused where only built-in players go (`where` says why). */
 export function builtInKind(opts: PlayerCliOptions, where: string): PlayerKind {
-  if (opts.player.startsWith('external:')) throw new InputError(`--player ${opts.player}: ${where}`);
+  if (opts.player.startsWith('external:') || opts.player.startsWith(NETWORK_PREFIX)) throw new InputError(`--player ${opts.player}: ${where}`);
   return opts.player as PlayerKind;
 }
 
@@ -58,6 +59,11 @@ export function addParamsOption(cmd: Command): Command {
 export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number; params?: string; weights: string }): Promise<PlayerSpec> {
   const name = externalName(opts.player);
   if (name !== null) return externalPlayerSpec(resolveExternalPlayer(name), opts.params);
+  const network = networkFileOf(opts.player);
+  if (network !== null) {
+    if (opts.params) throw new InputError('--params gives an external player\'s values; a network has none');
+    return networkPlayerSpec(network);
+  }
   if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');
   return cliPlayerSpec(opts, loadWeights(opts.weights));
 }
@@ -68,5 +74,5 @@ export function cliPlayerSpec(opts: PlayerCliOptions & { depth: DepthSetting; cp
 
 /** The player settings of a comparison or sweep (the same player for every contender). */
 export function playerOf(o: PlayerCliOptions) {
-  return { player: builtInKind(o, 'name an external player as a contender instead (external:NAME or a parameter file)'), iterations: o.iterations, c: o.c, rolloutDepth: o.rolloutDepth };
+  return { player: builtInKind(o, 'name it as a contender instead (external:NAME, a parameter file, or network:FILE)'), iterations: o.iterations, c: o.c, rolloutDepth: o.rolloutDepth };
 }

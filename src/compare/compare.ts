@@ -10,17 +10,18 @@ import type { PlayedGame } from '../engine/game';
 import { playSeeds, type GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../player/expectimax';
 import { gameSeed } from '../player/players';
-import { playerSpec, type ExternalPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
+import { playerSpec, type ExternalPlayerSpec, type NetworkPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
 import { GameSummary, summarizeGames } from './summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from './sprt';
 import { gamesToResolve, pairNoise } from './noise';
 
 /** A contender: weights played by the comparison's player, or an external program with its parameter values. */
-export type Contender = { label: string; weights: Weights } | { label: string; external: ExternalPlayerSpec };
+export type Contender = { label: string; weights: Weights } | { label: string; external: ExternalPlayerSpec } | { label: string; network: NetworkPlayerSpec };
 
 /** The player a contender's games are played by. */
 export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth'>): PlayerSpec {
+  if ('network' in c) return c.network;
   return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, o);
 }
 

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { InputError } from '../util/errors';
+import { checkShape, DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from './ntuple/shape';
 
 export const LEARN_FORMAT = 'tune2048/learn';
 
@@ -28,6 +29,26 @@ export const learnConfigSchema = v.strictObject({
    * holding them are never learned. A share of the training games starts instead from boards a stronger
    * player reaches: the first board of each of its games that holds `maxTile`.
    */
+  /**
+   * An n-tuple network (trained in WebAssembly, tables in a file beside the database) instead of the line
+   * network: base tuples as cell lists (k = 4·row + col), stages by the largest tile, lazy promotion.
+   */
+  network: v.optional(
+    v.strictObject({
+      tuples: v.optional(v.array(v.array(v.number())), () => DEFAULT_TUPLES.map((t) => [...t])),
+      stages: v.optional(v.array(v.strictObject({ maxTile: v.tuple([v.number(), v.number()]) })), () => ONE_STAGE.map((s) => ({ maxTile: [...s.maxTile] as [number, number] }))),
+      promote: v.optional(v.boolean(), true),
+    }),
+  ),
+  /** Training threads over one shared network (n-tuple networks only; one thread is exact to the bit). */
+  threads: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(64, 'must be at most 64'))),
+  /** Greedy games on held-out seeds at every checkpoint (n-tuple networks): their mean is the curve. */
+  heldOut: v.optional(
+    v.strictObject({
+      games: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(100000, 'must be at most 100000')),
+      seed: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(2 ** 31 - 1)),
+    }),
+  ),
   starts: v.optional(
     v.strictObject({
       /** The player that reaches them: weights (preset or file) searched at `depth`. */
@@ -47,8 +68,19 @@ export type LearnConfig = v.InferOutput<typeof learnConfigSchema>;
 export function parseLearnConfig(data: unknown, origin = 'learning config'): LearnConfig {
   const result = v.safeParse(learnConfigSchema, data);
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
-  return result.output;
+  const config = result.output;
+  if (config.network) checkShape(config.network, origin);
+  else if (config.threads !== undefined || config.heldOut !== undefined) throw new InputError(`${origin}: threads and heldOut are for n-tuple networks (add "network": {})`);
+  return config;
 }
+
+/** The n-tuple network a learning config trains, or null for the line network. */
+export function networkShapeOf(config: LearnConfig): NetworkShape | null {
+  return config.network ? { tuples: config.network.tuples, stages: config.network.stages as NetworkShape['stages'], promote: config.network.promote } : null;
+}
+
+/** Held-out games when a config names none: 500 games on seeds far from any training game's. */
+export const DEFAULT_HELD_OUT = { games: 500, seed: 1_000_000_000 };
 
 export function loadLearnConfig(path: string): LearnConfig {
   const data = readJsonFile(path, 'learning config');

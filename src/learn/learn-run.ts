@@ -10,6 +10,7 @@ import type { Store } from '../store/store';
 import { parseLearnConfig, type LearnConfig } from './config';
 import { emptyNetwork, type LineNetwork } from './line-network';
 import { decodeNetwork, encodeNetwork } from './table-file';
+import { runNetworkLearning, type NetworkProgress } from './ntuple/network-run';
 import { trainGame } from './td';
 
 export interface LearnProgress {
@@ -30,6 +31,10 @@ export interface LearnOptions {
   shouldStop?: () => boolean;
   /** Test hook: called after each stored checkpoint. */
   onCheckpoint?: (games: number) => void;
+  /** N-tuple networks: training threads (default: the config's, else 1). */
+  threads?: number;
+  /** N-tuple networks: progress with moves/s, the last games' rates and the held-out mean. */
+  onNetworkProgress?: (p: NetworkProgress) => void;
 }
 
 export interface LearnOutcome {
@@ -46,6 +51,7 @@ const SLICE_MS = 50;
 /** The network a run goes on from, and its next game. */
 export function learnState(store: Store, runId: number): { net: LineNetwork; games: number } {
   const last = store.lastLearnCheckpoint(runId);
+  if (last?.tableFile) throw new Error(`learning run ${runId} is an n-tuple network: its tables are in a network file`);
   if (!last?.tables) return { net: emptyNetwork(), games: 0 };
   return { net: decodeNetwork(last.tables, `learning run ${runId}'s checkpoint at ${last.games} games`), games: last.games };
 }
@@ -53,6 +59,7 @@ export function learnState(store: Store, runId: number): { net: LineNetwork; gam
 export async function runLearning(store: Store, runId: number, options: LearnOptions = {}): Promise<LearnOutcome> {
   const run = store.requireLearnRun(runId);
   const config = parseLearnConfig(run.storedConfig, `learning run ${runId}'s stored config`);
+  if (config.network) return runNetworkLearning(store, runId, config, options);
   store.acquireLearnRun(runId);
   const start = learnState(store, runId);
   const net = start.net;

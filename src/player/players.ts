@@ -12,12 +12,14 @@ import { createMctsPlayer } from './mcts';
 import { createMinimaxPlayer } from './minimax';
 import type { Player } from '../engine/player';
 import { InputError } from '../util/errors';
-import { MCTS_DEFAULTS, playerKey, type HeuristicPlayerSpec, type PlayerSpec } from './spec';
+import { MCTS_DEFAULTS, playerKey, type HeuristicPlayerSpec, type NetworkPlayerSpec, type PlayerSpec } from './spec';
 import { sleepMs, syntheticGame } from './synthetic';
+import { createNetworkPlayer } from './network-player';
 
 /** The player a spec describes (expectimax: the default transposition table unless it says otherwise: the same game everywhere). */
 export function createPlayer(spec: PlayerSpec): Player {
   if (spec.kind === 'external') throw new InputError(`the external player ${spec.external.name} answers asynchronously: play it through playExternalGames (src/player/external/play.ts)`);
+  if (spec.kind === 'network') return createNetworkPlayer(spec.network);
   const s = spec.search;
   switch (spec.kind) {
     case 'expectimax':
@@ -37,7 +39,7 @@ export function createPlayer(spec: PlayerSpec): Player {
 }
 
 /** One seeded game of a spec: played by its player (made once by the caller), or drawn (the synthetic player). */
-export function playSpecGame(spec: HeuristicPlayerSpec, seed: number, player: () => Pick<Player, 'chooseMove'>): PlayedGame {
+export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed: number, player: () => Pick<Player, 'chooseMove'>): PlayedGame {
   if (spec.kind === 'synthetic') {
     // A game's draw depends on the player, not on how long it is made to take.
     const game = syntheticGame(spec.weights, spec.synthetic!, playerKey({ ...spec, synthetic: { ...spec.synthetic!, gameMs: 0 } }), seed);

@@ -75,7 +75,13 @@ export interface ExternalPlayerSpec {
   external: ExternalPlayerRef;
 }
 
-export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec;
+/** A learned n-tuple network playing greedily (src/player/network-player.ts): its file and the file's SHA-256. */
+export interface NetworkPlayerSpec {
+  kind: 'network';
+  network: { file: string; sha256: string };
+}
+
+export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec | NetworkPlayerSpec;
 
 /**
  * Seed 004's parameters. mcts: as seed 004 (C 1.4, 1500 iterations, rollouts of 30). mcts-emm: seed 004
@@ -130,6 +136,8 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
  * player built for the same key, and compare --db finds stored games by it.
  */
 export function playerKey(spec: PlayerSpec): string {
+  // A network is named by its hash: the same tables play the same games wherever their file lies.
+  if (spec.kind === 'network') return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256 });
   if (spec.kind === 'external') {
     const { name, version, announced, params } = spec.external;
     return canonicalJson({ kind: spec.kind, name, version, announced, params });

@@ -18,6 +18,7 @@
  *   `lostAfterMs` during the run → every pending batch fails with one clear
  *   error (finished batches are stored by then; resume continues).
  */
+import { InputError } from '../util/errors';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -282,6 +283,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
       new Promise<PlayedGame[]>((resolve, reject) => {
         if (failure) return reject(failure);
         if (drained || closed) return reject(new RunnerStoppedError());
+        if (spec.kind === 'network') return reject(new InputError('an n-tuple network plays through local workers only for now (a Redis worker would need its tables, hundreds of MB, fetched by hash): drop --queue'));
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
         // A job never carries a command line: an external player travels as its name, version, hash and values; each worker starts its own registered program.

@@ -20,7 +20,7 @@ const TABLE_TTL_S = 30 * 24 * 3600;
 export function tablePublisher(connection: IORedis): (spec: PlayerSpec) => Promise<void> {
   const published = new Map<string, Promise<void>>();
   return (spec) => {
-    const learned = spec.kind === 'external' ? undefined : spec.weights.learned;
+    const learned = spec.kind === 'external' || spec.kind === 'network' ? undefined : spec.weights.learned;
     if (!learned) return Promise.resolve();
     let done = published.get(learned.sha256);
     if (!done) {
@@ -36,7 +36,7 @@ export function tablePublisher(connection: IORedis): (spec: PlayerSpec) => Promi
 
 /** The worker's side: the spec with its learned tables at a local copy (fetched from Redis when missing). */
 export async function withLocalTables(connection: IORedis, spec: PlayerSpec, cacheDir = join(tmpdir(), 'tune2048-tables')): Promise<PlayerSpec> {
-  if (spec.kind === 'external') return spec;
+  if (spec.kind === 'external' || spec.kind === 'network') return spec;
   const learned = spec.weights.learned;
   if (!learned) return spec;
   const path = join(cacheDir, `${learned.sha256}.bin`);

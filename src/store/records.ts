@@ -37,6 +37,11 @@ export interface LearnCheckpoint {
   meanScore: number;
   maxTile: number;
   tables: Uint8Array | null;
+  /** N-tuple networks: the network file (relative to the database's folder) and its hash, latest checkpoint only. */
+  tableFile?: string | null;
+  tableSha256?: string | null;
+  /** N-tuple networks: the curve's figures (src/learn/ntuple/network-run.ts CheckpointStats). */
+  stats?: unknown;
   at: number;
 }
 
@@ -71,11 +76,24 @@ export interface LearnCheckpointRow {
   mean_score: number;
   max_tile: number;
   tables: Buffer | null;
+  table_file?: string | null;
+  table_sha256?: string | null;
+  stats?: string | null;
   at: number;
 }
 
 export function decodeLearnCheckpoint(r: LearnCheckpointRow): LearnCheckpoint {
-  return { runId: r.run_id, games: r.games, meanScore: r.mean_score, maxTile: r.max_tile, tables: r.tables && new Uint8Array(r.tables), at: r.at };
+  return {
+    runId: r.run_id,
+    games: r.games,
+    meanScore: r.mean_score,
+    maxTile: r.max_tile,
+    tables: r.tables && new Uint8Array(r.tables),
+    tableFile: r.table_file ?? null,
+    tableSha256: r.table_sha256 ?? null,
+    stats: r.stats ? JSON.parse(r.stats) : null,
+    at: r.at,
+  };
 }
 
 export interface Run extends Holder {

@@ -128,6 +128,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (candidate_id, purpose, seed)
   ) WITHOUT ROWID;
   `,
+  // 8: n-tuple networks (hundreds of MB): a checkpoint names its network file beside the database, and keeps its curve's figures
+  `
+  ALTER TABLE learn_checkpoints ADD COLUMN table_file TEXT;     -- the network file, relative to the database's folder; latest checkpoint only
+  ALTER TABLE learn_checkpoints ADD COLUMN table_sha256 TEXT;
+  ALTER TABLE learn_checkpoints ADD COLUMN stats TEXT;          -- JSON: moves, training seconds, the last training games' and the held-out games' summaries
+  `,
 ];
 
 /**

@@ -543,17 +543,34 @@ export class Store {
       .immediate();
   }
 
-  /** Stores a checkpoint (the tables of the previous one dropped: only the latest is resumed from), if this process still holds the run. */
-  saveLearnCheckpoint(c: Omit<LearnCheckpoint, 'tables'> & { tables: Uint8Array }, pid = process.pid, host = hostname()): void {
-    this.db
+  /**
+   * Stores a checkpoint (the tables of the previous one dropped: only the latest is resumed from), if this
+   * process still holds the run. A line network's tables go in the row; an n-tuple network's file was
+   * written beside the database first (outside this transaction: writing 268 MB holds no lock) and is named.
+   * Returns the network file the previous checkpoint named, now unreferenced (the caller deletes it).
+   */
+  saveLearnCheckpoint(c: Omit<LearnCheckpoint, 'tables'> & { tables: Uint8Array | null }, pid = process.pid, host = hostname()): string | null {
+    return this.db
       .transaction(() => {
         const row = this.db.prepare('SELECT owner_pid, owner_host FROM learn_runs WHERE id = ?').get(c.runId) as { owner_pid: number | null; owner_host: string | null };
         if (row.owner_pid !== pid || row.owner_host !== host) throw new RunLostError(`learning run ${c.runId} was taken over by another process; this process stops and writes nothing more`);
-        this.db.prepare('UPDATE learn_checkpoints SET tables = NULL WHERE run_id = ? AND tables IS NOT NULL').run(c.runId);
+        const previous = this.db.prepare('SELECT table_file FROM learn_checkpoints WHERE run_id = ? AND table_file IS NOT NULL').get(c.runId) as { table_file: string } | undefined;
+        this.db.prepare('UPDATE learn_checkpoints SET tables = NULL, table_file = NULL WHERE run_id = ? AND (tables IS NOT NULL OR table_file IS NOT NULL)').run(c.runId);
         this.db
-          .prepare('INSERT INTO learn_checkpoints (run_id, games, mean_score, max_tile, tables, at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(c.runId, c.games, c.meanScore, c.maxTile, Buffer.from(c.tables.buffer, c.tables.byteOffset, c.tables.byteLength), c.at);
+          .prepare('INSERT INTO learn_checkpoints (run_id, games, mean_score, max_tile, tables, table_file, table_sha256, stats, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(
+            c.runId,
+            c.games,
+            c.meanScore,
+            c.maxTile,
+            c.tables && Buffer.from(c.tables.buffer, c.tables.byteOffset, c.tables.byteLength),
+            c.tableFile ?? null,
+            c.tableSha256 ?? null,
+            c.stats === undefined || c.stats === null ? null : JSON.stringify(c.stats),
+            c.at,
+          );
         this.db.prepare('UPDATE learn_runs SET heartbeat_at = ? WHERE id = ?').run(Date.now(), c.runId);
+        return previous && previous.table_file !== c.tableFile ? previous.table_file : null;
       })
       .immediate();
   }
@@ -561,13 +578,15 @@ export class Store {
   /** The run's curve, oldest first (tables left out). */
   learnCurve(id: number): LearnCheckpoint[] {
     if (!this.hasLearnRuns()) return [];
-    return (this.db.prepare('SELECT run_id, games, mean_score, max_tile, NULL AS tables, at FROM learn_checkpoints WHERE run_id = ? ORDER BY games').all(id) as LearnCheckpointRow[]).map(decodeLearnCheckpoint);
+    const extra = this.schemaVersion() >= 8 ? ', table_file, table_sha256, stats' : '';
+    return (this.db.prepare(`SELECT run_id, games, mean_score, max_tile, NULL AS tables${extra}, at FROM learn_checkpoints WHERE run_id = ? ORDER BY games`).all(id) as LearnCheckpointRow[]).map(decodeLearnCheckpoint);
   }
 
   /** The checkpoint a run goes on from (the latest, with its tables), or undefined before the first. */
   lastLearnCheckpoint(id: number): LearnCheckpoint | undefined {
     if (!this.hasLearnRuns()) return undefined;
-    const row = this.db.prepare('SELECT * FROM learn_checkpoints WHERE run_id = ? AND tables IS NOT NULL ORDER BY games DESC LIMIT 1').get(id) as LearnCheckpointRow | undefined;
+    const held = this.schemaVersion() >= 8 ? 'tables IS NOT NULL OR table_file IS NOT NULL' : 'tables IS NOT NULL';
+    const row = this.db.prepare(`SELECT * FROM learn_checkpoints WHERE run_id = ? AND (${held}) ORDER BY games DESC LIMIT 1`).get(id) as LearnCheckpointRow | undefined;
     return row && decodeLearnCheckpoint(row);
   }
 

@@ -13,6 +13,8 @@ import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult } from '../stored-results';
 import { externalContender } from '../../player/external/resolve';
+import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
+import { basename } from 'node:path';
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
@@ -132,7 +134,7 @@ export function printTables(result: Comparison): void {
 export function command(): Command {
   const cmd = new Command('compare')
     .description('paired comparison: every weight set plays the same seeds; means with 95% CIs and a Wilcoxon signed-rank test per pair')
-    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run)')
+    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (greedy)')
     .option('-n, --games <n>', 'games per contender (the same seeds for all)', parseIntegerOption('--games', 2, 1_000_000), 200)
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
@@ -156,6 +158,11 @@ export function command(): Command {
       checkStoreTarget(opts);
       const contenders: Contender[] = [];
       for (const spec of specs) {
+        const network = networkFileOf(spec);
+        if (network !== null) {
+          contenders.push({ label: basename(network), network: networkPlayerSpec(network) });
+          continue;
+        }
         const external = await externalContender(spec);
         if (external) {
           contenders.push({ label: external.label, external: external.spec });

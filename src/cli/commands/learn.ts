@@ -4,12 +4,18 @@ import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
 import { loadLearnConfig, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
+import { describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
+import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
+import { copyNetworkFile } from '../../learn/ntuple/network-file';
+import { textChart } from '../text-chart';
+import { table } from '../format';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
 import { lateBoards } from '../../player/late-boards';
 import type { Store } from '../../store/store';
 import { suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
+import { parseIntegerOption } from '../options';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
@@ -23,12 +29,21 @@ function collectStarts(starts: NonNullable<LearnConfig['starts']>, seed: number)
   return boards;
 }
 
+const pct = (x: number) => `${(100 * x).toFixed(x > 0 && x < 0.01 ? 1 : 0)}%`;
+
+/** "8192 43% 16384 0.4%": the rates of a summary's larger tiles. */
+export function ratesText(s: GamesSummary, from = 0): string {
+  return RATE_TILES.slice(from).map((tile, k) => `${tile} ${pct(s.rates[k + from])}`).join(' ');
+}
+
 /** Trains a learning run to its end or to a stop (Ctrl-C: at the next game boundary, stored). */
-async function drive(store: Store, runId: number, json: boolean): Promise<void> {
+async function drive(store: Store, runId: number, json: boolean, threads?: number): Promise<void> {
   let stopping = false;
-  const { games: from } = learnState(store, runId);
   const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
-  const progress = createProgress('games', config.games, 'learn [{bar}] {value}/{total} games | recent mean {mean} | ETA {eta_formatted}', { mean: '-' });
+  const from = store.lastLearnCheckpoint(runId)?.games ?? 0;
+  const progress = config.network
+    ? createProgress('games', config.games, 'learn [{bar}] {value}/{total} games | {mps} moves/s | last 1000: {mean} {rates} | held-out {held} | ETA {eta_formatted}', { mps: '-', mean: '-', rates: '', held: '-' })
+    : createProgress('games', config.games, 'learn [{bar}] {value}/{total} games | recent mean {mean} | ETA {eta_formatted}', { mean: '-' });
   if (from > 0) progress.already(from);
   const interrupts = handleInterrupts(
     { stop: () => (stopping = true), abandon: () => undefined, inFlight: () => 1 },
@@ -37,7 +52,19 @@ async function drive(store: Store, runId: number, json: boolean): Promise<void> 
   let outcome: LearnOutcome;
   let pipeClosed = false;
   try {
-    outcome = await runLearning(store, runId, { startBoards: collectStarts, shouldStop: () => stopping, onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }) });
+    outcome = await runLearning(store, runId, {
+      startBoards: collectStarts,
+      shouldStop: () => stopping,
+      threads,
+      onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }),
+      onNetworkProgress: (p) =>
+        progress.update(p.games, {
+          mps: `${(p.movesPerSecond / 1e6).toFixed(2)}M`,
+          mean: Math.round(p.recent.mean),
+          rates: ratesText(p.recent),
+          held: p.heldOut ? `${Math.round(p.heldOut.mean)} (${p.heldOut.games} games)` : '-',
+        }),
+    });
   } finally {
     progress.stop();
     pipeClosed = interrupts.pipeClosed();
@@ -46,9 +73,10 @@ async function drive(store: Store, runId: number, json: boolean): Promise<void> 
   // A closed stdout stops the run quietly (exit 0, as every command); a signal exits 130.
   if (pipeClosed) return;
   if (outcome.status === 'stopped') process.exitCode = EXIT_INTERRUPTED;
-  const hint = outcome.status === 'finished' ? suggest(`learn export ${runId} --out lines-${runId}.bin`, store.path) : suggest(`learn resume ${runId}`, store.path);
+  const out = config.network ? `network-${runId}.bin` : `lines-${runId}.bin`;
+  const hint = outcome.status === 'finished' ? suggest(`learn export ${runId} --out ${out}`, store.path) : suggest(`learn resume ${runId}`, store.path);
   if (json) console.log(JSON.stringify({ run: runId, ...outcome, config: undefined, name: outcome.config.name, total: outcome.config.games, next: hint }));
-  else console.log(`learning run ${runId} (${outcome.config.name}) ${outcome.status} at ${outcome.games}/${outcome.config.games} games; mean score of the last checkpoint's games ${Math.round(outcome.recentMean)}\nnext: ${hint}`);
+  else console.log(`learning run ${runId} (${outcome.config.name}) ${outcome.status} at ${outcome.games}/${outcome.config.games} games; mean score of the last ${config.network ? '1,000 training games' : "checkpoint's games"} ${Math.round(outcome.recentMean)}\nnext: ${hint}`);
 }
 
 export function command(): Command {
@@ -56,16 +84,18 @@ export function command(): Command {
   learn
     .command('start')
     .description('start a learning run from a learning config')
-    .requiredOption('-c, --config <file>', 'learning config (see configs/learn-lines.json)')
+    .requiredOption('-c, --config <file>', 'learning config (configs/learn-ntuple.json: an n-tuple network; configs/learn-lines.json: line tables)')
     .addOption(dbOption())
+    .option('--threads <n>', "n-tuple networks: training threads over one shared network (default: the config's, else 1; one thread is exact to the bit, several are not)", parseIntegerOption('--threads', 1, 64))
     .option('--json', 'one JSON object on stdout when it ends')
-    .action(async (opts: { config: string; db: string; json?: boolean }) => {
+    .action(async (opts: { config: string; db: string; json?: boolean; threads?: number }) => {
       const config = loadLearnConfig(opts.config);
       if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
       await withStore(opts.db, 'write', async (store) => {
+        if (opts.threads !== undefined && !config.network) throw new InputError('--threads is for n-tuple networks (a config with "network"); line tables train on one thread');
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });
-        console.error(`learning run ${runId} created in ${store.path}`);
-        await drive(store, runId, !!opts.json);
+        console.error(`learning run ${runId} created in ${store.path}${config.network ? `: ${describeNetworkRun(config)}` : ''}`);
+        await drive(store, runId, !!opts.json, opts.threads);
       });
     });
   learn
@@ -73,14 +103,15 @@ export function command(): Command {
     .description('go on with a stopped or killed learning run from its latest checkpoint')
     .argument('<run>', 'learning run id', parseRunId)
     .addOption(dbOption())
+    .option('--threads <n>', "n-tuple networks: training threads (default: the config's)", parseIntegerOption('--threads', 1, 64))
     .option('--json', 'one JSON object on stdout when it ends')
-    .action(async (runId: number, opts: { db: string; json?: boolean }) => {
+    .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
         if (store.requireLearnRun(runId).status === 'finished') {
           console.error(`tune2048: learning run ${runId} is already finished; nothing to do`);
           return;
         }
-        await drive(store, runId, !!opts.json);
+        await drive(store, runId, !!opts.json, opts.threads);
       });
     });
   learn
@@ -99,6 +130,8 @@ export function command(): Command {
           return;
         }
         const run = store.requireLearnRun(runId);
+        const config = run.storedConfig as LearnConfig;
+        if (config.network) return showNetworkRun(store, runId, !!opts.json);
         const curve = store.learnCurve(runId).map(({ games, meanScore, maxTile, at }) => ({ games, meanScore, maxTile, at }));
         if (opts.json) return console.log(JSON.stringify({ ...run, curve }));
         console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}`);
@@ -108,10 +141,10 @@ export function command(): Command {
     });
   learn
     .command('export')
-    .description("write a learning run's line tables (its latest checkpoint) as a line-table file, and optionally weights that add them")
+    .description("write a learning run's tables (its latest checkpoint): an n-tuple network's network file, or a line-table file and optionally weights that add it")
     .argument('<run>', 'learning run id', parseRunId)
     .addOption(dbOption())
-    .requiredOption('-o, --out <file>', 'the line-table file to write')
+    .requiredOption('-o, --out <file>', 'the network or line-table file to write')
     .option('--base <weights>', 'also write weights: this weights file or preset with the learned term added')
     .option('--weight <w>', 'the learned term\'s weight in those weights', (s) => {
       const w = Number(s);
@@ -128,6 +161,17 @@ export function command(): Command {
       if (opts.weightsOut) checkOutputPath(opts.weightsOut, '--weights-out');
       await withStore(opts.db, 'read', (store) => {
         const run = store.requireLearnRun(runId);
+        if ((run.storedConfig as LearnConfig).network) {
+          if (base) throw new InputError(`learning run ${runId} is an n-tuple network: it plays on its own (--player network:FILE), not as a term added to weights`);
+          const last = store.lastLearnCheckpoint(runId);
+          if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
+          if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
+          const hash = copyNetworkFile(storedNetworkPath(store.path, last.tableFile), opts.out, last.tableSha256!);
+          console.error(`wrote ${opts.out} (sha256 ${hash})`);
+          if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, weights: null }));
+          else console.log(`next: ${suggest(`play --player network:${opts.out} -n 100`)}`);
+          return;
+        }
         const { net, games } = learnState(store, runId);
         if (games === 0) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
         if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its tables after ${games} games`);
@@ -158,4 +202,32 @@ export function command(): Command {
       });
     });
   return learn;
+}
+
+/** learn show RUN of an n-tuple network: its checkpoints and the held-out curve drawn against training minutes. */
+function showNetworkRun(store: Store, runId: number, json: boolean): void {
+  const run = store.requireLearnRun(runId);
+  const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
+  if (json) return console.log(JSON.stringify({ ...run, curve }));
+  console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
+  const rows = [['games', 'minutes', 'moves/s', 'last 1000', ...RATE_TILES.map(String), "held-out", ...RATE_TILES.map(String)]];
+  for (const c of curve) {
+    const r = c.recent;
+    const h = c.heldOut;
+    rows.push([
+      String(c.games),
+      (c.trainSeconds / 60).toFixed(1),
+      String(Math.round(c.moves / Math.max(1e-9, c.trainSeconds))),
+      String(Math.round(r.mean)),
+      ...r.rates.map(pct),
+      h ? `${Math.round(h.mean)} (${h.games})` : '-',
+      ...(h ? h.rates.map(pct) : RATE_TILES.map(() => "-")),
+    ]);
+  }
+  console.log(table(rows));
+  const points = curve.filter((c) => c.heldOut).map((c) => ({ x: c.trainSeconds / 60, y: c.heldOut!.mean }));
+  if (points.length >= 2) {
+    console.log('');
+    console.log(textChart(points, { xLabel: 'training minutes', yLabel: 'held-out greedy mean' }));
+  }
 }

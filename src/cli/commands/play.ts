@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { basename } from 'node:path';
 import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../../util/errors';
 import { playGameAsync } from '../../engine/game';
@@ -51,7 +52,8 @@ export function command(): Command {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
       const spec = await cliPlayer(opts);
-      const label = spec.kind === 'external' ? externalLabel(spec.external.name, opts.params) : (spec.weights.name ?? opts.weights);
+      const label = spec.kind === 'external' ? externalLabel(spec.external.name, opts.params) : spec.kind === 'network' ? basename(spec.network.file) : (spec.weights.name ?? opts.weights);
+      if (spec.kind === 'network' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; the network plays greedily');
       if (spec.kind === 'external' && opts.rules !== 'classic') throw new InputError('--rules corner: an external player plays the classic rules (tune2048 runs its games)');
       if (spec.kind === 'external' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; an external player searches as it likes');
       // A bad player setting fails here, before any output; an external program plays in this process over its pipe.
@@ -84,7 +86,7 @@ export function command(): Command {
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
-        console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
+        console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind === 'network' ? `network:${spec.network.file}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
       } else {
         console.log(formatSummary(label, summary));
       }

@@ -1,0 +1,221 @@
+/**
+ * An n-tuple network in WebAssembly memory (build/learn.wasm, src/wasm/assembly/learn.ts): the layout of
+ * one shared memory that every training thread's instance attaches to, and typed access to its parts. The
+ * calling thread holds an instance too (greedy moves, values, tests), with a scratch slot of its own.
+ */
+import { readFileSync } from 'node:fs';
+import { freemem } from 'node:os';
+import { resolve } from 'node:path';
+import { ROW_COUNT, ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT } from '../../engine/tables';
+import { InputError } from '../../util/errors';
+import { MAX_TUPLES, networkEntries, stageOfRank, tableEntries, tupleRuns, type NetworkShape } from './shape';
+
+export const LEARN_WASM_PATH = resolve(__dirname, '..', '..', '..', 'build', 'learn.wasm');
+
+export interface LearnExports {
+  heapBase(): number;
+  attach(block: number, thread: number): void;
+  train(): void;
+  evaluate(): void;
+  value(lo: number, hi: number): number;
+  greedyMove(lo: number, hi: number): number;
+  lastValue(): number;
+  tdStep(lo: number, hi: number, target: number, step: number): void;
+}
+
+// The block's words (src/wasm/assembly/learn.ts W_* and F_*).
+const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17 } as const;
+const F_BASE = 128;
+const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3 } as const;
+const BLOCK_BYTES = 256;
+/** Control words as an Int32Array (C_* of learn.ts; MOVES is a u64 at words 4–5). */
+export const C = { NEXT: 0, LIMIT: 1, STOP: 2, DONE: 3, MOVES_LO: 4, MOVES_HI: 5, EVAL_NEXT: 6, EVAL_LIMIT: 7 } as const;
+export const RING = 4096;
+const RUN_WORDS = 20;
+/** Per thread: 9 slots of the addresses of one value's reads (src/wasm/assembly/ntuple.ts SLOTS). */
+const SCRATCH_BYTES = 9 * MAX_TUPLES * 8 * 4;
+const PAGE = 65536;
+/** WebAssembly's 32-bit memory: 65,536 pages of 64 KiB. */
+const MAX_PAGES = 65536;
+
+export interface MachineOptions {
+  threads: number;
+  /** Training game g is played on seed trainSeed + g; held-out game i on evalSeed + i. */
+  trainSeed: number;
+  evalSeed: number;
+  /** The TD step per unit of error on an entry (the learning rate over the value's reads). */
+  step: number;
+  /** Held-out games one evaluation may play at most. */
+  evalCapacity: number;
+  /** Late starts (u64 boards as [lo, hi]) and the share of training games that start from one. */
+  starts?: { boards: readonly { lo: number; hi: number }[]; share: number };
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+export function compiledLearnModule(): WebAssembly.Module {
+  if (!compiled) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(LEARN_WASM_PATH);
+    } catch {
+      throw new Error(`the learning module "${LEARN_WASM_PATH}" is missing; build it with: npm run build`);
+    }
+    compiled = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  }
+  return compiled;
+}
+
+export function instantiateLearn(module: WebAssembly.Module, memory: WebAssembly.Memory): LearnExports {
+  return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as LearnExports;
+}
+
+const align = (x: number, to: number) => Math.ceil(x / to) * to;
+
+/** Bytes the tables of a shape take (what a table file holds, without its header). */
+export function networkBytes(shape: NetworkShape): number {
+  return networkEntries(shape) * 4;
+}
+
+export function formatBytes(n: number): string {
+  return n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(2)} GiB` : `${(n / 2 ** 20).toFixed(1)} MiB`;
+}
+
+export class NetworkMachine {
+  readonly memory: WebAssembly.Memory;
+  readonly block: number;
+  readonly control: Int32Array;
+  /** The main thread's instance (scratch slot `threads`). */
+  readonly exports: LearnExports;
+  private readonly tablePtr: number[];
+  private readonly ringPtr: number;
+  private readonly evalPtr: number;
+
+  constructor(
+    readonly shape: NetworkShape,
+    readonly options: MachineOptions,
+  ) {
+    const module = compiledLearnModule();
+    const starts = options.starts?.boards ?? [];
+    // The layout: block, control, scratch, row tables, shape, results, starts, then the tables (64-byte aligned).
+    let at = 1024;
+    const place = (bytes: number, alignment = 64) => {
+      const p = align(at, alignment);
+      at = p + bytes;
+      return p;
+    };
+    const block = place(BLOCK_BYTES);
+    const control = place(64);
+    const scratch = place(SCRATCH_BYTES * (options.threads + 1));
+    const rowLeft = place(ROW_COUNT * 2);
+    const rowRight = place(ROW_COUNT * 2);
+    const scoreLeft = place(ROW_COUNT * 4);
+    const scoreRight = place(ROW_COUNT * 4);
+    const stageOf = place(16);
+    const runs = place(shape.tuples.length * RUN_WORDS * 4);
+    const tablePtrs = place(shape.tuples.length * shape.stages.length * 4);
+    const ring = place(RING * 16);
+    const evalResults = place(Math.max(1, options.evalCapacity) * 16);
+    const startsAt = place(Math.max(1, starts.length) * 8);
+    this.tablePtr = [];
+    for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));
+    const bytes = align(at, PAGE);
+    if (bytes / PAGE > MAX_PAGES) {
+      throw new InputError(`a network of ${shape.tuples.length} tuples in ${shape.stages.length} stages needs ${formatBytes(bytes)}; WebAssembly memory holds at most 4 GiB: use fewer or shorter tuples, or fewer stages`);
+    }
+    // Refuse before the allocation would fail (or push the machine into swap), saying how much it needs.
+    if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network needs ${formatBytes(bytes)} of memory and this machine has ${formatBytes(freemem())} free`);
+    this.memory = new WebAssembly.Memory({ initial: bytes / PAGE, maximum: bytes / PAGE, shared: true });
+    const buffer = this.memory.buffer;
+    const u32 = new Uint32Array(buffer);
+    const i32 = new Int32Array(buffer);
+    const f64 = new Float64Array(buffer);
+    const word = (k: number, v: number) => (u32[(block >> 2) + k] = v);
+    word(W.CONTROL, control);
+    word(W.SCRATCH, scratch);
+    word(W.SCRATCH_BYTES, SCRATCH_BYTES);
+    word(W.ROW_LEFT, rowLeft);
+    word(W.ROW_RIGHT, rowRight);
+    word(W.SCORE_LEFT, scoreLeft);
+    word(W.SCORE_RIGHT, scoreRight);
+    word(W.STAGE_OF_RANK, stageOf);
+    word(W.TUPLES, shape.tuples.length);
+    word(W.STAGES, shape.stages.length);
+    word(W.PROMOTE, shape.promote ? 1 : 0);
+    word(W.RUNS, runs);
+    word(W.TABLE_PTRS, tablePtrs);
+    word(W.RING, ring);
+    word(W.EVAL, evalResults);
+    word(W.STARTS, startsAt);
+    word(W.START_COUNT, starts.length);
+    f64[(block + F_BASE) / 8 + F.TRAIN_SEED] = options.trainSeed;
+    f64[(block + F_BASE) / 8 + F.EVAL_SEED] = options.evalSeed;
+    f64[(block + F_BASE) / 8 + F.STEP] = options.step;
+    f64[(block + F_BASE) / 8 + F.SHARE] = options.starts?.share ?? 0;
+    new Uint16Array(buffer, rowLeft, ROW_COUNT).set(ROW_LEFT);
+    new Uint16Array(buffer, rowRight, ROW_COUNT).set(ROW_RIGHT);
+    new Int32Array(buffer, scoreLeft, ROW_COUNT).set(SCORE_LEFT);
+    new Int32Array(buffer, scoreRight, ROW_COUNT).set(SCORE_RIGHT);
+    new Uint8Array(buffer, stageOf, 16).set(stageOfRank(shape));
+    shape.tuples.forEach((cells, t) => {
+      const rs = tupleRuns(cells);
+      const base = (runs >> 2) + t * RUN_WORDS;
+      u32[base] = rs.length;
+      rs.forEach((r, k) => {
+        u32[base + 1 + 3 * k] = r.shift;
+        u32[base + 2 + 3 * k] = r.mask;
+        u32[base + 3 + 3 * k] = 2 ** r.to; // a multiplier: no variable shift
+      });
+    });
+    this.tablePtr.forEach((p, k) => (u32[(tablePtrs >> 2) + k] = p));
+    // One tuple's tables sit a stage's bytes apart (promotion reads the stage below at that distance).
+    word(W.STAGE_STRIDE, shape.stages.length > 1 ? this.tablePtr[shape.tuples.length] - this.tablePtr[0] : 0);
+    starts.forEach((b, k) => {
+      i32[(startsAt >> 2) + 2 * k] = b.lo;
+      i32[(startsAt >> 2) + 2 * k + 1] = b.hi;
+    });
+    this.block = block;
+    this.control = new Int32Array(buffer, control, 16);
+    this.ringPtr = ring;
+    this.evalPtr = evalResults;
+    this.exports = instantiateLearn(module, this.memory);
+    this.exports.attach(block, options.threads);
+  }
+
+  /** The table of (stage, tuple), a view into the memory. */
+  table(stage: number, tuple: number): Float32Array {
+    const cells = this.shape.tuples[tuple];
+    return new Float32Array(this.memory.buffer, this.tablePtr[stage * this.shape.tuples.length + tuple], tableEntries(cells));
+  }
+
+  /** Every table in file order (stage by stage, tuple by tuple). */
+  tables(): Float32Array[] {
+    const out: Float32Array[] = [];
+    for (let s = 0; s < this.shape.stages.length; s++) for (let t = 0; t < this.shape.tuples.length; t++) out.push(this.table(s, t));
+    return out;
+  }
+
+  /** Training game g's result as the ring holds it (valid while g is among the last RING games finished). */
+  trainingGame(g: number): GameResult {
+    return readResult(this.memory.buffer, this.ringPtr + (g % RING) * 16);
+  }
+
+  evalGame(i: number): GameResult {
+    return readResult(this.memory.buffer, this.evalPtr + i * 16);
+  }
+
+  movesDone(): number {
+    return (this.control[C.MOVES_LO] >>> 0) + (this.control[C.MOVES_HI] >>> 0) * 2 ** 32;
+  }
+}
+
+export interface GameResult {
+  score: number;
+  moves: number;
+  maxRank: number;
+}
+
+function readResult(buffer: ArrayBufferLike, at: number): GameResult {
+  const u = new Uint32Array(buffer, at, 3);
+  return { score: u[0], moves: u[1], maxRank: u[2] };
+}

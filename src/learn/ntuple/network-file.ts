@@ -1,0 +1,186 @@
+/**
+ * The file of an n-tuple network (line-table file format version 2). Binary, beside the database: the
+ * tables of the common 4×6-tuple network are 268 MB of float32, for neither SQLite nor JSON.
+ *
+ *   "tune2048" (8 bytes) · version u32 (2) · header length u32 · header (UTF-8 JSON: tuples, stages,
+ *   promote) padded with spaces to a multiple of 4 · the tables as float32 LE, stage by stage, tuple by
+ *   tuple, 16^length entries each · CRC-32 of everything before it (u32 LE)
+ *
+ * Version 1 is the line network of src/learn/table-file.ts; both are named by path and SHA-256 of the
+ * whole file. A file is written to a temporary name in the same folder and renamed, so the final name never
+ * holds a half-written file (a full disk leaves the previous file as it was).
+ */
+import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { InputError } from '../../util/errors';
+import { checkShape, networkEntries, tableEntries, type NetworkShape } from './shape';
+
+const MAGIC = 'tune2048';
+export const NETWORK_FILE_VERSION = 2;
+/** No entry may exceed this in magnitude (a network's value of a board is a sum of 8·tuples of them). */
+export const MAX_ENTRY = 1e9;
+
+export function encodeHeader(shape: NetworkShape): Buffer {
+  let json = JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote });
+  while (json.length % 4 !== 0) json += ' ';
+  const out = Buffer.alloc(16 + json.length);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(NETWORK_FILE_VERSION, 8);
+  out.writeUInt32LE(json.length, 12);
+  out.write(json, 16, 'utf8');
+  return out;
+}
+
+/** The expected size of a network file of this shape. */
+export function networkFileBytes(shape: NetworkShape): number {
+  return encodeHeader(shape).length + networkEntries(shape) * 4 + 4;
+}
+
+/**
+ * Writes the tables (in file order) atomically; returns the file's SHA-256. Streams from the tables as
+ * they are (a view of the WebAssembly memory: no copy of 268 MB).
+ */
+export function writeNetworkFile(path: string, shape: NetworkShape, tables: readonly Float32Array[]): string {
+  const tmp = `${path}.tmp-${process.pid}`;
+  const hash = createHash('sha256');
+  let crc = 0;
+  let fd: number | null = null;
+  try {
+    fd = openSync(tmp, 'w');
+    const put = (bytes: Uint8Array) => {
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, bytes.length - done);
+      hash.update(bytes);
+      crc = crc32(bytes, crc);
+    };
+    put(encodeHeader(shape));
+    // Chunks of 16 MiB: crc32 and the hash take at most 2 GiB at once, and memory stays flat.
+    for (const t of tables) {
+      const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
+      for (let k = 0; k < bytes.length; k += 1 << 24) put(bytes.subarray(k, Math.min(bytes.length, k + (1 << 24))));
+    }
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32LE(crc >>> 0);
+    for (let done = 0; done < 4; ) done += writeSync(fd, tail, done, 4 - done);
+    hash.update(tail);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    renameSync(tmp, path);
+  } catch (e) {
+    if (fd !== null) closeSync(fd);
+    rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot write network file "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
+  }
+  return hash.digest('hex');
+}
+
+export interface NetworkFile {
+  shape: NetworkShape;
+  /** The float32 tables in file order: copy them where they are needed (into WebAssembly memory). */
+  tables: Float32Array[];
+  sha256: string;
+}
+
+/** The shape of a network file, from its header alone (to lay out memory before reading 268 MB). */
+export function readNetworkShape(path: string): NetworkShape {
+  const fd = openFile(path);
+  try {
+    const head = Buffer.alloc(16);
+    readSync(fd, head, 0, 16, 0);
+    const length = checkPreamble(head, path, statSync(path).size);
+    const json = Buffer.alloc(length);
+    readSync(fd, json, 0, length, 16);
+    return parseHeader(json, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openFile(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (e) {
+    throw new InputError(`cannot read network file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+function checkPreamble(head: Buffer, path: string, size: number): number {
+  if (size < 20 || head.toString('latin1', 0, 8) !== MAGIC) throw new InputError(`"${path}" is not a tune2048 network file (it does not start with "${MAGIC}")`);
+  const version = head.readUInt32LE(8);
+  if (version > NETWORK_FILE_VERSION) throw new InputError(`network file "${path}" has format version ${version}, newer than this tune2048 reads (${NETWORK_FILE_VERSION}); upgrade tune2048`);
+  if (version !== NETWORK_FILE_VERSION) throw new InputError(`"${path}" is a line-table file (format version ${version}), not an n-tuple network file`);
+  const length = head.readUInt32LE(12);
+  if (16 + length > size) throw new InputError(`network file "${path}" is truncated (its header says ${length} bytes of shape)`);
+  return length;
+}
+
+function parseHeader(json: Buffer, path: string): NetworkShape {
+  let shape: NetworkShape;
+  try {
+    shape = JSON.parse(json.toString('utf8')) as NetworkShape;
+  } catch {
+    throw new InputError(`network file "${path}": its header is not JSON (a damaged file)`);
+  }
+  checkShape(shape, `network file "${path}"`);
+  return shape;
+}
+
+/**
+ * Reads and checks a whole network file: its shape, its size, the CRC, every entry finite and within
+ * ±MAX_ENTRY. `into`, when given, receives the tables (views into WebAssembly memory) instead of new arrays.
+ */
+export function readNetworkFile(path: string, into?: (shape: NetworkShape) => Float32Array[]): NetworkFile {
+  const fd = openFile(path);
+  try {
+    const size = statSync(path).size;
+    const head = Buffer.alloc(16);
+    readSync(fd, head, 0, 16, 0);
+    const length = checkPreamble(head, path, size);
+    const json = Buffer.alloc(length);
+    readSync(fd, json, 0, length, 16);
+    const shape = parseHeader(json, path);
+    const expected = 16 + length + networkEntries(shape) * 4 + 4;
+    if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${shape.tuples.length} tuples, ${shape.stages.length} stages) needs ${expected}: truncated or of another shape`);
+    const hash = createHash('sha256');
+    hash.update(head);
+    hash.update(json);
+    let crc = crc32(json, crc32(head));
+    const tables = into ? into(shape) : tablesOf(shape);
+    let position = 16 + length;
+    tables.forEach((t, k) => {
+      const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
+      for (let done = 0; done < bytes.length; ) {
+        const n = readSync(fd, bytes, done, Math.min(1 << 24, bytes.length - done), position);
+        if (n === 0) throw new InputError(`network file "${path}" is truncated`);
+        hash.update(bytes.subarray(done, done + n));
+        crc = crc32(bytes.subarray(done, done + n), crc);
+        done += n;
+        position += n;
+      }
+      for (let i = 0; i < t.length; i++) {
+        const x = t[i];
+        if (!(Math.abs(x) <= MAX_ENTRY)) throw new InputError(`network file "${path}": table ${k} entry ${i} is ${x}; entries must be finite and within ±${MAX_ENTRY.toExponential(0)}`);
+      }
+    });
+    const tail = Buffer.alloc(4);
+    readSync(fd, tail, 0, 4, position);
+    hash.update(tail);
+    if (tail.readUInt32LE(0) !== crc >>> 0) throw new InputError(`network file "${path}" fails its checksum (CRC-32): the file is damaged`);
+    return { shape, tables, sha256: hash.digest('hex') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tablesOf(shape: NetworkShape): Float32Array[] {
+  return shape.stages.flatMap(() => shape.tuples.map((cells) => new Float32Array(tableEntries(cells))));
+}
+
+/** Copies a network file (checked whole against `sha256`) to `to`, atomically; returns the hash. */
+export function copyNetworkFile(from: string, to: string, sha256: string): string {
+  const file = readNetworkFile(from);
+  if (file.sha256 !== sha256) throw new InputError(`network file "${from}" is not the one its checkpoint stored (sha256 ${file.sha256.slice(0, 12)}…, stored ${sha256.slice(0, 12)}…)`);
+  return writeNetworkFile(to, file.shape, file.tables);
+}

@@ -1,0 +1,181 @@
+/**
+ * A learning run of an n-tuple network: trained by threads in WebAssembly to `games` games, checkpointed
+ * every `checkpointEvery` games and when stopped. A checkpoint plays the held-out greedy games (the
+ * curve), writes the network file beside the database (atomically, holding no database lock), then names
+ * it in one short transaction and deletes the previous checkpoint's file: only the latest keeps tables.
+ *
+ * The tables and the number of the next game are the whole state, so with one thread a run stopped
+ * anywhere (Ctrl-C at a game boundary; kill -9: from its latest checkpoint) and resumed ends with exactly
+ * the tables of a run never stopped.
+ */
+import { mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Store } from '../../store/store';
+import { InputError, RunLostError } from '../../util/errors';
+import { DEFAULT_HELD_OUT, networkShapeOf, type LearnConfig } from '../config';
+import type { LearnOptions, LearnOutcome } from '../learn-run';
+import { formatBytes } from './machine';
+import { networkFileBytes } from './network-file';
+import { describeShape, type NetworkShape } from './shape';
+import { C } from './machine';
+import { NetworkTraining, type GamesSummary } from './training';
+
+export interface CheckpointStats {
+  threads: number;
+  /** Training moves and seconds of training (both summed over resumes; held-out games not counted). */
+  moves: number;
+  trainSeconds: number;
+  /** The last 1,000 training games. */
+  recent: GamesSummary;
+  /** The held-out greedy games (null at a stop: a Ctrl-C does not wait for them). */
+  heldOut: GamesSummary | null;
+}
+
+/** The folder of a database's network files: beside it, named after it. */
+export function networksDir(storePath: string): string {
+  return join(dirname(resolve(storePath)), `${basename(storePath)}.networks`);
+}
+
+/** A checkpoint's network file as stored (relative to the database's folder) and as a path. */
+function checkpointFile(storePath: string, runId: number, games: number): { rel: string; abs: string } {
+  const rel = join(`${basename(storePath)}.networks`, `learn-${runId}-${games}.bin`);
+  return { rel, abs: join(dirname(resolve(storePath)), rel) };
+}
+
+export function storedNetworkPath(storePath: string, rel: string): string {
+  return join(dirname(resolve(storePath)), rel);
+}
+
+/** Refuses to start when the disk cannot hold two checkpoints at once (the new one is written before the old one goes). */
+function checkDisk(dir: string, shape: NetworkShape): void {
+  const need = 2 * networkFileBytes(shape);
+  let free: number;
+  try {
+    const s = statfsSync(dir);
+    free = s.bavail * s.bsize;
+  } catch {
+    return; // a file system that cannot say: the write will tell
+  }
+  if (free < need) throw new InputError(`a checkpoint of this network needs ${formatBytes(need)} free on the disk of "${dir}" (two network files of ${formatBytes(need / 2)}); it has ${formatBytes(free)}`);
+}
+
+/** Network files of this run no checkpoint names (a kill between writing one and naming it, or before deleting the old one). */
+function removeStrays(dir: string, runId: number, keep: string | null): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(`learn-${runId}-`) && name !== keep) rmSync(join(dir, name), { force: true });
+}
+
+export interface NetworkProgress {
+  games: number;
+  total: number;
+  movesPerSecond: number;
+  recent: GamesSummary;
+  heldOut: GamesSummary | null;
+}
+
+export async function runNetworkLearning(
+  store: Store,
+  runId: number,
+  config: LearnConfig,
+  options: LearnOptions & { threads?: number; onNetworkProgress?: (p: NetworkProgress) => void },
+): Promise<LearnOutcome> {
+  const shape = networkShapeOf(config)!;
+  const threads = options.threads ?? config.threads ?? 1;
+  const dir = networksDir(store.path);
+  mkdirSync(dir, { recursive: true });
+  checkDisk(dir, shape);
+  store.acquireLearnRun(runId);
+  let training: NetworkTraining | null = null;
+  try {
+    if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
+    const starts = config.starts ? { boards: options.startBoards!(config.starts, config.seed), share: config.starts.share } : undefined;
+    training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts });
+    const last = store.lastLearnCheckpoint(runId);
+    let moves0 = 0;
+    let seconds0 = 0;
+    let heldOut: GamesSummary | null = null;
+    if (last?.tableFile) {
+      const path = storedNetworkPath(store.path, last.tableFile);
+      const hash = training.load(path, `learning run ${runId}'s checkpoint at ${last.games} games ("${path}")`);
+      if (hash !== last.tableSha256) throw new InputError(`learning run ${runId}'s network file "${path}" is not the one its checkpoint stored (sha256 ${hash.slice(0, 12)}…, stored ${String(last.tableSha256).slice(0, 12)}…)`);
+      training.games = last.games;
+      const stats = last.stats as CheckpointStats | null;
+      moves0 = stats?.moves ?? 0;
+      seconds0 = stats?.trainSeconds ?? 0;
+      heldOut = stats?.heldOut ?? null;
+    } else if (last) {
+      throw new InputError(`learning run ${runId}'s latest checkpoint holds no network file`);
+    }
+    removeStrays(dir, runId, last?.tableFile ? basename(last.tableFile) : null);
+    let trainMs = 0;
+    let savedAt = training.games;
+    const stats = (held: GamesSummary | null): CheckpointStats => ({
+      threads,
+      moves: moves0 + training!.movesDone(),
+      trainSeconds: seconds0 + trainMs / 1000,
+      recent: training!.recent(1000),
+      heldOut: held,
+    });
+    const progress = () =>
+      options.onNetworkProgress?.({
+        games: Atomics.load(training!.machine.control, C.DONE) >>> 0,
+        total: config.games,
+        movesPerSecond: trainMs > 0 ? training!.movesDone() / (trainMs / 1000) : 0,
+        recent: training!.recent(1000),
+        heldOut,
+      });
+    const save = async () => {
+      if (training!.games === savedAt) return;
+      const stopped = training!.stopped;
+      if (!stopped && config.heldOut?.games !== 0) heldOut = await training!.heldOut();
+      const s = stats(stopped ? null : heldOut);
+      const file = checkpointFile(store.path, runId, training!.games);
+      const hash = training!.save(file.abs);
+      let previous: string | null;
+      try {
+        previous = store.saveLearnCheckpoint({ runId, games: training!.games, meanScore: s.recent.mean, maxTile: s.recent.maxTile, tables: null, tableFile: file.rel, tableSha256: hash, stats: s, at: Date.now() });
+      } catch (e) {
+        rmSync(file.abs, { force: true });
+        throw e;
+      }
+      if (previous) rmSync(storedNetworkPath(store.path, previous), { force: true });
+      savedAt = training!.games;
+      options.onCheckpoint?.(training!.games);
+    };
+    // The threads train while this thread waits: it stays free for signals and progress.
+    const timer = setInterval(() => {
+      if (options.shouldStop?.()) training!.stop();
+      progress();
+    }, 200);
+    try {
+      while (training.games < config.games && !training.stopped) {
+        const limit = Math.min(config.games, (Math.floor(training.games / config.checkpointEvery) + 1) * config.checkpointEvery);
+        const t = performance.now();
+        await training.trainTo(limit);
+        trainMs += performance.now() - t;
+        if (options.shouldStop?.()) training.stop();
+        await save();
+      }
+    } finally {
+      clearInterval(timer);
+    }
+    await save();
+    const status = training.games >= config.games ? 'finished' : 'stopped';
+    store.releaseLearnRun(runId, status);
+    return { status, games: training.games, config, recentMean: training.recent(1000).mean };
+  } catch (e) {
+    if (!(e instanceof RunLostError)) store.releaseLearnRun(runId, 'failed', (e as Error).message);
+    throw e;
+  } finally {
+    await training?.close();
+  }
+}
+
+export function describeNetworkRun(config: LearnConfig): string {
+  return describeShape(networkShapeOf(config)!);
+}

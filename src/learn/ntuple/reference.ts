@@ -1,0 +1,122 @@
+/**
+ * The slow, obviously right n-tuple network: a plain 4×4 grid, its 8 symmetric grids made by mirroring and
+ * transposing it cell by cell, each tuple's index read cell by cell; TD(0) training games on tune2048's own
+ * engine (src/engine). The WebAssembly trainer (src/wasm/assembly/learn.ts) is checked against it: the same
+ * values, and the same tables to the bit after the same training games.
+ */
+import { boardToRanks, makeBoard, maxRank, type Board } from '../../engine/board';
+import { applyMove, DIRECTIONS } from '../../engine/moves';
+import { createRng, initialBoard, spawnTile } from '../../engine/spawn';
+import { stageOfRank, type NetworkShape } from './shape';
+
+type Grid = number[][];
+
+/** tables[stage * tuples + tuple]: one Float32Array per (stage, tuple), as NetworkMachine.tables() lists them. */
+export interface ReferenceNetwork {
+  shape: NetworkShape;
+  tables: Float32Array[];
+}
+
+const gridOf = (board: Board): Grid => {
+  const ranks = boardToRanks(board);
+  return [0, 1, 2, 3].map((r) => ranks.slice(4 * r, 4 * r + 4));
+};
+const mirrorH = (g: Grid): Grid => g.map((row) => [row[3], row[2], row[1], row[0]]);
+const mirrorV = (g: Grid): Grid => [g[3], g[2], g[1], g[0]];
+const transposeGrid = (g: Grid): Grid => [0, 1, 2, 3].map((r) => [0, 1, 2, 3].map((c) => g[c][r]));
+
+/** The 8 symmetric grids, in the order the value sums them: I, H, V, HV, T, HT, VT, HVT. */
+export function symmetries(board: Board): Grid[] {
+  const g = gridOf(board);
+  const t = transposeGrid(g);
+  return [g, mirrorH(g), mirrorV(g), mirrorH(mirrorV(g)), t, mirrorH(t), mirrorV(t), mirrorH(mirrorV(t))];
+}
+
+function indexOf(grid: Grid, cells: readonly number[]): number {
+  let index = 0;
+  cells.forEach((cell, i) => (index += grid[Math.floor(cell / 4)][cell % 4] * 16 ** i));
+  return index;
+}
+
+function stageOf(net: ReferenceNetwork, board: Board): number {
+  return stageOfRank(net.shape)[maxRank(board)];
+}
+
+/** An entry as the value reads it: a 0 in a later stage is, with promotion, the stage below's entry. */
+function entry(net: ReferenceNetwork, stage: number, tuple: number, index: number): number {
+  const n = net.shape.tuples.length;
+  let s = stage;
+  let v = net.tables[s * n + tuple][index];
+  while (v === 0 && net.shape.promote && s > 0) v = net.tables[--s * n + tuple][index];
+  return v;
+}
+
+/** Every read of a board's value: [tuple, index], tuple by tuple, symmetry by symmetry. */
+function readsOf(net: ReferenceNetwork, board: Board): [number, number][] {
+  const grids = symmetries(board);
+  return net.shape.tuples.flatMap((cells, t) => grids.map((g) => [t, indexOf(g, cells)] as [number, number]));
+}
+
+export function referenceValue(net: ReferenceNetwork, board: Board): number {
+  const stage = stageOf(net, board);
+  let sum = 0;
+  for (const [t, index] of readsOf(net, board)) sum += entry(net, stage, t, index);
+  return sum;
+}
+
+/** One TD step: every read entry moves by step · (target − value), one after the other. */
+export function referenceUpdate(net: ReferenceNetwork, board: Board, target: number, step: number): void {
+  const stage = stageOf(net, board);
+  const delta = step * (target - referenceValue(net, board));
+  const n = net.shape.tuples.length;
+  for (const [t, index] of readsOf(net, board)) net.tables[stage * n + t][index] = entry(net, stage, t, index) + delta;
+}
+
+interface Choice {
+  after: Board;
+  reward: number;
+  value: number;
+}
+
+/** The greedy move on reward + value (up, down, left, right; ties to the earlier), or null when none is legal. */
+export function referenceChoice(net: ReferenceNetwork, board: Board): Choice | null {
+  let best: Choice | null = null;
+  for (const dir of DIRECTIONS) {
+    const m = applyMove(board, dir);
+    if (!m.legal) continue;
+    const value = referenceValue(net, m.board);
+    if (!best || m.score + value > best.reward + best.value) best = { after: m.board, reward: m.score, value };
+  }
+  return best;
+}
+
+export interface ReferenceGame {
+  score: number;
+  moves: number;
+  maxRank: number;
+}
+
+/**
+ * A game on `seed` played greedily by the network; when `step` is given, a training game (TD(0) on
+ * afterstates: after each move, the previous afterstate's value moves toward the next reward plus the next
+ * afterstate's value, or toward 0 when the game is over). A training game may start from a late board: the
+ * game's first random number below `late.share` picks `late.boards[g mod count]`.
+ */
+export function referenceGame(net: ReferenceNetwork, seed: number, step?: number, late?: { boards: readonly Board[]; share: number; game: number }): ReferenceGame {
+  const rng = createRng(seed);
+  let board = late && late.boards.length > 0 && rng() < late.share ? late.boards[late.game % late.boards.length] : initialBoard(rng);
+  let score = 0;
+  let moves = 0;
+  let top = maxRank(board);
+  let now = referenceChoice(net, board);
+  while (now) {
+    score += now.reward;
+    moves++;
+    board = spawnTile(makeBoard(now.after.lo, now.after.hi), rng);
+    top = Math.max(top, maxRank(board));
+    const next = referenceChoice(net, board);
+    if (step !== undefined) referenceUpdate(net, now.after, next ? next.reward + next.value : 0, step);
+    now = next;
+  }
+  return { score, moves, maxRank: top };
+}

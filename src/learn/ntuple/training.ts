@@ -1,0 +1,114 @@
+/**
+ * The training of one n-tuple network: its memory, its threads, the games done, the summaries a curve is
+ * made of (the last training games; held-out greedy games), and its tables to and from a network file.
+ */
+import type { Board } from '../../engine/board';
+import { NetworkMachine } from './machine';
+import { readNetworkFile, writeNetworkFile } from './network-file';
+import type { NetworkShape } from './shape';
+import { Trainer } from './trainer';
+
+export interface TrainingSettings {
+  shape: NetworkShape;
+  threads: number;
+  /** Training game g is played on seed + g. */
+  seed: number;
+  /** The TD step on a board's value per unit of error, spread over its reads (8 per tuple). */
+  learningRate: number;
+  /** Held-out greedy games on evalSeed + 0..games−1, at each checkpoint (0: none). */
+  heldOut: { games: number; seed: number };
+  starts?: { boards: readonly Board[]; share: number };
+}
+
+/** The tiles whose rates a summary gives. */
+export const RATE_TILES = [2048, 4096, 8192, 16384, 32768] as const;
+
+export interface GamesSummary {
+  games: number;
+  mean: number;
+  /** Share of games reaching each tile of RATE_TILES (in that order). */
+  rates: number[];
+  /** The largest tile any of them reached. */
+  maxTile: number;
+}
+
+export function summarize(results: readonly { score: number; maxRank: number }[]): GamesSummary {
+  const n = results.length;
+  const mean = n === 0 ? 0 : results.reduce((s, r) => s + r.score, 0) / n;
+  const rates = RATE_TILES.map((tile) => (n === 0 ? 0 : results.filter((r) => 2 ** r.maxRank >= tile).length / n));
+  const maxTile = results.reduce((m, r) => Math.max(m, r.maxRank > 0 ? 2 ** r.maxRank : 0), 0);
+  return { games: n, mean, rates, maxTile };
+}
+
+export class NetworkTraining {
+  readonly machine: NetworkMachine;
+  private trainer: Trainer | null = null;
+  /** Training games done: every game below this number. */
+  games = 0;
+
+  constructor(readonly settings: TrainingSettings) {
+    this.machine = new NetworkMachine(settings.shape, {
+      threads: settings.threads,
+      trainSeed: settings.seed,
+      evalSeed: settings.heldOut.seed,
+      step: settings.learningRate / (8 * settings.shape.tuples.length),
+      evalCapacity: settings.heldOut.games,
+      starts: settings.starts,
+    });
+  }
+
+  private threads(): Trainer {
+    return (this.trainer ??= new Trainer(this.machine));
+  }
+
+  /** Trains up to game `limit` (or a stop); returns the games done. */
+  async trainTo(limit: number): Promise<number> {
+    this.games = await this.threads().train(this.games, limit);
+    return this.games;
+  }
+
+  /** The held-out greedy games (no learning). */
+  async heldOut(): Promise<GamesSummary> {
+    return summarize(await this.threads().evaluate(this.settings.heldOut.games));
+  }
+
+  /** The last `count` training games (all of them when fewer; at most the ring's). */
+  recent(count = 1000): GamesSummary {
+    const from = Math.max(0, this.games - count);
+    return summarize(Array.from({ length: this.games - from }, (_, k) => this.machine.trainingGame(from + k)));
+  }
+
+  movesDone(): number {
+    return this.machine.movesDone();
+  }
+
+  stop(): void {
+    this.trainer?.stop();
+  }
+
+  get stopped(): boolean {
+    return this.trainer?.stopped ?? false;
+  }
+
+  /** Writes the tables atomically; returns the file's SHA-256. */
+  save(path: string): string {
+    return writeNetworkFile(path, this.settings.shape, this.machine.tables());
+  }
+
+  /** Reads tables of this network's shape into its memory; returns the file's SHA-256. */
+  load(path: string, origin = `network file "${path}"`): string {
+    const expected = JSON.stringify(this.settings.shape);
+    const file = readNetworkFile(path, (shape) => {
+      if (JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote }) !== JSON.stringify({ tuples: this.settings.shape.tuples, stages: this.settings.shape.stages, promote: this.settings.shape.promote })) {
+        throw new Error(`${origin} holds a network of another shape than ${expected}`);
+      }
+      return this.machine.tables();
+    });
+    return file.sha256;
+  }
+
+  async close(): Promise<void> {
+    await this.trainer?.close();
+    this.trainer = null;
+  }
+}

@@ -1,0 +1,358 @@
+/**
+ * TD(0) training of an n-tuple network in WebAssembly (AssemblyScript): build/learn.wasm, the hot loop of
+ * `tune2048 learn` for tuple networks. Every thread instantiates it over one shared memory holding the
+ * move tables, the network's tables and a control block; each claims the next game number with an atomic
+ * add and trains on it lock-free (as the n-tuple programs do), so with one thread a run is a pure function
+ * of its config and with several it is not reproducible to the bit.
+ *
+ * A game on seed s draws its spawns exactly as tune2048's engine does (src/engine/spawn.ts): seedrandom's
+ * Alea generator seeded with the decimal string of s, a cell floor(u·empty) among the empty cells in cell
+ * order, then a 2 if the next number is below 0.9. So a greedy game here is the game `tune2048 play`
+ * plays with the same network on the same seed, and the TypeScript reference
+ * (src/learn/ntuple/reference.ts) replays a training game to the bit.
+ *
+ * Memory (all offsets written by src/learn/ntuple/layout.ts into the block that `attach` reads): the
+ * control words, per-thread scratch, the row tables, the network's description and tables, the results of
+ * training and evaluation games, the late-start boards.
+ */
+import { addresses, maxRankOf, networkUpdate, networkValue, setStageStride, slot, transpose, updateAt, useNetwork, valueAt } from './ntuple';
+
+// ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
+const W_CONTROL = 0;
+const W_SCRATCH = 1;
+const W_ROW_LEFT = 2;
+const W_ROW_RIGHT = 3;
+const W_SCORE_LEFT = 4;
+const W_SCORE_RIGHT = 5;
+const W_STAGE_OF_RANK = 6;
+const W_TUPLES = 7;
+const W_STAGES = 8;
+const W_RUNS = 9;
+const W_TABLE_PTRS = 10;
+const W_RING = 11;
+const W_EVAL = 12;
+const W_STARTS = 13;
+const W_START_COUNT = 14;
+const W_PROMOTE = 15;
+const W_SCRATCH_BYTES = 16;
+const W_STAGE_STRIDE = 17;
+const F_BASE = 128;
+const F_TRAIN_SEED = 0;
+const F_EVAL_SEED = 1;
+const F_STEP = 2;
+const F_SHARE = 3;
+
+// ---- control words (byte offsets in the control block) ----
+const C_NEXT = 0; //      u32: the next training game to claim
+const C_LIMIT = 4; //     u32: claim no game at or past this one
+const C_STOP = 8; //      i32: 1 = claim nothing more (Ctrl-C)
+const C_DONE = 12; //     u32: training games finished
+const C_MOVES = 16; //    u64: training moves made
+const C_EVAL_NEXT = 24; // u32
+const C_EVAL_LIMIT = 28; // u32
+
+/** Training games' results, by game number modulo RING: score u32, moves u32, largest rank u32, pad. */
+export const RING: u32 = 4096;
+
+let control: usize = 0;
+let rowLeft: usize = 0;
+let rowRight: usize = 0;
+let scoreLeft: usize = 0;
+let scoreRight: usize = 0;
+let ring: usize = 0;
+let evalResults: usize = 0;
+let starts: usize = 0;
+let startCount: u32 = 0;
+let trainSeed: f64 = 0;
+let evalSeed: f64 = 0;
+let step: f64 = 0;
+let share: f64 = 0;
+
+/** Where this instance's static data ends: the layout starts above it. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/** Makes this instance (thread `thread`) use the memory laid out as `block` describes. */
+export function attach(block: usize, thread: i32): void {
+  control = <usize>load<u32>(block + (W_CONTROL << 2));
+  rowLeft = <usize>load<u32>(block + (W_ROW_LEFT << 2));
+  rowRight = <usize>load<u32>(block + (W_ROW_RIGHT << 2));
+  scoreLeft = <usize>load<u32>(block + (W_SCORE_LEFT << 2));
+  scoreRight = <usize>load<u32>(block + (W_SCORE_RIGHT << 2));
+  ring = <usize>load<u32>(block + (W_RING << 2));
+  evalResults = <usize>load<u32>(block + (W_EVAL << 2));
+  starts = <usize>load<u32>(block + (W_STARTS << 2));
+  startCount = load<u32>(block + (W_START_COUNT << 2));
+  const scratch = <usize>load<u32>(block + (W_SCRATCH << 2)) + <usize>(thread * load<i32>(block + (W_SCRATCH_BYTES << 2)));
+  trainSeed = load<f64>(block + F_BASE + (F_TRAIN_SEED << 3));
+  evalSeed = load<f64>(block + F_BASE + (F_EVAL_SEED << 3));
+  step = load<f64>(block + F_BASE + (F_STEP << 3));
+  share = load<f64>(block + F_BASE + (F_SHARE << 3));
+  useNetwork(
+    load<i32>(block + (W_TUPLES << 2)),
+    load<i32>(block + (W_STAGES << 2)),
+    load<i32>(block + (W_PROMOTE << 2)) != 0,
+    <usize>load<u32>(block + (W_STAGE_OF_RANK << 2)),
+    <usize>load<u32>(block + (W_RUNS << 2)),
+    <usize>load<u32>(block + (W_TABLE_PTRS << 2)),
+    scratch,
+  );
+  setStageStride(<usize>load<u32>(block + (W_STAGE_STRIDE << 2)));
+}
+
+// ---- seedrandom's Alea, as src/engine/spawn.ts uses it ----
+
+let s0: f64 = 0;
+let s1: f64 = 0;
+let s2: f64 = 0;
+let carry: f64 = 0;
+let mashN: f64 = 0;
+
+function mashChar(code: i32): void {
+  mashN += <f64>code;
+  let h = 0.02519603282416938 * mashN;
+  mashN = <f64>(<u32>(<i64>h));
+  h -= mashN;
+  h *= mashN;
+  mashN = <f64>(<u32>(<i64>h));
+  h -= mashN;
+  mashN += h * 4294967296.0;
+}
+
+function mashEnd(): f64 {
+  return <f64>(<u32>(<i64>mashN)) * 2.3283064365386963e-10;
+}
+
+/** Mash of String(seed) for an integer seed (|seed| < 2^53). */
+function mashSeed(seed: f64): f64 {
+  let x = seed;
+  if (x < 0) {
+    mashChar(45); // '-'
+    x = -x;
+  }
+  let digits: u64 = <u64>x;
+  let power: u64 = 1;
+  while (power <= digits / 10) power *= 10;
+  while (power > 0) {
+    mashChar(48 + <i32>(digits / power));
+    digits %= power;
+    power /= 10;
+  }
+  return mashEnd();
+}
+
+function seedRng(seed: f64): void {
+  mashN = 4022871197.0; // 0xefc8249d
+  carry = 1;
+  mashChar(32);
+  s0 = mashEnd();
+  mashChar(32);
+  s1 = mashEnd();
+  mashChar(32);
+  s2 = mashEnd();
+  s0 -= mashSeed(seed);
+  if (s0 < 0) s0 += 1;
+  s1 -= mashSeed(seed);
+  if (s1 < 0) s1 += 1;
+  s2 -= mashSeed(seed);
+  if (s2 < 0) s2 += 1;
+}
+
+@inline function random(): f64 {
+  const t = 2091639.0 * s0 + carry * 2.3283064365386963e-10;
+  s0 = s1;
+  s1 = s2;
+  carry = <f64>(<i32>t);
+  s2 = t - carry;
+  return s2;
+}
+
+// ---- the game ----
+
+@inline function emptyCount(b: u64): i32 {
+  let x = b | (b >> 1);
+  x |= x >> 2;
+  return 16 - <i32>popcnt(x & 0x1111111111111111);
+}
+
+/** One spawn as src/engine/spawn.ts draws it (the board unchanged when full). */
+function spawn(b: u64): u64 {
+  const empties = emptyCount(b);
+  if (empties == 0) return b;
+  let pick = <i32>(random() * <f64>empties);
+  const rank: u64 = random() < 0.9 ? 1 : 2;
+  for (let s: u64 = 0; s < 64; s += 4) {
+    if (((b >> s) & 15) != 0) continue;
+    if (pick == 0) return b | (rank << s);
+    pick--;
+  }
+  return b;
+}
+
+@inline function slide(table: usize, b: u64): u64 {
+  return (
+    <u64>load<u16>(table + ((<usize>b & 0xffff) << 1)) |
+    (<u64>load<u16>(table + ((<usize>(b >> 16) & 0xffff) << 1)) << 16) |
+    (<u64>load<u16>(table + ((<usize>(b >> 32) & 0xffff) << 1)) << 32) |
+    (<u64>load<u16>(table + (<usize>(b >> 48) << 1)) << 48)
+  );
+}
+
+@inline function rowScores(table: usize, b: u64): f64 {
+  return <f64>(
+    load<u32>(table + ((<usize>b & 0xffff) << 2)) +
+    load<u32>(table + ((<usize>(b >> 16) & 0xffff) << 2)) +
+    load<u32>(table + ((<usize>(b >> 32) & 0xffff) << 2)) +
+    load<u32>(table + (<usize>(b >> 48) << 2))
+  );
+}
+
+// The chosen move of `choose`: its afterstate, reward and value, and the slot holding its addresses.
+let bestAfter: u64 = 0;
+let bestReward: f64 = 0;
+let bestValue: f64 = 0;
+let bestSlot: usize = 0;
+let bestStage: i32 = 0;
+// Per direction, of the last `choose`: the afterstate (0 when illegal), its reward and stage.
+let after0: u64 = 0;
+let after1: u64 = 0;
+let after2: u64 = 0;
+let after3: u64 = 0;
+let reward0: f64 = 0;
+let reward1: f64 = 0;
+let reward2: f64 = 0;
+let reward3: f64 = 0;
+
+/**
+ * The greedy move on reward + value of the afterstate (up, down, left, right; ties to the earlier) into
+ * bestAfter/bestReward/bestValue/bestSlot; -1 when no move is legal. The addresses of each legal
+ * afterstate go to slots 4·set + dir (every address first, then every value: see ntuple.ts).
+ */
+function choose(b: u64, set: i32): i32 {
+  const t = transpose(b);
+  const first = set << 2;
+  let n = slide(rowLeft, t);
+  after0 = n == t ? 0 : transpose(n);
+  reward0 = rowScores(scoreLeft, t);
+  n = slide(rowRight, t);
+  after1 = n == t ? 0 : transpose(n);
+  reward1 = rowScores(scoreRight, t);
+  n = slide(rowLeft, b);
+  after2 = n == b ? 0 : n;
+  reward2 = rowScores(scoreLeft, b);
+  n = slide(rowRight, b);
+  after3 = n == b ? 0 : n;
+  reward3 = rowScores(scoreRight, b);
+  // A legal move's afterstate is never empty (a move keeps every tile), so 0 marks an illegal one.
+  const stage0 = after0 != 0 ? addresses(after0, slot(first)) : 0;
+  const stage1 = after1 != 0 ? addresses(after1, slot(first + 1)) : 0;
+  const stage2 = after2 != 0 ? addresses(after2, slot(first + 2)) : 0;
+  const stage3 = after3 != 0 ? addresses(after3, slot(first + 3)) : 0;
+  let best: i32 = -1;
+  let bestSum: f64 = 0;
+  for (let dir = 0; dir < 4; dir++) {
+    const after = dir == 0 ? after0 : dir == 1 ? after1 : dir == 2 ? after2 : after3;
+    if (after == 0) continue;
+    const reward = dir == 0 ? reward0 : dir == 1 ? reward1 : dir == 2 ? reward2 : reward3;
+    const stage = dir == 0 ? stage0 : dir == 1 ? stage1 : dir == 2 ? stage2 : stage3;
+    const at = slot(first + dir);
+    const value = valueAt(at, stage);
+    if (best < 0 || reward + value > bestSum) {
+      best = dir;
+      bestSum = reward + value;
+      bestAfter = after;
+      bestReward = reward;
+      bestValue = value;
+      bestSlot = at;
+      bestStage = stage;
+    }
+  }
+  return best;
+}
+
+// The last game's result.
+let gameScore: f64 = 0;
+let gameMoves: u32 = 0;
+let gameTop: i32 = 0;
+
+/** The first board of game `g` on its seed: for training games, a late start for a seeded share of them; else two spawns. */
+function firstBoard(g: u32, late: bool): u64 {
+  if (late && startCount > 0 && random() < share) return load<u64>(starts + (<usize>(g % startCount) << 3));
+  return spawn(spawn(0));
+}
+
+/** Plays game `g` on `seed` greedily; learns from it when `learn` (TD(0) on afterstates, Szubert & Jaśkowski 2014). */
+function playGame(seed: f64, g: u32, learn: bool): void {
+  seedRng(seed);
+  let board = firstBoard(g, learn);
+  let score: f64 = 0;
+  let moves: u32 = 0;
+  let top = maxRankOf(board);
+  let set = 0;
+  let alive = choose(board, set) >= 0;
+  while (alive) {
+    const after = bestAfter;
+    const at = bestSlot;
+    const stage = bestStage;
+    score += bestReward;
+    moves++;
+    board = spawn(after);
+    const rank = maxRankOf(board);
+    if (rank > top) top = rank;
+    set ^= 1; // the other slots: `at` still holds the afterstate's addresses for its update
+    alive = choose(board, set) >= 0;
+    if (learn) updateAt(at, stage, alive ? bestReward + bestValue : 0, step);
+  }
+  gameScore = score;
+  gameMoves = moves;
+  gameTop = top;
+}
+
+/** Trains on the next unclaimed games until the limit or a stop; returns when none is left to claim. */
+export function train(): void {
+  while (atomic.load<i32>(control + C_STOP) == 0) {
+    const g = atomic.add<u32>(control + C_NEXT, 1);
+    if (g >= atomic.load<u32>(control + C_LIMIT)) return;
+    playGame(trainSeed + <f64>g, g, true);
+    const at = ring + (<usize>(g % RING) << 4);
+    store<u32>(at, <u32>gameScore);
+    store<u32>(at, gameMoves, 4);
+    store<u32>(at, <u32>gameTop, 8);
+    atomic.add<u64>(control + C_MOVES, <u64>gameMoves);
+    atomic.add<u32>(control + C_DONE, 1);
+  }
+}
+
+/** Plays the next unclaimed held-out games greedily (no learning): score, moves, largest rank each. */
+export function evaluate(): void {
+  while (atomic.load<i32>(control + C_STOP) == 0) {
+    const i = atomic.add<u32>(control + C_EVAL_NEXT, 1);
+    if (i >= atomic.load<u32>(control + C_EVAL_LIMIT)) return;
+    playGame(evalSeed + <f64>i, i, false);
+    const at = evalResults + (<usize>i << 4);
+    store<u32>(at, <u32>gameScore);
+    store<u32>(at, gameMoves, 4);
+    store<u32>(at, <u32>gameTop, 8);
+  }
+}
+
+// ---- single calls (the greedy player, tests) ----
+
+export function value(lo: i32, hi: i32): f64 {
+  return networkValue((<u64>(<u32>hi) << 32) | <u64>(<u32>lo));
+}
+
+/** The greedy move on a board (0 up, 1 down, 2 left, 3 right), -1 when none is legal. */
+export function greedyMove(lo: i32, hi: i32): i32 {
+  return choose((<u64>(<u32>hi) << 32) | <u64>(<u32>lo), 0);
+}
+
+export function lastValue(): f64 {
+  return bestValue;
+}
+
+/** One TD step on an afterstate (tests): its entries move by step · (target − value). */
+export function tdStep(lo: i32, hi: i32, target: f64, tdStepSize: f64): void {
+  networkUpdate((<u64>(<u32>hi) << 32) | <u64>(<u32>lo), target, tdStepSize);
+}

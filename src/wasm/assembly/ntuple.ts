@@ -1,0 +1,214 @@
+/**
+ * An n-tuple network's value of a board, and its TD update, in WebAssembly (AssemblyScript). What
+ * src/learn/ntuple/reference.ts computes on a plain grid, in the same order of floating-point operations,
+ * so a value and a training game are the same to the bit in both.
+ *
+ * The board is a u64 of sixteen 4-bit ranks (cell k = 4*row + col at bits 4k..4k+3). A base tuple is a
+ * list of cells; its index on a board is Σ rank(cell_i)·16^i. Each base tuple is read on the 8 symmetric
+ * boards (below) and shares one float32 table of 16^length entries per stage. A tuple's index is made of
+ * runs: cells that follow each other on the board come out with one shift and one mask.
+ *
+ * The value sums, tuple by tuple and within a tuple symmetry by symmetry, the float32 entries as float64.
+ * Stages: a board's stage is given by its largest tile; a stage above the first may promote lazily
+ * (Jaśkowski 2018): an entry still exactly 0 reads as the same entry of the stage below, and an update
+ * starts from that value.
+ *
+ * Speed: the tables are 64 MiB each, so nearly every read misses the cache. A value first computes every
+ * entry's address into a slot, then loads them in a tight loop, so the processor keeps many misses in
+ * flight (twice the speed of computing and loading in turn); the training game keeps the chosen
+ * afterstate's slot, so its update needs no second pass over the indices.
+ */
+
+/** The network's description, written by the TypeScript side into memory (src/learn/ntuple/machine.ts). */
+let tupleCount: i32 = 0;
+let stageCount: i32 = 1;
+let promote = false;
+let stageOfRank: usize = 0; // u8[16]: the stage of a board whose largest rank is r
+let runs: usize = 0; //        per tuple RUN_WORDS i32: run count, then (shift, mask, 16^position) per run
+let tablePtrs: usize = 0; //   u32[stageCount * tupleCount]: the table of (stage, tuple)
+let slots: usize = 0; //       this instance's scratch: SLOTS slots of SLOT_BYTES, each the addresses of one value's reads
+
+export const RUN_WORDS: i32 = 20;
+export const SLOT_BYTES: i32 = 16 * 8 * 4;
+export const SLOTS: i32 = 9;
+
+export function useNetwork(tuples: i32, stages: i32, promoteStages: bool, stageOfRankPtr: usize, runsPtr: usize, tablePtrsPtr: usize, scratch: usize): void {
+  tupleCount = tuples;
+  stageCount = stages;
+  promote = promoteStages;
+  stageOfRank = stageOfRankPtr;
+  runs = runsPtr;
+  tablePtrs = tablePtrsPtr;
+  slots = scratch;
+}
+
+/** Slot k of this instance's scratch. */
+@inline export function slot(k: i32): usize {
+  return slots + <usize>(k * SLOT_BYTES);
+}
+
+// ---- symmetries: identity, mirror left-right (H), mirror top-bottom (V), and their compositions with the transpose ----
+
+@inline export function transpose(x: u64): u64 {
+  const a = (x & 0xf0f00f0ff0f00f0f) | ((x & 0x0000f0f00000f0f0) << 12) | ((x & 0x0f0f00000f0f0000) >> 12);
+  return (a & 0xff00ff0000ff00ff) | ((a & 0x00ff00ff00000000) >> 24) | ((a & 0x00000000ff00ff00) << 24);
+}
+
+/** Each row's cells in reverse order: b[r][c] ← b[r][3 − c]. */
+@inline function mirrorH(b: u64): u64 {
+  return ((b & 0x000f000f000f000f) << 12) | ((b & 0x00f000f000f000f0) << 4) | ((b >> 4) & 0x00f000f000f000f0) | ((b >> 12) & 0x000f000f000f000f);
+}
+
+/** The rows in reverse order: b[r][c] ← b[3 − r][c]. */
+@inline function mirrorV(b: u64): u64 {
+  return (b << 48) | ((b & 0xffff0000) << 16) | ((b >> 16) & 0xffff0000) | (b >> 48);
+}
+
+@inline export function maxRankOf(b: u64): i32 {
+  let m: i32 = 0;
+  for (let s: u64 = 0; s < 64; s += 4) {
+    const r = <i32>((b >> s) & 15);
+    if (r > m) m = r;
+  }
+  return m;
+}
+
+@inline function stageOf(b: u64): i32 {
+  return stageCount == 1 ? 0 : <i32>load<u8>(stageOfRank + <usize>maxRankOf(b));
+}
+
+/** A tuple's index, run by run (any number of runs). */
+@inline function tupleIndex(d: usize, b: u64): u32 {
+  const n = load<i32>(d);
+  let index: u32 = 0;
+  for (let r = 0; r < n; r++) {
+    const p = d + 4 + <usize>(r * 12);
+    index |= (<u32>(b >> <u64>load<u32>(p)) & load<u32>(p, 4)) * load<u32>(p, 8);
+  }
+  return index;
+}
+
+/** The byte offset of a tuple of at most three runs (a run not there has mask 0), without a branch. */
+@inline function offset3(b: u64, sa: u64, ma: u32, ta: u32, sb: u64, mb: u32, tb: u32, sc: u64, mc: u32, tc: u32): usize {
+  return <usize>((((<u32>(b >> sa) & ma) * ta) | ((<u32>(b >> sb) & mb) * tb) | ((<u32>(b >> sc) & mc) * tc)) << 2);
+}
+
+@inline function tableOf(stage: i32, tuple: i32): usize {
+  return <usize>load<u32>(tablePtrs + (<usize>(stage * tupleCount + tuple) << 2));
+}
+
+/**
+ * The addresses of a board's reads in its stage's tables into slot `at` (u32 each, tuple by tuple,
+ * symmetry by symmetry: I, H, V, HV, T, HT, VT, HVT). Returns the stage.
+ */
+export function addresses(b: u64, at: usize): i32 {
+  const stage = stageOf(b);
+  const t = transpose(b);
+  const b1 = mirrorH(b);
+  const b2 = mirrorV(b);
+  const b3 = mirrorH(b2);
+  const b5 = mirrorH(t);
+  const b6 = mirrorV(t);
+  const b7 = mirrorH(b6);
+  for (let k = 0; k < tupleCount; k++) {
+    const d = runs + (<usize>(k * RUN_WORDS) << 2);
+    const table = tableOf(stage, k);
+    const p = at + (<usize>(k << 3) << 2);
+    if (load<i32>(d) <= 3) {
+      const sa = <u64>load<u32>(d, 4);
+      const ma = load<u32>(d, 8);
+      const ta = load<u32>(d, 12);
+      const sb = <u64>load<u32>(d, 16);
+      const mb = load<u32>(d, 20);
+      const tb = load<u32>(d, 24);
+      const sc = <u64>load<u32>(d, 28);
+      const mc = load<u32>(d, 32);
+      const tc = load<u32>(d, 36);
+      store<u32>(p, table + offset3(b, sa, ma, ta, sb, mb, tb, sc, mc, tc));
+      store<u32>(p, table + offset3(b1, sa, ma, ta, sb, mb, tb, sc, mc, tc), 4);
+      store<u32>(p, table + offset3(b2, sa, ma, ta, sb, mb, tb, sc, mc, tc), 8);
+      store<u32>(p, table + offset3(b3, sa, ma, ta, sb, mb, tb, sc, mc, tc), 12);
+      store<u32>(p, table + offset3(t, sa, ma, ta, sb, mb, tb, sc, mc, tc), 16);
+      store<u32>(p, table + offset3(b5, sa, ma, ta, sb, mb, tb, sc, mc, tc), 20);
+      store<u32>(p, table + offset3(b6, sa, ma, ta, sb, mb, tb, sc, mc, tc), 24);
+      store<u32>(p, table + offset3(b7, sa, ma, ta, sb, mb, tb, sc, mc, tc), 28);
+    } else {
+      store<u32>(p, table + (<usize>tupleIndex(d, b) << 2));
+      store<u32>(p, table + (<usize>tupleIndex(d, b1) << 2), 4);
+      store<u32>(p, table + (<usize>tupleIndex(d, b2) << 2), 8);
+      store<u32>(p, table + (<usize>tupleIndex(d, b3) << 2), 12);
+      store<u32>(p, table + (<usize>tupleIndex(d, t) << 2), 16);
+      store<u32>(p, table + (<usize>tupleIndex(d, b5) << 2), 20);
+      store<u32>(p, table + (<usize>tupleIndex(d, b6) << 2), 24);
+      store<u32>(p, table + (<usize>tupleIndex(d, b7) << 2), 28);
+    }
+  }
+  return stage;
+}
+
+/**
+ * An entry as the value reads it: with lazy promotion, a 0 in a later stage is the same entry of the
+ * stage below (the tables of one tuple sit at a fixed distance from stage to stage: see machine.ts).
+ */
+@inline function entryAt(address: usize, stage: i32, stride: usize): f32 {
+  let v = load<f32>(address);
+  if (v == 0 && promote) {
+    let a = address;
+    for (let s = stage; s > 0 && v == 0; s--) {
+      a -= stride;
+      v = load<f32>(a);
+    }
+  }
+  return v;
+}
+
+/** The distance in bytes between one tuple's tables of consecutive stages (0 with one stage). */
+let stageStride: usize = 0;
+
+export function setStageStride(stride: usize): void {
+  stageStride = stride;
+}
+
+/** The value from a slot of addresses (its stage as `addresses` returned it). */
+export function valueAt(at: usize, stage: i32): f64 {
+  let sum: f64 = 0;
+  const end = at + (<usize>(tupleCount << 3) << 2);
+  if (stage == 0 || !promote) {
+    for (let p = at; p < end; p += 4) sum += <f64>load<f32>(<usize>load<u32>(p));
+  } else {
+    for (let p = at; p < end; p += 4) sum += <f64>entryAt(<usize>load<u32>(p), stage, stageStride);
+  }
+  return sum;
+}
+
+/** The value of a board (an afterstate): Σ over tuples, then over its 8 symmetric boards, of its entries. */
+export function networkValue(b: u64): f64 {
+  const at = slot(SLOTS - 1);
+  return valueAt(at, addresses(b, at));
+}
+
+/**
+ * One TD step on the board whose addresses are in slot `at`: its value now is read, and each of its
+ * entries moves by step · (target − value), one after the other in the value's order (an entry read twice
+ * moves twice).
+ */
+export function updateAt(at: usize, stage: i32, target: f64, step: f64): void {
+  const delta = step * (target - valueAt(at, stage));
+  const end = at + (<usize>(tupleCount << 3) << 2);
+  if (stage == 0 || !promote) {
+    for (let p = at; p < end; p += 4) {
+      const a = <usize>load<u32>(p);
+      store<f32>(a, <f32>(<f64>load<f32>(a) + delta));
+    }
+  } else {
+    for (let p = at; p < end; p += 4) {
+      const a = <usize>load<u32>(p);
+      store<f32>(a, <f32>(<f64>entryAt(a, stage, stageStride) + delta));
+    }
+  }
+}
+
+export function networkUpdate(b: u64, target: f64, step: f64): void {
+  const at = slot(SLOTS - 1);
+  updateAt(at, addresses(b, at), target, step);
+}
