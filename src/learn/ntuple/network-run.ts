@@ -169,7 +169,14 @@ export async function runNetworkLearning(
     store.releaseLearnRun(runId, status);
     return { status, games: training.games, config, recentMean: training.recent(1000).mean };
   } catch (e) {
-    if (!(e instanceof RunLostError)) store.releaseLearnRun(runId, 'failed', (e as Error).message);
+    // Best effort: on a full disk the database may refuse this write too, and the first error is the one to tell.
+    if (!(e instanceof RunLostError)) {
+      try {
+        store.releaseLearnRun(runId, 'failed', (e as Error).message);
+      } catch {
+        // the run stays 'running' under this dead process: the next resume takes it over
+      }
+    }
     throw e;
   } finally {
     await training?.close();

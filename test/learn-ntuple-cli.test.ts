@@ -1,0 +1,199 @@
+/**
+ * tune2048 learn with an n-tuple network as a user runs it: start to the end with held-out games at each
+ * checkpoint, show and export, the exported network playing the held-out games' scores through play and
+ * compare; kill -9, Ctrl-C and a full disk mid-run, each resumed to the very tables of a run never
+ * stopped (one thread); bad configs and damaged checkpoints refused with one line.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli, startCli, waitFor } from './helpers/cli';
+import { peek } from './helpers/runs';
+
+const dirs: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'tune2048-ntuple-cli-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const GAMES = 8000;
+const EVERY = 2000;
+
+function config(extra: Record<string, unknown> = {}, where = dir()): string {
+  const path = join(where, 'learn.json');
+  writeFileSync(
+    path,
+    JSON.stringify({
+      format: 'tune2048/learn',
+      name: 'small tuples',
+      seed: 3,
+      games: GAMES,
+      learningRate: 0.1,
+      checkpointEvery: EVERY,
+      network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]] },
+      threads: 1,
+      heldOut: { games: 50, seed: 424242 },
+      ...extra,
+    }),
+  );
+  return path;
+}
+
+function exported(db: string): Buffer {
+  const out = join(dir(), 'net.bin');
+  const r = runCli(['learn', 'export', '1', '--db', db, '--out', out]);
+  expect(r.code, r.stderr).toBe(0);
+  return readFileSync(out);
+}
+
+const checkpoints = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM learn_checkpoints WHERE run_id = 1')?.n ?? 0;
+const networkFiles = (db: string) => (existsSync(`${db}.networks`) ? readdirSync(`${db}.networks`) : []);
+
+describe('tune2048 learn with an n-tuple network', () => {
+  let uninterrupted: Buffer;
+
+  it('start runs to the end: a checkpoint every 2,000 games with its held-out games, one network file kept; show draws the curve', () => {
+    const db = join(dir(), 'learn.sqlite');
+    const r = runCli(['learn', 'start', '-c', config(), '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('learning run 1 created');
+    expect(r.stderr).toContain('4 tuples of 4 cells, one stage');
+    expect(r.stdout).toMatch(/learning run 1 \(small tuples\) finished at 8000\/8000 games/);
+    expect(r.stdout).toContain(`next: tune2048 learn export 1 --out network-1.bin --db ${db}`);
+    expect(networkFiles(db)).toEqual(['learn-1-8000.bin']);
+    const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { games: number; heldOut: { games: number; mean: number }; recent: { games: number; mean: number } }[] };
+    expect(shown.curve.map((c) => c.games)).toEqual([2000, 4000, 6000, 8000]);
+    for (const c of shown.curve) expect([c.heldOut.games, c.recent.games]).toEqual([50, 1000]);
+    // It learns: an empty network plays greedily on the reward alone (about 2,000 a game).
+    expect(shown.curve[0].heldOut.mean).toBeGreaterThan(8000);
+    expect(shown.curve.at(-1)!.heldOut.mean).toBeGreaterThan(shown.curve[0].heldOut.mean);
+    const text = runCli(['learn', 'show', '1', '--db', db]).stdout;
+    expect(text).toMatch(/^8000\s+[\d.]+\s+\d+\s+\d+/m);
+    expect(text).toContain('held-out greedy mean against training minutes');
+    uninterrupted = exported(db);
+
+    // The exported network plays the held-out seeds to the same mean in play (this process) and compare (workers).
+    const out = join(dir(), 'net.bin');
+    writeFileSync(out, uninterrupted);
+    const play = JSON.parse(runCli(['play', '--player', `network:${out}`, '-n', '50', '-s', '424242', '--json']).stdout) as { summary: { meanScore: number } };
+    expect(play.summary.meanScore).toBeCloseTo(shown.curve.at(-1)!.heldOut.mean, 6);
+    const compare = runCli(['compare', `network:${out}`, 'nneonneo', '-n', '50', '-s', '424242', '--workers', '2', '--json']);
+    expect(compare.code, compare.stderr).toBe(0);
+    expect((JSON.parse(compare.stdout) as { contenders: { summary: { meanScore: number } }[] }).contenders[0].summary.meanScore).toBeCloseTo(play.summary.meanScore, 6);
+  });
+
+  it('kill -9 after a checkpoint, then resume: the same network, to the bit, as the run never stopped', async () => {
+    const db = join(dir(), 'learn.sqlite');
+    const run = startCli(['learn', 'start', '-c', config(), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 2);
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games).toBeLessThan(GAMES);
+    const r = runCli(['learn', 'resume', '1', '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(exported(db).equals(uninterrupted)).toBe(true);
+    expect(networkFiles(db)).toEqual(['learn-1-8000.bin']); // strays of the killed process removed
+  });
+
+  it('Ctrl-C stops at a game boundary (exit 130, a checkpoint there, the hint resumes it); resumed, the same network', async () => {
+    const db = join(dir(), 'learn.sqlite');
+    const run = startCli(['learn', 'start', '-c', config(), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 1);
+    run.child.kill('SIGINT');
+    const done = await run.done;
+    expect(done.code).toBe(130);
+    expect(done.stdout).toContain(`next: tune2048 learn resume 1 --db ${db}`);
+    expect(peek<{ status: string }>(db, 'SELECT status FROM learn_runs WHERE id = 1')!.status).toBe('stopped');
+    const r = runCli(['learn', 'resume', '1', '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(exported(db).equals(uninterrupted)).toBe(true);
+  });
+
+  it('a disk that fills during a checkpoint: one line, exit 2, the previous checkpoint stays valid and resumes to the same network', async () => {
+    const mount = dir();
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mount], { stdio: 'ignore' });
+    } catch {
+      console.warn('skipped: mounting a small tmpfs needs root (CI runs as root)');
+      return;
+    }
+    try {
+      const db = join(mount, 'learn.sqlite');
+      const run = startCli(['learn', 'start', '-c', config({}, mount), '--db', db]);
+      await waitFor(() => checkpoints(db) >= 1);
+      // Fill the disk but for ~200 KB: the database's next transaction fits, the next network file (1 MB) does not.
+      const free = Number(execFileSync('df', ['--output=avail', '-B1', mount]).toString().split('\n')[1]);
+      writeFileSync(join(mount, 'filler'), Buffer.alloc(Math.max(0, free - 200_000)));
+      const done = await run.done;
+      expect(done.code).toBe(2);
+      expect(done.stderr).toMatch(/cannot write network file ".*learn-1-\d+\.bin": the disk is full/);
+      const stored = peek<{ games: number; file: string }>(db, 'SELECT games, table_file AS file FROM learn_checkpoints WHERE table_file IS NOT NULL');
+      expect(stored!.games % EVERY).toBe(0);
+      expect(networkFiles(db)).toEqual([`learn-1-${stored!.games}.bin`]); // no half-written file
+      rmSync(join(mount, 'filler'));
+      const r = runCli(['learn', 'resume', '1', '--db', db]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(exported(db).equals(uninterrupted)).toBe(true);
+    } finally {
+      execFileSync('umount', [mount]);
+    }
+  });
+
+  it('a checkpoint whose network file was changed or removed: resume says so in one line (exit 2), nothing is lost', () => {
+    const db = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: 2000 }), '--db', db]).code).toBe(0);
+    const path = join(`${db}.networks`, 'learn-1-2000.bin');
+    const good = readFileSync(path);
+    const changed = Buffer.from(good);
+    changed[changed.length - 5000] ^= 1; // a bit of a table entry
+    writeFileSync(path, changed);
+    // export, as resume, reads the checkpoint's file whole.
+    const more = runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]);
+    expect(more.code).toBe(2);
+    expect(more.stderr.trim().split('\n').at(-1)).toMatch(/^tune2048: network file ".*learn-1-2000\.bin" fails its checksum \(CRC-32\): the file is damaged$/);
+    rmSync(path);
+    const gone = runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toMatch(/cannot read network file ".*learn-1-2000\.bin": ENOENT/);
+    writeFileSync(path, good);
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]).code).toBe(0);
+  });
+
+  it('bad configs: one line naming the field, exit 2, no database created', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ network: { tuples: [[0, 1, 1]] } }, /network\.tuples\[0\]: cell 1 is repeated/],
+      [{ network: { tuples: [[0, 1, 2, 3, 4, 5, 6]] } }, /has 7 cells; a tuple has at most 6/],
+      [{ network: { tuples: [] } }, /network\.tuples is empty/],
+      [{ network: { stages: [{ maxTile: [2, 4096] }, { maxTile: [4096, 32768] }] } }, /overlap: both hold boards whose largest tile is 4096/],
+      [{ network: { stages: [{ maxTile: [2, 1024] }] } }, /leave boards whose largest tile is 2048 in no stage/],
+      [{ learningRate: 0 }, /learningRate/],
+      [{ threads: 0 }, /threads/],
+    ];
+    for (const [change, message] of cases) {
+      const db = join(dir(), 'never.sqlite');
+      const r = runCli(['learn', 'start', '-c', config(change), '--db', db]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(db)).toBe(false);
+    }
+  });
+});
+
+describe('network players: bad input', () => {
+  it('play and compare with a missing or foreign network file: one line, exit 2', () => {
+    const missing = runCli(['play', '--player', 'network:/nonexistent/net.bin', '-n', '1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read network file "\/nonexistent\/net\.bin": ENOENT/);
+    const foreign = join(dir(), 'foreign.bin');
+    mkdirSync(dir(), { recursive: true });
+    writeFileSync(foreign, 'not a network');
+    const c = runCli(['compare', `network:${foreign}`, 'nneonneo', '-n', '2']);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/is not a tune2048 network file/);
+  });
+});
