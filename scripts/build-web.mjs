@@ -9,18 +9,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build', 'web');
 mkdirSync(out, { recursive: true });
 
-// The engine's Node-only corners (reading presets and build/search.wasm from disk, the root split's
-// threads) are never reached in a browser (the page hands the module's bytes over; it searches with one
+// The engine's Node-only corners (reading presets, build/search.wasm and network files from disk, the root
+// split's threads) are never reached in a browser (the page hands the module's bytes over; it searches with one
 // thread per Web Worker); they resolve to stubs that say so if they ever are.
 const nodeStubs = {
   name: 'node-stubs',
   setup(b) {
-    b.onResolve({ filter: /^node:(fs|path|worker_threads|crypto)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
+    b.onResolve({ filter: /^node:(fs|path|worker_threads|crypto|os|zlib)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
     b.onLoad({ filter: /.*/, namespace: 'node-stub' }, () => ({
       contents: `const no = () => { throw new Error('no file system in the browser'); };
         export const readFileSync = no, existsSync = () => false, readdirSync = () => [], statSync = no;
         export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p, isAbsolute = (p) => p.startsWith('/');
-        export const MessageChannel = no, Worker = no, receiveMessageOnPort = no, workerData = null, createHash = no;`,
+        export const MessageChannel = no, Worker = no, receiveMessageOnPort = no, workerData = null, createHash = no;
+        export const openSync = no, readSync = no, writeSync = no, closeSync = no, fsyncSync = no, renameSync = no, rmSync = no, freemem = no, crc32 = no;`,
       loader: 'js',
     }));
   },

@@ -166,6 +166,25 @@ describe('tune2048 serve in Chromium', () => {
     expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
   });
 
+  it('a learning run of an n-tuple network: listed on the runs page, its page draws the held-out curve and lists its checkpoints', async () => {
+    const db = tempDb();
+    const config = join(mkdtempSync(join(tmpdir(), 'tune2048-cfg-')), 'learn.json');
+    writeFileSync(config, JSON.stringify({ format: 'tune2048/learn', name: 'tuples', seed: 2, games: 3000, learningRate: 0.1, checkpointEvery: 1000, network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7]] }, heldOut: { games: 20, seed: 99 } }));
+    expect(runCli(['learn', 'start', '-c', config, '--db', db]).code).toBe(0);
+    const url = await serve(db);
+    const page = await openPage(browser, errors);
+    await page.goto(url);
+    await page.waitForSelector('#learn-table a[href="/learn/1"]');
+    expect(await page.$eval('#learn-table tbody tr', (tr) => tr.textContent)).toMatch(/tuples.*2 tuples of 4 cells, one stage.*finished.*3,000 \/ 3,000/);
+    await page.goto(`${url}/learn/1`);
+    await page.waitForSelector('#checkpoints-table');
+    expect(await page.$$eval('#checkpoints-table tbody tr', (rows) => rows.length)).toBe(3);
+    expect(await page.$$eval('#chart-learn canvas', (c) => c.length)).toBe(1);
+    const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { heldOut: { mean: number } }[] };
+    const last = Math.round(shown.curve[2].heldOut.mean).toLocaleString('en-US');
+    expect(await page.$eval('#checkpoints-table tbody tr:last-child', (tr) => tr.textContent)).toContain(last);
+  });
+
   it('no page logged a console error', () => {
     expect(errors).toEqual([]);
   });

@@ -16,6 +16,7 @@ import { readNetworkFile } from '../learn/table-file';
 import { runDetail } from '../report/run-data';
 import { escapeHtml } from '../report/svg';
 import { listRunItems } from '../report/run-list';
+import { learnDetail, listLearnItems } from '../report/learn-data';
 import { Store } from '../store/store';
 import { exportBest } from '../tuner/export';
 import { InputError } from '../util/errors';
@@ -142,7 +143,19 @@ export function createDashboardServer(o: ServeOptions): Server {
       res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache' });
       return void res.end(readFileSync(asset.file));
     }
+    if ((m = /^\/learn\/(\d+)$/.exec(path))) {
+      const id = Number(m[1]);
+      if (!readStore(o.db, (s) => s.listLearnRuns().some((r) => r.id === id))) return html(res, 404, notFoundPage(`There is no learning run ${id} in ${o.db}.`));
+      return html(res, 200, shell(`tune2048 — learning run ${id}`));
+    }
     if (path === '/api/info') return json(res, 200, { db: o.db });
+    if (path === '/api/learn') return json(res, 200, readStore(o.db, listLearnItems));
+    if ((m = /^\/api\/learn\/(\d+)$/.exec(path))) {
+      const id = Number(m[1]);
+      const detail = readStore(o.db, (s) => (s.listLearnRuns().some((r) => r.id === id) ? learnDetail(s, id) : null));
+      if (!detail) return json(res, 404, { error: `no learning run ${id} in ${o.db}` });
+      return json(res, 200, detail);
+    }
     if (path === '/api/runs') return json(res, 200, readStore(o.db, listRunItems));
     if ((m = /^\/api\/runs\/(\d+)$/.exec(path))) {
       const id = Number(m[1]);

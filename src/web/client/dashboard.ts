@@ -7,7 +7,8 @@ import type { RunDetail } from '../../report/run-data';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import type { RunListItem } from '../../report/run-list';
 import { escapeHtml } from '../../report/svg';
-import { drawRunCharts } from './charts';
+import { drawChart, drawRunCharts } from './charts';
+import type { LearnItem, LearnPoint } from '../../report/learn-data';
 import { startViewer } from './viewer';
 import { describeModel } from '../../tuner/optimizer';
 
@@ -58,7 +59,14 @@ function poll<T>(url: string, draw: (data: T) => void): void {
 
 function runsPage(): void {
   document.title = 'tune2048 — runs';
-  app.innerHTML = `<h1>Runs</h1><div id="runs">loading…</div>`;
+  app.innerHTML = `<h1>Runs</h1><div id="runs">loading…</div><div id="learn-runs"></div>`;
+  poll<LearnItem[]>('/api/learn', (runs) => {
+    document.getElementById('learn-runs')!.innerHTML = runs.length === 0 ? '' : `<h2>Learning runs</h2>${table(
+      ['run', 'name', 'network', 'status', 'games', 'latest mean'],
+      runs.map((r) => [`<a href="/learn/${r.id}">${r.id}</a>`, esc(r.name), esc(r.network), `<span class="status ${esc(r.status)}">${esc(r.status)}</span>`, `${num(r.games)} / ${num(r.total)}`, num(r.latestMean)]),
+      'learn-table',
+    )}`;
+  });
   poll<RunListItem[]>('/api/runs', (runs) => {
     const el = document.getElementById('runs')!;
     if (runs.length === 0) {
@@ -158,10 +166,49 @@ function runPage(id: number): void {
   });
 }
 
+/** A learning run: its curve (held-out greedy mean and the last training games' mean against training minutes) and its checkpoints. */
+function learnPage(id: number): void {
+  document.title = `tune2048 — learning run ${id}`;
+  app.innerHTML = `<h1>Learning run ${id}</h1><div id="learn-summary">loading…</div><div id="chart-learn" class="chart"></div><div id="checkpoints"></div>`;
+  poll<{ run: LearnItem; curve: LearnPoint[] }>(`/api/learn/${id}`, ({ run, curve }) => {
+    document.getElementById('learn-summary')!.innerHTML = `<p><b>${esc(run.name)}</b> — ${esc(run.network)}; status <span class="status ${esc(run.status)}" id="learn-status">${esc(run.status)}</span>; <span id="learn-games">${num(run.games)} of ${num(run.total)} games</span>.</p>`;
+    const timed = curve.every((c) => c.minutes !== null);
+    const x = curve.map((c) => (timed ? c.minutes! : c.games));
+    if (curve.length > 0) {
+      drawChart(document.getElementById('chart-learn')!, {
+        title: 'Training curve',
+        xLabel: timed ? 'training minutes' : 'games',
+        yLabel: 'mean score',
+        x,
+        series: [
+          { name: 'held-out greedy games', values: curve.map((c) => c.heldOutMean) },
+          { name: 'last 1,000 training games', values: curve.map((c) => c.recentMean) },
+        ],
+      });
+    }
+    const rates = (r: number[] | undefined) => (r ? r.map((p) => `${(100 * p).toFixed(1)}%`) : ['–', '–', '–', '–', '–']);
+    document.getElementById('checkpoints')!.innerHTML = table(
+      ['games', 'minutes', 'moves/s', 'last 1,000', '2048', '4096', '8192', '16384', '32768', 'held-out', '8192', '16384', '32768'],
+      curve.map((c) => [
+        num(c.games),
+        num(c.minutes, 1),
+        c.stats ? num(c.stats.moves / c.stats.trainSeconds) : '–',
+        num(c.recentMean),
+        ...rates(c.stats?.recent.rates),
+        num(c.heldOutMean),
+        ...rates(c.stats?.heldOut?.rates).slice(2),
+      ]),
+      'checkpoints-table',
+    );
+  });
+}
+
 function route(): void {
   const path = location.pathname;
   const run = /^\/runs\/(\d+)$/.exec(path);
-  if (path === '/') runsPage();
+  const learn = /^\/learn\/(\d+)$/.exec(path);
+  if (learn) learnPage(Number(learn[1]));
+  else if (path === '/') runsPage();
   else if (run) runPage(Number(run[1]));
   else if (path === '/viewer') startViewer(app);
   else app.innerHTML = `<h1>Not found</h1><p id="not-found">Nothing at ${esc(path)}.</p>`;

@@ -1,0 +1,53 @@
+/**
+ * What the dashboard shows of learning runs: the list, and one run's curve (checkpoints with their training
+ * time, moves, the last training games' and the held-out games' summaries).
+ */
+import type { LearnConfig } from '../learn/config';
+import type { CheckpointStats } from '../learn/ntuple/network-run';
+import { describeShape } from '../learn/ntuple/shape';
+import { networkShapeOf } from '../learn/config';
+import type { Store } from '../store/store';
+
+export interface LearnItem {
+  id: number;
+  name: string;
+  status: string;
+  /** "4 tuples of 6 cells, one stage", or "line tables". */
+  network: string;
+  games: number;
+  total: number;
+  /** The latest held-out greedy mean (n-tuple networks), else the latest checkpoint's training mean. */
+  latestMean: number | null;
+}
+
+export interface LearnPoint {
+  games: number;
+  /** Training minutes (n-tuple networks; null for line tables). */
+  minutes: number | null;
+  recentMean: number;
+  heldOutMean: number | null;
+  stats: CheckpointStats | null;
+}
+
+function networkOf(config: LearnConfig): string {
+  const shape = networkShapeOf(config);
+  return shape ? describeShape(shape) : 'line tables';
+}
+
+export function listLearnItems(store: Store): LearnItem[] {
+  return store.listLearnRuns().map((r) => {
+    const last = store.learnCurve(r.id).at(-1);
+    const stats = (last?.stats ?? null) as CheckpointStats | null;
+    const config = r.storedConfig as LearnConfig;
+    return { id: r.id, name: r.name, status: r.status, network: networkOf(config), games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
+  });
+}
+
+export function learnDetail(store: Store, id: number): { run: LearnItem; curve: LearnPoint[] } {
+  const run = listLearnItems(store).find((r) => r.id === id)!;
+  const curve = store.learnCurve(id).map((c) => {
+    const stats = (c.stats ?? null) as CheckpointStats | null;
+    return { games: c.games, minutes: stats ? stats.trainSeconds / 60 : null, recentMean: c.meanScore, heldOutMean: stats?.heldOut?.mean ?? null, stats };
+  });
+  return { run, curve };
+}
