@@ -122,6 +122,13 @@ describe('tune2048 learn with an n-tuple network', () => {
       return;
     }
     try {
+      // Too small for two network files (1 MB each): refused before anything is created, saying how much it needs.
+      execFileSync('mount', ['-o', 'remount,size=1m', mount]);
+      const refused = runCli(['learn', 'start', '-c', config({}, mount), '--db', join(mount, 'learn.sqlite')]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^tune2048: a checkpoint of this network needs 2\.0 MiB free on the disk of ".*" \(two network files of 1\.0 MiB\); it has [01]\.\d MiB\n$/);
+      expect(readdirSync(mount)).toEqual(['learn.json']);
+      execFileSync('mount', ['-o', 'remount,size=4m', mount]);
       const db = join(mount, 'learn.sqlite');
       const run = startCli(['learn', 'start', '-c', config({}, mount), '--db', db]);
       await waitFor(() => checkpoints(db) >= 1);

@@ -2,9 +2,9 @@ import { Command } from 'commander';
 import { relative, dirname, resolve } from 'node:path';
 import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
-import { loadLearnConfig, parseLearnConfig, type LearnConfig } from '../../learn/config';
+import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
-import { describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
+import { checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
 import { copyNetworkFile } from '../../learn/ntuple/network-file';
 import { textChart } from '../text-chart';
@@ -80,7 +80,7 @@ async function drive(store: Store, runId: number, json: boolean, threads?: numbe
 }
 
 export function command(): Command {
-  const learn = new Command('learn').description('learn line tables by TD learning (a residual term the weights can add, weighted: see README "Learned line tables")');
+  const learn = new Command('learn').description('learn an evaluation by TD learning from greedy games: an n-tuple network that plays on its own (README "N-tuple networks"), or line tables that weights add (README "Learned line tables")');
   learn
     .command('start')
     .description('start a learning run from a learning config')
@@ -91,6 +91,8 @@ export function command(): Command {
     .action(async (opts: { config: string; db: string; json?: boolean; threads?: number }) => {
       const config = loadLearnConfig(opts.config);
       if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
+      const shape = networkShapeOf(config);
+      if (shape) checkNetworkResources(shape, opts.db);
       await withStore(opts.db, 'write', async (store) => {
         if (opts.threads !== undefined && !config.network) throw new InputError('--threads is for n-tuple networks (a config with "network"); line tables train on one thread');
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });

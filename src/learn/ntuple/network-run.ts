@@ -9,6 +9,7 @@
  * the tables of a run never stopped.
  */
 import { mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { freemem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Store } from '../../store/store';
 import { InputError, RunLostError } from '../../util/errors';
@@ -46,7 +47,17 @@ export function storedNetworkPath(storePath: string, rel: string): string {
   return join(dirname(resolve(storePath)), rel);
 }
 
-/** Refuses to start when the disk cannot hold two checkpoints at once (the new one is written before the old one goes). */
+/**
+ * Refuses to start a network the machine cannot hold, saying how much it needs: its memory (the tables in
+ * one WebAssembly memory), and on the database's disk two network files (a checkpoint's file is written
+ * before the previous one goes). Called before anything is created.
+ */
+export function checkNetworkResources(shape: NetworkShape, storePath: string): void {
+  const bytes = networkFileBytes(shape);
+  if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network (${describeShape(shape)}) needs ${formatBytes(bytes)} of memory to train and this machine has ${formatBytes(freemem())} free`);
+  checkDisk(dirname(resolve(storePath)), shape);
+}
+
 function checkDisk(dir: string, shape: NetworkShape): void {
   const need = 2 * networkFileBytes(shape);
   let free: number;
