@@ -212,13 +212,14 @@ function showNetworkRun(store: Store, runId: number, json: boolean): void {
   const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
   if (json) return console.log(JSON.stringify({ ...run, curve }));
   console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
-  const rows = [['games', 'minutes', 'moves/s', 'last 1000', ...RATE_TILES.map(String), "held-out", ...RATE_TILES.map(String)]];
+  const rows = [['games', 'minutes', 'cpu min', 'moves/s', 'last 1000', ...RATE_TILES.map(String), "held-out", ...RATE_TILES.map(String)]];
   for (const c of curve) {
     const r = c.recent;
     const h = c.heldOut;
     rows.push([
       String(c.games),
       (c.trainSeconds / 60).toFixed(1),
+      c.cpuSeconds === undefined ? '-' : (c.cpuSeconds / 60).toFixed(1),
       String(Math.round(c.moves / Math.max(1e-9, c.trainSeconds))),
       String(Math.round(r.mean)),
       ...r.rates.map(pct),

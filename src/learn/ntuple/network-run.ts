@@ -26,6 +26,8 @@ export interface CheckpointStats {
   /** Training moves and seconds of training (both summed over resumes; held-out games not counted). */
   moves: number;
   trainSeconds: number;
+  /** Processor seconds of this process (every thread) while it trained: the measure of training on a machine shared with other work. */
+  cpuSeconds?: number;
   /** The last 1,000 training games. */
   recent: GamesSummary;
   /** The held-out greedy games (null at a stop: a Ctrl-C does not wait for them). */
@@ -109,6 +111,7 @@ export async function runNetworkLearning(
     const last = store.lastLearnCheckpoint(runId);
     let moves0 = 0;
     let seconds0 = 0;
+    let cpu0 = 0;
     let heldOut: GamesSummary | null = null;
     if (last?.tableFile) {
       const path = storedNetworkPath(store.path, last.tableFile);
@@ -118,17 +121,20 @@ export async function runNetworkLearning(
       const stats = last.stats as CheckpointStats | null;
       moves0 = stats?.moves ?? 0;
       seconds0 = stats?.trainSeconds ?? 0;
+      cpu0 = stats?.cpuSeconds ?? 0;
       heldOut = stats?.heldOut ?? null;
     } else if (last) {
       throw new InputError(`learning run ${runId}'s latest checkpoint holds no network file`);
     }
     removeStrays(dir, runId, last?.tableFile ? basename(last.tableFile) : null);
     let trainMs = 0;
+    let cpuUs = 0;
     let savedAt = training.games;
     const stats = (held: GamesSummary | null): CheckpointStats => ({
       threads,
       moves: moves0 + training!.movesDone(),
       trainSeconds: seconds0 + trainMs / 1000,
+      cpuSeconds: cpu0 + cpuUs / 1e6,
       recent: training!.recent(1000),
       heldOut: held,
     });
@@ -167,8 +173,11 @@ export async function runNetworkLearning(
       while (training.games < config.games && !training.stopped) {
         const limit = Math.min(config.games, (Math.floor(training.games / config.checkpointEvery) + 1) * config.checkpointEvery);
         const t = performance.now();
+        const cpu = process.cpuUsage();
         await training.trainTo(limit);
         trainMs += performance.now() - t;
+        const used = process.cpuUsage(cpu);
+        cpuUs += used.user + used.system;
         if (options.shouldStop?.()) training.stop();
         await save();
       }
