@@ -161,7 +161,7 @@ describe('playing, comparing and hints', () => {
     expect(sweep.stderr).toMatch(/sweep varies tune2048's search depth/);
     const asPlayer = runCli(['compare', 'nneonneo', 'tuned-d1', '--player', 'external:greedy-py']);
     expect(asPlayer.code).toBe(2);
-    expect(asPlayer.stderr).toMatch(/name an external player as a contender/);
+    expect(asPlayer.stderr).toMatch(/name it as a contender instead \(external:NAME, a parameter file, or network:FILE\)/);
     const other = join(dir, 'other.json');
     writeFileSync(other, JSON.stringify({ format: 'tune2048/player-params', player: 'greedy-py', version: '1.0', params: { empty: 2 } }));
     const wrong = runCli(['play', '--player', `external:${cPlayerFile}`, '--params', other, '-n', '1']);

@@ -72,7 +72,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(shown.curve[0].heldOut.mean).toBeGreaterThan(8000);
     expect(shown.curve.at(-1)!.heldOut.mean).toBeGreaterThan(shown.curve[0].heldOut.mean);
     const text = runCli(['learn', 'show', '1', '--db', db]).stdout;
-    expect(text).toMatch(/^8000\s+[\d.]+\s+\d+\s+\d+/m);
+    expect(text).toMatch(/^8000\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+/m); // games, minutes, cpu min, moves/s, last 1000
     expect(text).toContain('held-out greedy mean against training minutes');
     uninterrupted = exported(db);
 

@@ -83,7 +83,7 @@ describe('synthetic configs', () => {
   it('is never a player of the playing commands', () => {
     const r = runCli(['play', '-w', 'nneonneo', '--player', 'synthetic', '-n', '1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--player must be one of expectimax, minimax, mcts, mcts-emm or external:NAME, got "synthetic"/);
+    expect(r.stderr).toMatch(/--player must be one of expectimax, minimax, mcts, mcts-emm, external:NAME or network:FILE, got "synthetic"/);
   });
 });
 

@@ -7,8 +7,9 @@ import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_
 import { instantiateSearch } from '../wasm/module';
 import { C, KEEP_TABLES, runTasks, SPIN_MS, waitWhile, type SharedBlock, type SharedTables } from './threads';
 
-const { module, block, port } = workerData as { module: WebAssembly.Module; block: SharedBlock; port: MessagePort };
-const wasm = instantiateSearch(module);
+// Not `module`: compiled to CommonJS, a top-level `module` would clash with the wrapper's own.
+const { wasmModule, block, port } = workerData as { wasmModule: WebAssembly.Module; block: SharedBlock; port: MessagePort };
+const wasm = instantiateSearch(wasmModule);
 const received = new Map<number, SharedTables>();
 let tablesId = -1;
 let bits = -1;

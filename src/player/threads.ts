@@ -145,7 +145,7 @@ export class SearchThreads {
     const entry = helperEntry();
     for (let i = 1; i < threads; i++) {
       const { port1, port2 } = new MessageChannel();
-      const helper = new Worker(entry.file, { workerData: { module, block: this.block, port: port2 }, transferList: [port2], execArgv: entry.execArgv });
+      const helper = new Worker(entry.file, { workerData: { wasmModule: module, block: this.block, port: port2 }, transferList: [port2], execArgv: entry.execArgv });
       // Helpers only ever wait or search: they must not keep the process alive.
       helper.unref();
       port1.unref();

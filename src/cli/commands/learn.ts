@@ -59,9 +59,9 @@ async function drive(store: Store, runId: number, json: boolean, threads?: numbe
       onProgress: (p) => progress.update(p.games, { mean: Math.round(p.recentMean) }),
       onNetworkProgress: (p) =>
         progress.update(p.games, {
-          mps: `${(p.movesPerSecond / 1e6).toFixed(2)}M`,
-          mean: Math.round(p.recent.mean),
-          rates: ratesText(p.recent),
+          mps: p.movesPerSecond > 0 ? `${(p.movesPerSecond / 1e6).toFixed(2)}M` : '-',
+          mean: p.recent.games > 0 ? Math.round(p.recent.mean) : '-',
+          rates: p.recent.games > 0 ? ratesText(p.recent) : '',
           held: p.heldOut ? `${Math.round(p.heldOut.mean)} (${p.heldOut.games} games)` : '-',
         }),
     });

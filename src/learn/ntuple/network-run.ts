@@ -128,6 +128,7 @@ export async function runNetworkLearning(
     }
     removeStrays(dir, runId, last?.tableFile ? basename(last.tableFile) : null);
     let trainMs = 0;
+    let chunkStart: number | null = null; // while the threads train: progress counts the chunk under way
     let cpuUs = 0;
     let savedAt = training.games;
     const stats = (held: GamesSummary | null): CheckpointStats => ({
@@ -142,7 +143,7 @@ export async function runNetworkLearning(
       options.onNetworkProgress?.({
         games: Atomics.load(training!.machine.control, C.DONE) >>> 0,
         total: config.games,
-        movesPerSecond: trainMs > 0 ? training!.movesDone() / (trainMs / 1000) : 0,
+        movesPerSecond: ((ms) => (ms > 0 ? training!.movesDone() / (ms / 1000) : 0))(trainMs + (chunkStart === null ? 0 : performance.now() - chunkStart)),
         recent: training!.recent(1000),
         heldOut,
       });
@@ -172,10 +173,11 @@ export async function runNetworkLearning(
     try {
       while (training.games < config.games && !training.stopped) {
         const limit = Math.min(config.games, (Math.floor(training.games / config.checkpointEvery) + 1) * config.checkpointEvery);
-        const t = performance.now();
+        const t = (chunkStart = performance.now());
         const cpu = process.cpuUsage();
         await training.trainTo(limit);
         trainMs += performance.now() - t;
+        chunkStart = null;
         const used = process.cpuUsage(cpu);
         cpuUs += used.user + used.system;
         if (options.shouldStop?.()) training.stop();

@@ -5,8 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { instantiateLearn } from './machine';
 
-const { module, memory, block, thread } = workerData as { module: WebAssembly.Module; memory: WebAssembly.Memory; block: number; thread: number };
-const wasm = instantiateLearn(module, memory);
+// Not `module`: compiled to CommonJS, a top-level `module` would clash with the wrapper's own.
+const { wasmModule, memory, block, thread } = workerData as { wasmModule: WebAssembly.Module; memory: WebAssembly.Memory; block: number; thread: number };
+const wasm = instantiateLearn(wasmModule, memory);
 wasm.attach(block, thread);
 
 parentPort!.on('message', (task: 'train' | 'evaluate') => {

@@ -24,7 +24,7 @@ export class Trainer {
     const module = compiledLearnModule();
     this.workers = Array.from(
       { length: machine.options.threads },
-      (_, thread) => new Worker(entry.file, { workerData: { module, memory: machine.memory, block: machine.block, thread }, execArgv: entry.execArgv }),
+      (_, thread) => new Worker(entry.file, { workerData: { wasmModule: module, memory: machine.memory, block: machine.block, thread }, execArgv: entry.execArgv }),
     );
     for (const w of this.workers) w.on('error', (e) => (this.failure ??= e));
     for (const w of this.workers) w.unref();
