@@ -57,6 +57,8 @@ describe('tune2048 learn', () => {
     await run.done;
     const stored = peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games;
     expect(stored).toBeLessThan(games);
+    const threads = runCli(['learn', 'resume', '1', '--db', db, '--threads', '2']);
+    expect([threads.code, threads.stderr.trim()]).toEqual([2, 'tune2048: --threads is for n-tuple networks; learning run 1 learns line tables, on one thread']);
     const r = runCli(['learn', 'resume', '1', '--db', db]);
     expect(r.code, r.stderr).toBe(0);
     expect(exported(db).equals(uninterrupted)).toBe(true);

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { boardFromRanks, type Board } from '../src/engine/board';
 import { playGame } from '../src/engine/game';
+import { applyMove, type Direction } from '../src/engine/moves';
 import { parseLearnConfig } from '../src/learn/config';
 import { NetworkMachine } from '../src/learn/ntuple/machine';
 import { readNetworkFile, readNetworkShape, writeNetworkFile } from '../src/learn/ntuple/network-file';
@@ -148,6 +149,19 @@ describe('training against the reference, to the bit', () => {
       const scores = Array.from({ length: 12 }, (_, i) => playGame(player, 5000 + i).score);
       expect(scores.reduce((a, b) => a + b, 0) / 12).toBe(held.mean);
       expect(held.mean).toBeGreaterThan(1000);
+      // decide (hint, the viewer): each legal move's reward + the reference's value of its afterstate; the move is their best.
+      const ref = referenceOf(training.machine);
+      for (const board of boards.slice(0, 200)) {
+        const d = player.decide(board);
+        const expected = [0, 1, 2, 3].map((dir) => {
+          const after = applyMove(board, dir as Direction);
+          return after.legal ? after.score + referenceValue(ref, after.board) : Number.NaN;
+        });
+        d.values.forEach((v, dir) => (Number.isNaN(expected[dir]) ? expect(v).toBeNaN() : expect(v).toBeCloseTo(expected[dir], 6)));
+        const legal = expected.flatMap((v, dir) => (Number.isNaN(v) ? [] : [dir]));
+        if (legal.length === 0) expect(d.move).toBe(-1);
+        else expect(expected[d.move]).toBe(Math.max(...legal.map((dir) => expected[dir])));
+      }
     } finally {
       await training.close();
     }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Board } from '../engine/board';
-import { legalMoves, type Direction } from '../engine/moves';
+import { applyMove, type Direction } from '../engine/moves';
 import type { Player } from '../engine/player';
 import { NetworkMachine } from '../learn/ntuple/machine';
 import { readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file';
@@ -15,18 +15,23 @@ import type { NetworkPlayerSpec } from './spec';
 
 export const NETWORK_PREFIX = 'network:';
 
+const KEEP = 2;
 const loaded = new Map<string, NetworkMachine>();
 
 /** The network of a spec in this process's memory (read once, checked against its hash). */
 export function networkMachineFor(ref: NetworkPlayerSpec['network']): NetworkMachine {
   const known = loaded.get(ref.sha256);
-  if (known) return known;
+  if (known) {
+    loaded.delete(ref.sha256); // most recently used last
+    loaded.set(ref.sha256, known);
+    return known;
+  }
   const shape = readNetworkShape(ref.file);
   const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1 });
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
-  // One network per process at a time: a new one frees the last (they are hundreds of MB each).
-  loaded.clear();
+  // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
+  if (loaded.size >= KEEP) loaded.delete(loaded.keys().next().value!);
   loaded.set(ref.sha256, machine);
   return machine;
 }
@@ -37,10 +42,12 @@ export function createNetworkPlayer(ref: NetworkPlayerSpec['network']): Player {
   return {
     chooseMove,
     decide(board: Board) {
-      const move = chooseMove(board);
-      // Values per move are the network's afterstate values plus rewards; only the chosen one is kept by the module.
-      const values = [0, 1, 2, 3].map((d) => (legalMoves(board).includes(d as Direction) ? (d === move ? machine.exports.lastValue() : Number.NaN) : Number.NaN));
-      return { move, values };
+      // What the greedy move maximises, for each move: its reward + the network's value of its afterstate.
+      const values = [0, 1, 2, 3].map((d) => {
+        const after = applyMove(board, d as Direction);
+        return after.legal ? after.score + machine.exports.value(after.board.lo, after.board.hi) : Number.NaN;
+      });
+      return { move: chooseMove(board), values };
     },
   };
 }

@@ -40,6 +40,7 @@ export function ratesText(s: GamesSummary, from = 0): string {
 async function drive(store: Store, runId: number, json: boolean, threads?: number): Promise<void> {
   let stopping = false;
   const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
+  if (threads !== undefined && !config.network) throw new InputError(`--threads is for n-tuple networks; learning run ${runId} learns line tables, on one thread`);
   const from = store.lastLearnCheckpoint(runId)?.games ?? 0;
   const progress = config.network
     ? createProgress('games', config.games, 'learn [{bar}] {value}/{total} games | {mps} moves/s | last 1000: {mean} {rates} | held-out {held} | ETA {eta_formatted}', { mps: '-', mean: '-', rates: '', held: '-' })
