@@ -76,14 +76,23 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(text).toContain('held-out greedy mean against training minutes');
     uninterrupted = exported(db);
 
-    // The exported network plays the held-out seeds to the same mean in play (this process) and compare (workers).
+    // The exported network plays the held-out seeds greedily (-d 0) to the same mean in play (this process) and compare (workers).
     const out = join(dir(), 'net.bin');
     writeFileSync(out, uninterrupted);
-    const play = JSON.parse(runCli(['play', '--player', `network:${out}`, '-n', '50', '-s', '424242', '--json']).stdout) as { summary: { meanScore: number } };
-    expect(play.summary.meanScore).toBeCloseTo(shown.curve.at(-1)!.heldOut.mean, 6);
-    const compare = runCli(['compare', `network:${out}`, 'nneonneo', '-n', '50', '-s', '424242', '--workers', '2', '--json']);
-    expect(compare.code, compare.stderr).toBe(0);
-    expect((JSON.parse(compare.stdout) as { contenders: { summary: { meanScore: number } }[] }).contenders[0].summary.meanScore).toBeCloseTo(play.summary.meanScore, 6);
+    const played = (depth: string) => JSON.parse(runCli(['play', '--player', `network:${out}`, '-n', '50', '-s', '424242', '-d', depth, '--json']).stdout) as { depth: number; summary: { meanScore: number } };
+    const greedy = played('0');
+    expect(greedy.summary.meanScore).toBeCloseTo(shown.curve.at(-1)!.heldOut.mean, 6);
+    const compared = (depth: string) => {
+      const c = runCli(['compare', `network:${out}`, 'nneonneo', '-n', '50', '-s', '424242', '-d', depth, '--workers', '2', '--json']);
+      expect(c.code, c.stderr).toBe(0);
+      return (JSON.parse(c.stdout) as { contenders: { summary: { meanScore: number } }[] }).contenders[0].summary.meanScore;
+    };
+    expect(compared('0')).toBeCloseTo(greedy.summary.meanScore, 6);
+    // One chance layer deeper (the default depth): the search's games, alike in play and in compare's workers, and better.
+    const searched = played('1');
+    expect(searched.depth).toBe(1);
+    expect(compared('1')).toBeCloseTo(searched.summary.meanScore, 6);
+    expect(searched.summary.meanScore).toBeGreaterThan(greedy.summary.meanScore);
   });
 
   it('kill -9 after a checkpoint, then resume: the same network, to the bit, as the run never stopped', async () => {

@@ -23,7 +23,7 @@ export interface PlayerCliOptions {
 
 export function addPlayerOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file); network:FILE, a learned n-tuple network playing greedily (tune2048 learn export)').argParser(parsePlayerOption).default('expectimax'))
+    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file); network:FILE, a learned n-tuple network (tune2048 learn export) searched to --depth with the network at the leaves (0: greedy)').argParser(parsePlayerOption).default('expectimax'))
     .option('--iterations <n>', 'mcts, mcts-emm: iterations per move (default 1500; mcts-emm 50)', parseIntegerOption('--iterations', 1, 10_000_000))
     .option('--c <x>', "mcts, mcts-emm: UCB1's exploration constant (default 1.4)", parseNumberOption('--c', 0, 1000))
     .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000));
@@ -62,7 +62,7 @@ export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; 
   const network = networkFileOf(opts.player);
   if (network !== null) {
     if (opts.params) throw new InputError('--params gives an external player\'s values; a network has none');
-    return networkPlayerSpec(network);
+    return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob });
   }
   if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');
   return cliPlayerSpec(opts, loadWeights(opts.weights));

@@ -1,17 +1,21 @@
 /**
- * A learned n-tuple network as a player: the greedy move on reward + the network's value of the
- * afterstate, computed by build/learn.wasm (the code that trained it). A process loads a network once
- * (by its hash) and keeps it: its tables are hundreds of megabytes.
+ * A learned n-tuple network as a player, computed by build/learn.wasm (the code that trained it): at depth
+ * 0 the greedy move on reward + the network's value of the afterstate; deeper, expectimax with the network
+ * at the leaves (src/wasm/assembly/network-search.ts). A process loads a network once (by its hash) and
+ * keeps it: its tables are hundreds of megabytes.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Board } from '../engine/board';
-import { applyMove, type Direction } from '../engine/moves';
+import type { Direction } from '../engine/moves';
 import type { Player } from '../engine/player';
 import { NetworkMachine } from '../learn/ntuple/machine';
 import { readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file';
 import { InputError } from '../util/errors';
+import { cacheBits, DEFAULT_SEARCH, type DepthSetting } from './expectimax';
 import type { NetworkPlayerSpec } from './spec';
+import { countDistinctTiles } from '../engine/board';
+import { MAX_DEPTH } from './limits';
 
 export const NETWORK_PREFIX = 'network:';
 
@@ -27,7 +31,7 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network']): NetworkMac
     return known;
   }
   const shape = readNetworkShape(ref.file);
-  const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1 });
+  const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB) });
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
   // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
@@ -36,24 +40,40 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network']): NetworkMac
   return machine;
 }
 
-export function createNetworkPlayer(ref: NetworkPlayerSpec['network']): Player {
-  const machine = networkMachineFor(ref);
-  const chooseMove = (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1;
+/** The depth of a decision on `board`: `auto` is expectimax's rule, max(3, distinct tiles − 2). */
+function depthOn(depth: DepthSetting, board: Board): number {
+  return depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
+}
+
+export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search'>): Player {
+  const machine = networkMachineFor(spec.network);
+  const { depth, cprob } = spec.search;
+  /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth. */
+  const values = (board: Board): number[] => {
+    machine.exports.setNetworkSearch(depthOn(depth, board), cprob); // per decision: another player may share the machine
+    return [0, 1, 2, 3].map((d) => machine.exports.searchMove(board.lo, board.hi, d));
+  };
+  /** The best move, ties to the earlier; -1 when none is legal. */
+  const best = (vs: number[]): Direction | -1 => {
+    let move = -1;
+    vs.forEach((v, d) => {
+      if (!Number.isNaN(v) && (move < 0 || v > vs[move])) move = d;
+    });
+    return move as Direction | -1;
+  };
+  // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
+  const chooseMove = depth === 0 ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
-      // What the greedy move maximises, for each move: its reward + the network's value of its afterstate.
-      const values = [0, 1, 2, 3].map((d) => {
-        const after = applyMove(board, d as Direction);
-        return after.legal ? after.score + machine.exports.value(after.board.lo, after.board.hi) : Number.NaN;
-      });
-      return { move: chooseMove(board), values };
+      const vs = values(board);
+      return { move: best(vs), values: vs };
     },
   };
 }
 
-/** The spec of a network file (its hash read from the whole file). */
-export function networkPlayerSpec(path: string): NetworkPlayerSpec {
+/** The spec of a network file (its hash read from the whole file) searched as `search` says. */
+export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
   readNetworkShape(path); // a file that is not a network says so in one line
   const hash = createHash('sha256');
   const fd = openSync(path, 'r');
@@ -63,7 +83,7 @@ export function networkPlayerSpec(path: string): NetworkPlayerSpec {
   } finally {
     closeSync(fd);
   }
-  return { kind: 'network', network: { file: path, sha256: hash.digest('hex') } };
+  return { kind: 'network', network: { file: path, sha256: hash.digest('hex') }, search: { depth: search.depth, cprob: search.cprob } };
 }
 
 /** "network:FILE" → FILE; null otherwise. */

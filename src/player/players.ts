@@ -19,7 +19,7 @@ import { createNetworkPlayer } from './network-player';
 /** The player a spec describes (expectimax: the default transposition table unless it says otherwise: the same game everywhere). */
 export function createPlayer(spec: PlayerSpec): Player {
   if (spec.kind === 'external') throw new InputError(`the external player ${spec.external.name} answers asynchronously: play it through playExternalGames (src/player/external/play.ts)`);
-  if (spec.kind === 'network') return createNetworkPlayer(spec.network);
+  if (spec.kind === 'network') return createNetworkPlayer(spec);
   const s = spec.search;
   switch (spec.kind) {
     case 'expectimax':

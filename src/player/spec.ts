@@ -75,10 +75,14 @@ export interface ExternalPlayerSpec {
   external: ExternalPlayerRef;
 }
 
-/** A learned n-tuple network playing greedily (src/player/network-player.ts): its file and the file's SHA-256. */
+/**
+ * A learned n-tuple network (src/player/network-player.ts): its file and the file's SHA-256, and its search:
+ * expectimax with the network at the leaves, depth 0 = the greedy move (src/wasm/assembly/network-search.ts).
+ */
 export interface NetworkPlayerSpec {
   kind: 'network';
   network: { file: string; sha256: string };
+  search: { depth: DepthSetting; cprob: number };
 }
 
 export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec | NetworkPlayerSpec;
@@ -137,7 +141,7 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
  */
 export function playerKey(spec: PlayerSpec): string {
   // A network is named by its hash: the same tables play the same games wherever their file lies.
-  if (spec.kind === 'network') return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256 });
+  if (spec.kind === 'network') return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search: spec.search });
   if (spec.kind === 'external') {
     const { name, version, announced, params } = spec.external;
     return canonicalJson({ kind: spec.kind, name, version, announced, params });

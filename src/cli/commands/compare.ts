@@ -134,7 +134,7 @@ export function printTables(result: Comparison): void {
 export function command(): Command {
   const cmd = new Command('compare')
     .description('paired comparison: every weight set plays the same seeds; means with 95% CIs and a Wilcoxon signed-rank test per pair')
-    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (greedy)')
+    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (searched to --depth; 0: greedy)')
     .option('-n, --games <n>', 'games per contender (the same seeds for all)', parseIntegerOption('--games', 2, 1_000_000), 200)
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
@@ -160,7 +160,7 @@ export function command(): Command {
       for (const spec of specs) {
         const network = networkFileOf(spec);
         if (network !== null) {
-          contenders.push({ label: basename(network), network: networkPlayerSpec(network) });
+          contenders.push({ label: basename(network), network: networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob }) });
           continue;
         }
         const external = await externalContender(spec);

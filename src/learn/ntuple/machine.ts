@@ -21,10 +21,14 @@ export interface LearnExports {
   greedyMove(lo: number, hi: number): number;
   lastValue(): number;
   tdStep(lo: number, hi: number, target: number, step: number): void;
+  /** The search (src/wasm/assembly/network-search.ts): depth limit and cprob, then one root move's value (NaN when illegal). */
+  setNetworkSearch(depth: number, cprob: number): void;
+  searchMove(lo: number, hi: number, dir: number): number;
+  searchNodes(): number;
 }
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*).
-const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17 } as const;
+const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20 } as const;
 const F_BASE = 128;
 const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3 } as const;
 const BLOCK_BYTES = 256;
@@ -49,6 +53,8 @@ export interface MachineOptions {
   evalCapacity: number;
   /** Late starts (u64 boards as [lo, hi]) and the share of training games that start from one. */
   starts?: { boards: readonly { lo: number; hi: number }[]; share: number };
+  /** The main instance's search table: 2^bits entries of 32 bytes (absent or < 4: the search has none). */
+  searchCacheBits?: number;
 }
 
 let compiled: WebAssembly.Module | null = null;
@@ -117,6 +123,8 @@ export class NetworkMachine {
     const ring = place(RING * 16);
     const evalResults = place(Math.max(1, options.evalCapacity) * 16);
     const startsAt = place(Math.max(1, starts.length) * 8);
+    const searchBits = options.searchCacheBits ?? 0;
+    const searchTable = searchBits >= 4 ? place(2 ** searchBits * 32) : 0;
     this.tablePtr = [];
     for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));
     const bytes = align(at, PAGE);
@@ -148,6 +156,9 @@ export class NetworkMachine {
     word(W.EVAL, evalResults);
     word(W.STARTS, startsAt);
     word(W.START_COUNT, starts.length);
+    word(W.SEARCH_TABLE, searchTable);
+    word(W.SEARCH_BITS, searchBits);
+    word(W.SEARCH_THREAD, options.threads);
     f64[(block + F_BASE) / 8 + F.TRAIN_SEED] = options.trainSeed;
     f64[(block + F_BASE) / 8 + F.EVAL_SEED] = options.evalSeed;
     f64[(block + F_BASE) / 8 + F.STEP] = options.step;

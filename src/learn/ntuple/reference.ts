@@ -4,7 +4,7 @@
  * engine (src/engine). The WebAssembly trainer (src/wasm/assembly/learn.ts) is checked against it: the same
  * values, and the same tables to the bit after the same training games.
  */
-import { boardToRanks, makeBoard, maxRank, type Board } from '../../engine/board';
+import { boardToRanks, makeBoard, maxRank, withRank, type Board } from '../../engine/board';
 import { applyMove, DIRECTIONS } from '../../engine/moves';
 import { createRng, initialBoard, spawnTile } from '../../engine/spawn';
 import { stageOfRank, type NetworkShape } from './shape';
@@ -119,4 +119,39 @@ export function referenceGame(net: ReferenceNetwork, seed: number, step?: number
     now = next;
   }
   return { score, moves, maxRank: top };
+}
+
+/**
+ * Expectimax with the network at the leaves, by brute force (no table): what
+ * src/wasm/assembly/network-search.ts computes, in the same order of operations. A root move is worth its
+ * reward + its afterstate's chance node; a chance node at depth `depth` (or below the probability `cprob`)
+ * is the network's value, else the mean over every empty cell (in cell order) of 0.9 × the max node with a
+ * 2 there + 0.1 × with a 4; a max node is the best reward + chance node over its legal moves (at the depth
+ * limit: + value, the greedy choice), 0 when none is legal. NaN for an illegal root move.
+ */
+export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: number, depth: number, cprob: number): number {
+  const chance = (b: Board, p: number, d: number): number => {
+    if (d >= depth || p < cprob) return referenceValue(net, b);
+    const empty = boardToRanks(b).flatMap((r, cell) => (r === 0 ? [cell] : []));
+    let sum = 0;
+    for (const cell of empty) {
+      const q = p / empty.length;
+      sum += 0.9 * max(withRank(b, cell, 1), q * 0.9, d + 1) + 0.1 * max(withRank(b, cell, 2), q * 0.1, d + 1);
+    }
+    return sum / empty.length;
+  };
+  const max = (b: Board, p: number, d: number): number => {
+    if (d >= depth || p < cprob) {
+      const c = referenceChoice(net, b);
+      return c ? c.reward + c.value : 0;
+    }
+    let best = -Infinity;
+    for (const k of DIRECTIONS) {
+      const m = applyMove(b, k);
+      if (m.legal) best = Math.max(best, m.score + chance(m.board, p, d));
+    }
+    return best === -Infinity ? 0 : best;
+  };
+  const m = applyMove(board, dir as (typeof DIRECTIONS)[number]);
+  return m.legal ? m.score + chance(m.board, 1, 0) : Number.NaN;
 }

@@ -15,7 +15,9 @@
  * control words, per-thread scratch, the row tables, the network's description and tables, the results of
  * training and evaluation games, the late-start boards.
  */
-import { addresses, maxRankOf, networkUpdate, networkValue, setStageStride, slot, transpose, updateAt, useNetwork, valueAt } from './ntuple';
+import { maxRankOf, networkUpdate, networkValue, setStageStride, updateAt, useNetwork } from './ntuple';
+import { searchMove as networkSearchMove, setNetworkSearch, searchNodes, useSearchTable } from './network-search';
+import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveTables } from './network-moves';
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
 const W_CONTROL = 0;
@@ -36,6 +38,9 @@ const W_START_COUNT = 14;
 const W_PROMOTE = 15;
 const W_SCRATCH_BYTES = 16;
 const W_STAGE_STRIDE = 17;
+const W_SEARCH_TABLE = 18; // the main instance's transposition table (network-search.ts), 0 when it has none
+const W_SEARCH_BITS = 19;
+const W_SEARCH_THREAD = 20; // the instance that holds it (the threads' instances train and have none)
 const F_BASE = 128;
 const F_TRAIN_SEED = 0;
 const F_EVAL_SEED = 1;
@@ -55,10 +60,6 @@ const C_EVAL_LIMIT = 28; // u32
 export const RING: u32 = 4096;
 
 let control: usize = 0;
-let rowLeft: usize = 0;
-let rowRight: usize = 0;
-let scoreLeft: usize = 0;
-let scoreRight: usize = 0;
 let ring: usize = 0;
 let evalResults: usize = 0;
 let starts: usize = 0;
@@ -76,10 +77,12 @@ export function heapBase(): usize {
 /** Makes this instance (thread `thread`) use the memory laid out as `block` describes. */
 export function attach(block: usize, thread: i32): void {
   control = <usize>load<u32>(block + (W_CONTROL << 2));
-  rowLeft = <usize>load<u32>(block + (W_ROW_LEFT << 2));
-  rowRight = <usize>load<u32>(block + (W_ROW_RIGHT << 2));
-  scoreLeft = <usize>load<u32>(block + (W_SCORE_LEFT << 2));
-  scoreRight = <usize>load<u32>(block + (W_SCORE_RIGHT << 2));
+  useMoveTables(
+    <usize>load<u32>(block + (W_ROW_LEFT << 2)),
+    <usize>load<u32>(block + (W_ROW_RIGHT << 2)),
+    <usize>load<u32>(block + (W_SCORE_LEFT << 2)),
+    <usize>load<u32>(block + (W_SCORE_RIGHT << 2)),
+  );
   ring = <usize>load<u32>(block + (W_RING << 2));
   evalResults = <usize>load<u32>(block + (W_EVAL << 2));
   starts = <usize>load<u32>(block + (W_STARTS << 2));
@@ -99,6 +102,8 @@ export function attach(block: usize, thread: i32): void {
     scratch,
   );
   setStageStride(<usize>load<u32>(block + (W_STAGE_STRIDE << 2)));
+  const searching = thread == load<i32>(block + (W_SEARCH_THREAD << 2));
+  useSearchTable(searching ? <usize>load<u32>(block + (W_SEARCH_TABLE << 2)) : 0, searching ? load<i32>(block + (W_SEARCH_BITS << 2)) : 0);
 }
 
 // ---- seedrandom's Alea, as src/engine/spawn.ts uses it ----
@@ -190,87 +195,6 @@ function spawn(b: u64): u64 {
   return b;
 }
 
-@inline function slide(table: usize, b: u64): u64 {
-  return (
-    <u64>load<u16>(table + ((<usize>b & 0xffff) << 1)) |
-    (<u64>load<u16>(table + ((<usize>(b >> 16) & 0xffff) << 1)) << 16) |
-    (<u64>load<u16>(table + ((<usize>(b >> 32) & 0xffff) << 1)) << 32) |
-    (<u64>load<u16>(table + (<usize>(b >> 48) << 1)) << 48)
-  );
-}
-
-@inline function rowScores(table: usize, b: u64): f64 {
-  return <f64>(
-    load<u32>(table + ((<usize>b & 0xffff) << 2)) +
-    load<u32>(table + ((<usize>(b >> 16) & 0xffff) << 2)) +
-    load<u32>(table + ((<usize>(b >> 32) & 0xffff) << 2)) +
-    load<u32>(table + (<usize>(b >> 48) << 2))
-  );
-}
-
-// The chosen move of `choose`: its afterstate, reward and value, and the slot holding its addresses.
-let bestAfter: u64 = 0;
-let bestReward: f64 = 0;
-let bestValue: f64 = 0;
-let bestSlot: usize = 0;
-let bestStage: i32 = 0;
-// Per direction, of the last `choose`: the afterstate (0 when illegal), its reward and stage.
-let after0: u64 = 0;
-let after1: u64 = 0;
-let after2: u64 = 0;
-let after3: u64 = 0;
-let reward0: f64 = 0;
-let reward1: f64 = 0;
-let reward2: f64 = 0;
-let reward3: f64 = 0;
-
-/**
- * The greedy move on reward + value of the afterstate (up, down, left, right; ties to the earlier) into
- * bestAfter/bestReward/bestValue/bestSlot; -1 when no move is legal. The addresses of each legal
- * afterstate go to slots 4·set + dir (every address first, then every value: see ntuple.ts).
- */
-function choose(b: u64, set: i32): i32 {
-  const t = transpose(b);
-  const first = set << 2;
-  let n = slide(rowLeft, t);
-  after0 = n == t ? 0 : transpose(n);
-  reward0 = rowScores(scoreLeft, t);
-  n = slide(rowRight, t);
-  after1 = n == t ? 0 : transpose(n);
-  reward1 = rowScores(scoreRight, t);
-  n = slide(rowLeft, b);
-  after2 = n == b ? 0 : n;
-  reward2 = rowScores(scoreLeft, b);
-  n = slide(rowRight, b);
-  after3 = n == b ? 0 : n;
-  reward3 = rowScores(scoreRight, b);
-  // A legal move's afterstate is never empty (a move keeps every tile), so 0 marks an illegal one.
-  const stage0 = after0 != 0 ? addresses(after0, slot(first)) : 0;
-  const stage1 = after1 != 0 ? addresses(after1, slot(first + 1)) : 0;
-  const stage2 = after2 != 0 ? addresses(after2, slot(first + 2)) : 0;
-  const stage3 = after3 != 0 ? addresses(after3, slot(first + 3)) : 0;
-  let best: i32 = -1;
-  let bestSum: f64 = 0;
-  for (let dir = 0; dir < 4; dir++) {
-    const after = dir == 0 ? after0 : dir == 1 ? after1 : dir == 2 ? after2 : after3;
-    if (after == 0) continue;
-    const reward = dir == 0 ? reward0 : dir == 1 ? reward1 : dir == 2 ? reward2 : reward3;
-    const stage = dir == 0 ? stage0 : dir == 1 ? stage1 : dir == 2 ? stage2 : stage3;
-    const at = slot(first + dir);
-    const value = valueAt(at, stage);
-    if (best < 0 || reward + value > bestSum) {
-      best = dir;
-      bestSum = reward + value;
-      bestAfter = after;
-      bestReward = reward;
-      bestValue = value;
-      bestSlot = at;
-      bestStage = stage;
-    }
-  }
-  return best;
-}
-
 // The last game's result.
 let gameScore: f64 = 0;
 let gameMoves: u32 = 0;
@@ -355,4 +279,12 @@ export function lastValue(): f64 {
 /** One TD step on an afterstate (tests): its entries move by step · (target − value). */
 export function tdStep(lo: i32, hi: i32, target: f64, tdStepSize: f64): void {
   networkUpdate((<u64>(<u32>hi) << 32) | <u64>(<u32>lo), target, tdStepSize);
+}
+
+// ---- the search (network-search.ts) ----
+
+export { setNetworkSearch, searchNodes };
+
+export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
+  return networkSearchMove(lo, hi, dir);
 }

@@ -1,0 +1,116 @@
+/**
+ * Expectimax with an n-tuple network at the leaves (build/learn.wasm): the search of search.ts, with the
+ * heuristic replaced by what the network estimates, the score still to come from an afterstate.
+ *
+ * A root move is worth its reward + the value of its afterstate (a chance node). A chance node expanded
+ * averages its max nodes over every empty cell × {2: 0.9, 4: 0.1}; a max node is worth the best over its
+ * legal moves of reward + the chance node of the afterstate, 0 when none is legal (the game is over: nothing
+ * more will be scored). A chance node at the depth limit, or whose path probability fell below cprob, is
+ * worth the network's value of the afterstate; a max node at the limit takes the greedy choice over its
+ * moves (reward + value), as training does. So depth 0 is the greedy player, and depth d counts the chance
+ * layers expanded below the root move, as nneonneo's depth and tune2048's expectimax do.
+ *
+ * The same order of floating-point operations as src/learn/ntuple/search-reference.ts (a plain-grid brute
+ * force), so with no transposition table the two give the same values to the bit. The table (one per
+ * instance, 32-byte entries: key, value, epoch, depth) is search.ts's: keyed by the afterstate, reused only
+ * at the same or a shallower depth, forgotten at each new root move.
+ */
+import { networkValue } from './ntuple';
+import { afterstate, bestReward, bestValue, choose, reward } from './network-moves';
+
+let depthLimit: i32 = 0;
+let cprobMin: f64 = 0;
+let tt: usize = 0;
+let ttMask: i32 = 0;
+let useCache = false;
+let epoch: i32 = 0;
+let nodes: i64 = 0;
+
+/** This instance's transposition table (2^bits entries of 32 bytes at `base`; bits < 4: none). */
+export function useSearchTable(base: usize, bits: i32): void {
+  useCache = bits >= 4 && base != 0;
+  tt = base;
+  ttMask = useCache ? (1 << bits) - 1 : 0;
+  if (useCache) memory.fill(tt, 0, <usize>(ttMask + 1) << 5);
+  epoch = 0;
+}
+
+export function setNetworkSearch(limit: i32, cprob: f64): void {
+  depthLimit = limit;
+  cprobMin = cprob;
+}
+
+export function searchNodes(): f64 {
+  return <f64>nodes;
+}
+
+@inline function emptyCount(b: u64): i32 {
+  let x = b | (b >> 1);
+  x |= x >> 2;
+  return 16 - <i32>popcnt(x & 0x1111111111111111);
+}
+
+/** An afterstate's value: the expected score still to come. */
+function chanceNode(b: u64, cprob: f64, curdepth: i32): f64 {
+  if (curdepth >= depthLimit || cprob < cprobMin) return networkValue(b);
+  let entry: usize = 0;
+  if (useCache) {
+    const lo = <i32>b;
+    const hi = <i32>(b >> 32);
+    let h = (lo ^ (hi * 0x27d4eb2d)) * <i32>0x9e3779b1;
+    h ^= <i32>(<u32>h >> 15);
+    entry = tt + (<usize>(h & ttMask) << 5);
+    if (load<i32>(entry, 16) == epoch && load<u64>(entry) == b && load<i32>(entry, 20) <= curdepth) return load<f64>(entry, 8);
+  }
+  nodes++;
+  const open = emptyCount(b);
+  const p = cprob / <f64>open;
+  const p2 = p * 0.9;
+  const p4 = p * 0.1;
+  const next = curdepth + 1;
+  let sum: f64 = 0;
+  for (let s: u64 = 0; s < 64; s += 4) {
+    if (((b >> s) & 15) == 0) {
+      sum += 0.9 * maxNode(b | (<u64>1 << s), p2, next) + 0.1 * maxNode(b | (<u64>2 << s), p4, next);
+    }
+  }
+  const value = sum / <f64>open;
+  if (useCache) {
+    store<u64>(entry, b);
+    store<f64>(entry, value, 8);
+    store<i32>(entry, epoch, 16);
+    store<i32>(entry, curdepth, 20);
+  }
+  return value;
+}
+
+/** A board after a spawn: the best reward + afterstate value over its legal moves, 0 when none is legal. */
+function maxNode(b: u64, cprob: f64, curdepth: i32): f64 {
+  nodes++;
+  if (curdepth >= depthLimit || cprob < cprobMin) return choose(b, 0) < 0 ? 0 : bestReward + bestValue;
+  let best = -Infinity;
+  for (let dir = 0; dir < 4; dir++) {
+    const n = afterstate(b, dir);
+    if (n == b) continue;
+    const v = reward(b, dir) + chanceNode(n, cprob, curdepth);
+    if (v > best) best = v;
+  }
+  return best == -Infinity ? 0 : best;
+}
+
+/**
+ * The value of one root move (0 up, 1 down, 2 left, 3 right): its reward + its afterstate's chance node,
+ * NaN when illegal. Each root move starts a new epoch of the table, so any instance may search any root
+ * move, in any order, and get the same value.
+ */
+export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
+  const b = (<u64>(<u32>hi) << 32) | <u64>(<u32>lo);
+  const n = afterstate(b, dir);
+  if (n == b) return NaN;
+  epoch++;
+  if (epoch == 0x7fffffff) {
+    epoch = 1;
+    if (useCache) memory.fill(tt, 0, <usize>(ttMask + 1) << 5);
+  }
+  return reward(b, dir) + chanceNode(n, 1, 0);
+}

@@ -1,0 +1,159 @@
+/**
+ * The network under the search (issue 31): expectimax with an n-tuple network at the leaves, in
+ * WebAssembly, against a brute-force expectimax over the plain-grid reference; the player built on it
+ * (depth 0 is the greedy player; hint's values; auto's depth rule); its games alike in this process and in
+ * worker processes.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { countEmpty } from '../src/engine/board';
+import { playGame } from '../src/engine/game';
+import { NetworkMachine } from '../src/learn/ntuple/machine';
+import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
+import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
+import { NetworkTraining } from '../src/learn/ntuple/training';
+import { cacheBits } from '../src/player/expectimax';
+import { createNetworkPlayer, networkPlayerSpec } from '../src/player/network-player';
+import { playerKey } from '../src/player/spec';
+import { createLocalRunner } from '../src/runner/local';
+import { playSeeds } from '../src/runner/runner';
+import { randomBoards } from './helpers/boards';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const SMALL: NetworkShape = { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]], stages: ONE_STAGE, promote: true };
+const STAGED: NetworkShape = { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5]], stages: [{ maxTile: [2, 64] }, { maxTile: [128, 256] }, { maxTile: [512, 32768] }], promote: true };
+
+function searchingMachine(shape: NetworkShape, seed: string, bits: number): { m: NetworkMachine; ref: ReferenceNetwork } {
+  const m = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: bits });
+  const rng = seedrandom.alea(seed);
+  // Seeded entries, a third of them 0 (so promotion reads the stage below), in score-like magnitudes.
+  for (const t of m.tables()) for (let i = 0; i < t.length; i++) t[i] = rng() < 0.33 ? 0 : Math.fround(rng() * 2000 - 500);
+  return { m, ref: { shape, tables: m.tables().map((t) => Float32Array.from(t)) } };
+}
+
+/** Boards of a few empty cells (the brute force is slow) with small and large tiles. */
+const fewEmpty = randomBoards('network-search', 400, 0.3, 10).filter((b) => countEmpty(b) >= 1 && countEmpty(b) <= 6);
+
+describe('expectimax with the network at the leaves, against brute force', () => {
+  for (const [name, shape] of [['one stage', SMALL], ['three stages with promotion', STAGED]] as const) {
+    for (const depth of [1, 2]) {
+      for (const cprob of [0, 0.05]) {
+        it(`${name}, depth ${depth}, cprob ${cprob}: every root move's value equals the reference's, to the bit, with and without the table`, () => {
+          const boards = fewEmpty.slice(0, depth === 1 ? 120 : 30);
+          expect(boards.length).toBe(depth === 1 ? 120 : 30);
+          for (const bits of [0, cacheBits(4)]) {
+            const { m, ref } = searchingMachine(shape, `${name}-${depth}`, bits);
+            m.exports.setNetworkSearch(depth, cprob);
+            for (const b of boards) {
+              for (let dir = 0; dir < 4; dir++) {
+                const want = referenceSearchMove(ref, b, dir, depth, cprob);
+                const got = m.exports.searchMove(b.lo, b.hi, dir);
+                if (Number.isNaN(want)) expect(got).toBeNaN();
+                else expect(got).toBe(want);
+              }
+            }
+          }
+        });
+      }
+    }
+  }
+
+  it('cprob prunes: a cutoff above every path probability leaves depth 2 at the depth-0 values, and fewer nodes', () => {
+    const { m, ref } = searchingMachine(SMALL, 'prune', 0);
+    const b = fewEmpty[0];
+    const nodes = (depth: number, cprob: number) => {
+      m.exports.setNetworkSearch(depth, cprob);
+      const before = m.exports.searchNodes();
+      const values = [0, 1, 2, 3].map((dir) => m.exports.searchMove(b.lo, b.hi, dir));
+      return { values, nodes: m.exports.searchNodes() - before };
+    };
+    const pruned = nodes(2, 2); // every chance node's probability (≤ 1) is below 2
+    pruned.values.forEach((v, dir) => {
+      const d0 = referenceSearchMove(ref, b, dir, 0, 0);
+      if (Number.isNaN(d0)) expect(v).toBeNaN();
+      else expect(v).toBe(d0);
+    });
+    expect(pruned.nodes).toBe(0);
+    expect(nodes(2, 0).nodes).toBeGreaterThan(100);
+  });
+
+  it('depth 0 is the greedy choice: reward + value of the best afterstate', () => {
+    const { m, ref } = searchingMachine(STAGED, 'greedy', 0);
+    m.exports.setNetworkSearch(0, 1e-4);
+    for (const b of fewEmpty) {
+      const c = referenceChoice(ref, b);
+      const values = [0, 1, 2, 3].map((d) => m.exports.searchMove(b.lo, b.hi, d)).filter((v) => !Number.isNaN(v));
+      if (!c) expect(values).toEqual([]);
+      else expect(Math.max(...values)).toBe(c.reward + c.value);
+    }
+  });
+});
+
+describe('the network player at a depth', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tune2048-network-search-'));
+  dirs.push(dir);
+  const file = join(dir, 'small.bin');
+  let trained: ReferenceNetwork;
+
+  it('trains a small network to play with', async () => {
+    const training = new NetworkTraining({ shape: SMALL, threads: 1, seed: 7, learningRate: 0.1, heldOut: { games: 0, seed: 1 } });
+    try {
+      await training.trainTo(400);
+      training.save(file);
+      trained = { shape: SMALL, tables: training.machine.tables().map((t) => Float32Array.from(t)) };
+    } finally {
+      await training.close();
+    }
+  });
+
+  it('decide gives each move its searched value (the reference\'s), and plays the best; depth 0 plays the greedy move', () => {
+    const d0 = createNetworkPlayer(networkPlayerSpec(file, { depth: 0, cprob: 1e-4 }));
+    const d1 = createNetworkPlayer(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
+    for (const b of fewEmpty.slice(0, 60)) {
+      const want = [0, 1, 2, 3].map((dir) => referenceSearchMove(trained, b, dir, 1, 1e-4));
+      const got = d1.decide!(b);
+      got.values.forEach((v, k) => (Number.isNaN(want[k]) ? expect(v).toBeNaN() : expect(v).toBe(want[k])));
+      const legal = want.map((v, k) => [v, k]).filter(([v]) => !Number.isNaN(v));
+      const best = legal.length === 0 ? -1 : legal.reduce((a, c) => (c[0] > a[0] ? c : a))[1];
+      expect(got.move).toBe(best);
+      expect(d1.chooseMove(b)).toBe(best);
+      const g = d0.decide!(b);
+      expect(d0.chooseMove(b)).toBe(g.move);
+    }
+  });
+
+  it('two players of one network at two depths share its tables and keep their own settings', () => {
+    const a = createNetworkPlayer(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
+    const b = createNetworkPlayer(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 }));
+    const board = fewEmpty[3];
+    const a1 = a.decide!(board).values;
+    b.decide!(board);
+    expect(a.decide!(board).values).toEqual(a1);
+    expect(b.decide!(board).values).toEqual([0, 1, 2, 3].map((dir) => referenceSearchMove(trained, board, dir, 2, 1e-4)));
+  });
+
+  it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {
+    const k1 = playerKey(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
+    expect(k1).not.toBe(playerKey(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 })));
+    expect(k1).not.toBe(playerKey(networkPlayerSpec(file, { depth: 1, cprob: 1e-3 })));
+  });
+
+  it('worker processes play the games this process plays, seed for seed (the tables loaded once per process)', async () => {
+    const spec = networkPlayerSpec(file, { depth: 1, cprob: 1e-4 });
+    const player = createNetworkPlayer(spec);
+    const seeds = [11, 12, 13, 14, 15, 16];
+    const here = seeds.map((s) => playGame(player, s));
+    const runner = createLocalRunner({ workers: 2 });
+    try {
+      const played = await playSeeds(runner, spec, seeds, 2);
+      expect(played.map((g) => [g.seed, g.score, g.moves, g.maxTile])).toEqual(here.map((g, i) => [seeds[i], g.score, g.moves, g.maxTile]));
+    } finally {
+      await runner.end();
+    }
+  });
+});
