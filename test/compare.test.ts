@@ -76,6 +76,19 @@ describe('tune2048 compare', () => {
     expect(text).toMatch(new RegExp(`nneonneo − snake3 .* ${rho.toFixed(2)}\\s+${out.pairs[0].pairing.gamesFor5Percent}`));
   });
 
+  it('a contender at a depth of its own (@dN): played there, labelled so; the others at --depth', () => {
+    const r = runCli(['compare', 'nneonneo@d1', 'snake3', 'nneonneo', '-n', '6', '-d', '0', '--seed', '500', '--workers', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.contenders.map((c: any) => c.label)).toEqual(['nneonneo@d1', 'snake3', 'nneonneo']);
+    const alone = (depth: string) => JSON.parse(runCli(['play', '-w', 'nneonneo', '-n', '6', '-d', depth, '--seed', '500', '--workers', '1', '--json']).stdout).games.map((g: any) => g.score);
+    expect(out.contenders[0].games.map((g: any) => g.score)).toEqual(alone('1'));
+    expect(out.contenders[2].games.map((g: any) => g.score)).toEqual(alone('0'));
+    const bad = runCli(['compare', 'nneonneo@dx', 'snake3', '-n', '2']);
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(bad.stderr).toMatch(/nneonneo@dx/);
+  });
+
   it('sweep plays the same seeds at each depth', () => {
     const r = runCli(['sweep', 'snake3', '--depths', '0,1', '-n', '4', '--seed', '77', '--workers', '2', '--json']);
     expect(r.code).toBe(0);

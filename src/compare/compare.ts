@@ -16,13 +16,17 @@ import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } f
 import { sprtStep, type SprtSettings, type SprtState } from './sprt';
 import { gamesToResolve, pairNoise } from './noise';
 
-/** A contender: weights played by the comparison's player, or an external program with its parameter values. */
-export type Contender = { label: string; weights: Weights } | { label: string; external: ExternalPlayerSpec } | { label: string; network: NetworkPlayerSpec };
+/**
+ * A contender: weights played by the comparison's player (at its own depth, if it has one, so a network at
+ * depth 1 may meet a heuristic at depth 3), a network with its search, or an external program with its
+ * parameter values.
+ */
+export type Contender = { label: string; weights: Weights; depth?: DepthSetting } | { label: string; external: ExternalPlayerSpec } | { label: string; network: NetworkPlayerSpec };
 
 /** The player a contender's games are played by. */
 export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth'>): PlayerSpec {
   if ('network' in c) return c.network;
-  return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, o);
+  return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, { ...o, depth: c.depth ?? o.depth });
 }
 
 export interface CompareOptions {

@@ -7,7 +7,7 @@ import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../../util/errors';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import { table } from '../format';
-import { parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
+import { depthParser, parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
 import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
@@ -15,6 +15,16 @@ import { checkStoreTarget, keepResult } from '../stored-results';
 import { externalContender } from '../../player/external/resolve';
 import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
 import { basename } from 'node:path';
+import type { DepthSetting } from '../../player/expectimax';
+
+/** "NAME@dN" or "NAME@dauto": a contender at a depth of its own (compare's --depth for the others). */
+export function contenderDepth(arg: string): { name: string; depth?: DepthSetting } {
+  const m = /^(.+)@d(\d+|auto)$/.exec(arg);
+  if (!m) return { name: arg };
+  return { name: m[1], depth: depthParser(`${arg}: the depth after @d`)(m[2]) };
+}
+
+const depthSuffix = (depth: DepthSetting | undefined) => (depth === undefined ? '' : `@d${depth}`);
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
@@ -134,9 +144,9 @@ export function printTables(result: Comparison): void {
 export function command(): Command {
   const cmd = new Command('compare')
     .description('paired comparison: every weight set plays the same seeds; means with 95% CIs and a Wilcoxon signed-rank test per pair')
-    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (searched to --depth; 0: greedy)')
+    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (searched to --depth; 0: greedy). A weight set or network followed by @dN (nneonneo@d3, network:net.bin@d1) plays at depth N whatever --depth says')
     .option('-n, --games <n>', 'games per contender (the same seeds for all)', parseIntegerOption('--games', 2, 1_000_000), 200)
-    .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 1 as number | 'auto')
+    .option('-d, --depth <d>', 'chance layers below the root move, or "auto" (for every contender without @dN)', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i (use seeds not used in tuning)', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
@@ -157,19 +167,21 @@ export function command(): Command {
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
       checkStoreTarget(opts);
       const contenders: Contender[] = [];
-      for (const spec of specs) {
+      for (const arg of specs) {
+        const { name: spec, depth } = contenderDepth(arg);
         const network = networkFileOf(spec);
         if (network !== null) {
-          contenders.push({ label: basename(network), network: networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob }) });
+          contenders.push({ label: basename(network) + depthSuffix(depth), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: opts.cprob }) });
           continue;
         }
         const external = await externalContender(spec);
         if (external) {
+          if (depth !== undefined) throw new InputError(`${arg}: an external player searches as it likes (its depth is one of its parameters), so it takes no @d`);
           contenders.push({ label: external.label, external: external.spec });
           continue;
         }
         const weights = loadWeights(spec);
-        contenders.push({ label: weights.name ?? spec, weights });
+        contenders.push({ label: (weights.name ?? spec) + depthSuffix(depth), weights, ...(depth !== undefined ? { depth } : {}) });
       }
       await checkQueue(opts.queue);
       const db = openDb(opts);
