@@ -137,6 +137,18 @@ describe('the network player at a depth', () => {
     expect(b.decide!(board).values).toEqual([0, 1, 2, 3].map((dir) => referenceSearchMove(trained, board, dir, 2, 1e-4)));
   });
 
+  it('under a time per move: a budget larger than any search plays the fixed depth, one smaller than depth 1 plays depth 1', () => {
+    const d1 = createNetworkPlayer(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
+    const d2 = createNetworkPlayer(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 }));
+    const large = createNetworkPlayer(networkPlayerSpec(file, { depth: 2, cprob: 1e-4, msPerMove: 1e9 }));
+    let t = 0;
+    const small = createNetworkPlayer(networkPlayerSpec(file, { depth: 2, cprob: 1e-4, msPerMove: 1 }), () => t++);
+    for (const b of fewEmpty.slice(0, 20)) {
+      expect(large.decide!(b)).toEqual(d2.decide!(b));
+      expect(small.decide!(b)).toEqual(d1.decide!(b));
+    }
+  });
+
   it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {
     const k1 = playerKey(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
     expect(k1).not.toBe(playerKey(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 })));

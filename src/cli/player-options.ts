@@ -4,6 +4,7 @@ import type { Weights } from '../heuristic/weights';
 import type { DepthSetting } from '../player/expectimax';
 import { PLAYER_KINDS, playerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
 import { parseIntegerOption, parseNumberOption, parseThreads } from './options';
+import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
 import { loadWeights } from '../heuristic/weights';
 import { resolveExternalPlayer } from '../player/external/definition';
@@ -16,6 +17,7 @@ export type PlayerOption = PlayerKind | `external:${string}` | `network:${string
 export interface PlayerCliOptions {
   player: PlayerOption;
   threads?: number;
+  msPerMove?: number;
   iterations?: number;
   c?: number;
   rolloutDepth?: number;
@@ -50,6 +52,18 @@ export function builtInKind(opts: PlayerCliOptions, where: string): PlayerKind {
   return opts.player as PlayerKind;
 }
 
+/**
+ * --ms-per-move (play, hint, compare): a time budget per move, iterative deepening up to --depth; without
+ * an explicit --depth, up to the deepest depth there is (the budget stops it).
+ */
+export function addMoveBudgetOption(cmd: Command): Command {
+  return cmd
+    .option('--ms-per-move <ms>', `expectimax or network:FILE: a time budget per move: depths 1, 2, … searched in turn while the next fits, up to --depth (${MAX_DEPTH} when -d is not given); the move is the deepest finished depth's. Games then depend on the machine's speed`, parseNumberOption('--ms-per-move', 0.001, 3_600_000))
+    .hook('preAction', (_, action) => {
+      if (action.opts().msPerMove !== undefined && action.getOptionValueSource('depth') === 'default') action.setOptionValueWithSource('depth', MAX_DEPTH, 'default');
+    });
+}
+
 /** --params: an external player's parameter values (play and hint). */
 export function addParamsOption(cmd: Command): Command {
   return cmd.option('--params <file>', 'with --player external:NAME: its parameter values (a tune2048/player-params file, as export writes for its run); default: the values it announces');
@@ -58,21 +72,24 @@ export function addParamsOption(cmd: Command): Command {
 /** The player of play and hint: a built-in one with these weights, or the external program (started once to read its parameters). */
 export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number; params?: string; weights: string }): Promise<PlayerSpec> {
   const name = externalName(opts.player);
-  if (name !== null) return externalPlayerSpec(resolveExternalPlayer(name), opts.params);
+  if (name !== null) {
+    if (opts.msPerMove !== undefined) throw new InputError('--ms-per-move deepens expectimax\'s search or a network\'s; an external player searches as it likes');
+    return externalPlayerSpec(resolveExternalPlayer(name), opts.params);
+  }
   const network = networkFileOf(opts.player);
   if (network !== null) {
     if (opts.params) throw new InputError('--params gives an external player\'s values; a network has none');
-    return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob });
+    return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove });
   }
   if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');
   return cliPlayerSpec(opts, loadWeights(opts.weights));
 }
 
 export function cliPlayerSpec(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number }, weights: Weights): PlayerSpec {
-  return playerSpec(builtInKind(opts, 'this command plays built-in players only'), weights, { depth: opts.depth, cprob: opts.cprob, iterations: opts.iterations, c: opts.c, rolloutDepth: opts.rolloutDepth, threads: opts.threads });
+  return playerSpec(builtInKind(opts, 'this command plays built-in players only'), weights, { depth: opts.depth, cprob: opts.cprob, iterations: opts.iterations, c: opts.c, rolloutDepth: opts.rolloutDepth, threads: opts.threads, msPerMove: opts.msPerMove });
 }
 
 /** The player settings of a comparison or sweep (the same player for every contender). */
 export function playerOf(o: PlayerCliOptions) {
-  return { player: builtInKind(o, 'name it as a contender instead (external:NAME, a parameter file, or network:FILE)'), iterations: o.iterations, c: o.c, rolloutDepth: o.rolloutDepth };
+  return { player: builtInKind(o, 'name it as a contender instead (external:NAME, a parameter file, or network:FILE)'), iterations: o.iterations, c: o.c, rolloutDepth: o.rolloutDepth, ...(o.msPerMove !== undefined ? { msPerMove: o.msPerMove } : {}) };
 }

@@ -24,7 +24,7 @@ import { gamesToResolve, pairNoise } from './noise';
 export type Contender = { label: string; weights: Weights; depth?: DepthSetting } | { label: string; external: ExternalPlayerSpec } | { label: string; network: NetworkPlayerSpec };
 
 /** The player a contender's games are played by. */
-export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth'>): PlayerSpec {
+export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth' | 'msPerMove'>): PlayerSpec {
   if ('network' in c) return c.network;
   return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, { ...o, depth: c.depth ?? o.depth });
 }
@@ -39,6 +39,8 @@ export interface CompareOptions {
   iterations?: number;
   c?: number;
   rolloutDepth?: number;
+  /** expectimax: a time budget per move (iterative deepening up to the depth). */
+  msPerMove?: number;
   runner: GameRunner;
   batchGames?: number;
   onProgress?: (done: number, total: number) => void;

@@ -30,6 +30,7 @@ import type { Weights } from '../heuristic/weights';
 import { MAX_DEPTH, MAX_THREADS } from './limits';
 import { searchModule, type SearchModule } from '../wasm/module';
 import { createRootSplit } from './threads';
+import { deepen, type Clock } from './move-budget';
 
 export { MAX_DEPTH, MAX_THREADS };
 
@@ -47,10 +48,15 @@ export interface SearchSettings {
    * searched with a table of its own, on N threads (src/player/threads.ts); the same moves for every N.
    */
   threads: number;
+  /**
+   * A time budget per move in ms (0: none): iterative deepening up to `depth` (./move-budget.ts), the move
+   * always the one of the deepest depth finished. Games then depend on the machine's speed.
+   */
+  msPerMove: number;
 }
 
 /** 4 MiB of transposition table: faster than 16 or 64 MiB at every depth measured (1–4, auto), as it stays in L3 (README, Speed). */
-export const DEFAULT_SEARCH: Readonly<SearchSettings> = Object.freeze({ depth: 2, cprob: 1e-4, cacheMB: 4, threads: 0 });
+export const DEFAULT_SEARCH: Readonly<SearchSettings> = Object.freeze({ depth: 2, cprob: 1e-4, cacheMB: 4, threads: 0, msPerMove: 0 });
 /** The transposition table's cap: the WebAssembly memory (4 GiB at most) also holds the tables. */
 export const MAX_CACHE_MB = 1024;
 
@@ -97,6 +103,7 @@ export function validateSearchSettings(s: SearchSettings): void {
   if (!(s.cprob >= 0 && s.cprob < 1)) throw new Error(`cprob must be a number in [0, 1), got ${s.cprob}`);
   if (!(s.cacheMB >= 0 && s.cacheMB <= MAX_CACHE_MB)) throw new Error(`cache size must be 0..${MAX_CACHE_MB} MiB, got ${s.cacheMB}`);
   if (!Number.isInteger(s.threads) || s.threads < 0 || s.threads > MAX_THREADS) throw new Error(`threads must be an integer from 0 (no split) to ${MAX_THREADS}, got ${s.threads}`);
+  if (!(s.msPerMove >= 0 && Number.isFinite(s.msPerMove))) throw new Error(`the time per move must be a number of ms ≥ 0, got ${s.msPerMove}`);
 }
 
 const TT_BYTES_PER_ENTRY = 32;
@@ -132,7 +139,7 @@ function stagedTables(heuristic: Weights | HeuristicTables | StagedTables): Stag
  * stages, each decision searches with the tables of the stage of the board to move on (so a search's
  * tables change only when the stage does).
  */
-export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | StagedTables, options: Partial<SearchSettings> = {}): WasmExpectimaxPlayer {
+export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | StagedTables, options: Partial<SearchSettings> = {}, clock?: Clock): WasmExpectimaxPlayer {
   const staged = stagedTables(heuristic);
   const loadable = new Map(staged.stages.map((t) => [t, loadableTables(t)]));
   const settings: SearchSettings = { ...DEFAULT_SEARCH, ...options };
@@ -173,17 +180,24 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
 
   const split = settings.threads >= 1 ? createRootSplit(wasm, bits, settings.threads, base) : null;
 
-  /** The best move; the root values are then in rootValues(). */
-  function search(board: Board): number {
-    const tables = tablesFor(board);
-    activate(tables);
-    const depth = depthFor(board);
+  /** The best move at `depth`; the root values are then in rootValues(). */
+  function searchAt(board: Board, tables: HeuristicTables, depth: number): number {
     wasm.exports.setSearch(depth, settings.cprob);
     try {
       return split ? split.search(board, depth, settings.cprob, tables) : wasm.exports.searchRoot(board.lo, board.hi);
     } catch (e) {
-      throw new Error(`the search failed on board ${formatBoard(board)} (depth ${settings.depth}, cprob ${settings.cprob}, cache ${settings.cacheMB} MiB): ${(e as Error).message}`);
+      throw new Error(`the search failed on board ${formatBoard(board)} (depth ${depth}, cprob ${settings.cprob}, cache ${settings.cacheMB} MiB): ${(e as Error).message}`);
     }
+  }
+
+  /** The best move at the depth limit, or within the time per move as deep as it allows. */
+  function search(board: Board): number {
+    const tables = tablesFor(board);
+    activate(tables);
+    if (settings.msPerMove === 0) return searchAt(board, tables, depthFor(board));
+    let move = -1;
+    deepen(depthFor(board), settings.msPerMove, (d) => (move = searchAt(board, tables, d)), clock);
+    return move;
   }
   const rootValues = () => (split ? split.values : wasm.rootValues());
 

@@ -16,6 +16,7 @@ import { cacheBits, DEFAULT_SEARCH, type DepthSetting } from './expectimax';
 import type { NetworkPlayerSpec } from './spec';
 import { countDistinctTiles } from '../engine/board';
 import { MAX_DEPTH } from './limits';
+import { deepen, type Clock } from './move-budget';
 
 export const NETWORK_PREFIX = 'network:';
 
@@ -45,13 +46,19 @@ function depthOn(depth: DepthSetting, board: Board): number {
   return depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
 }
 
-export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search'>): Player {
+export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search'>, clock?: Clock): Player {
   const machine = networkMachineFor(spec.network);
-  const { depth, cprob } = spec.search;
-  /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth. */
+  const { depth, cprob, msPerMove } = spec.search;
+  const valuesAt = (board: Board, d: number): number[] => {
+    machine.exports.setNetworkSearch(d, cprob); // per decision: another player may share the machine
+    return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
+  };
+  /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
   const values = (board: Board): number[] => {
-    machine.exports.setNetworkSearch(depthOn(depth, board), cprob); // per decision: another player may share the machine
-    return [0, 1, 2, 3].map((d) => machine.exports.searchMove(board.lo, board.hi, d));
+    if (!msPerMove) return valuesAt(board, depthOn(depth, board));
+    let vs: number[] = [];
+    deepen(depthOn(depth, board), msPerMove, (d) => (vs = valuesAt(board, d)), clock);
+    return vs;
   };
   /** The best move, ties to the earlier; -1 when none is legal. */
   const best = (vs: number[]): Direction | -1 => {
@@ -62,7 +69,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
-  const chooseMove = depth === 0 ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
+  const chooseMove = depth === 0 && !msPerMove ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
@@ -83,7 +90,7 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
   } finally {
     closeSync(fd);
   }
-  return { kind: 'network', network: { file: path, sha256: hash.digest('hex') }, search: { depth: search.depth, cprob: search.cprob } };
+  return { kind: 'network', network: { file: path, sha256: hash.digest('hex') }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}) } };
 }
 
 /** "network:FILE" → FILE; null otherwise. */

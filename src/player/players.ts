@@ -23,7 +23,7 @@ export function createPlayer(spec: PlayerSpec): Player {
   const s = spec.search;
   switch (spec.kind) {
     case 'expectimax':
-      return createExpectimaxPlayer(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}), ...(s.threads !== undefined ? { threads: s.threads } : {}) });
+      return createExpectimaxPlayer(spec.weights, { depth: s.depth, cprob: s.cprob, ...(s.cacheMB !== undefined ? { cacheMB: s.cacheMB } : {}), ...(s.threads !== undefined ? { threads: s.threads } : {}), ...(s.msPerMove !== undefined ? { msPerMove: s.msPerMove } : {}) });
     case 'minimax':
       if (s.depth === 'auto') throw new InputError('minimax needs a fixed --depth (auto is for expectimax)');
       return createMinimaxPlayer(spec.weights, { depth: s.depth });

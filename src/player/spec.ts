@@ -32,6 +32,8 @@ export interface SearchSpec {
    * table between the root moves). Absent: the default search.
    */
   threads?: number;
+  /** expectimax: a time budget per move in ms (iterative deepening up to `depth`; src/player/move-budget.ts). */
+  msPerMove?: number;
   /** mcts, mcts-emm: iterations per move, UCB1's C, rollout length. */
   iterations?: number;
   c?: number;
@@ -82,7 +84,8 @@ export interface ExternalPlayerSpec {
 export interface NetworkPlayerSpec {
   kind: 'network';
   network: { file: string; sha256: string };
-  search: { depth: DepthSetting; cprob: number };
+  /** Depth 0: greedy; msPerMove: a time budget per move, deepening up to `depth` (src/player/move-budget.ts). */
+  search: { depth: DepthSetting; cprob: number; msPerMove?: number };
 }
 
 export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec | NetworkPlayerSpec;
@@ -112,6 +115,10 @@ export function playerSpec(kind: PlayerKind, weights: Weights, search: Partial<S
     if (kind !== 'expectimax') throw new InputError(`--threads splits expectimax's root moves over threads; the ${kind} player has no such split`);
     s.threads = search.threads;
   }
+  if (search.msPerMove !== undefined) {
+    if (kind !== 'expectimax') throw new InputError(`--ms-per-move deepens expectimax's search (or a network's) within a time per move; the ${kind} player has no such search`);
+    s.msPerMove = search.msPerMove;
+  }
   if (kind === 'mcts' || kind === 'mcts-emm') {
     const d = MCTS_DEFAULTS[kind];
     s.iterations = search.iterations ?? d.iterations;
@@ -136,7 +143,8 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
  * for an external player, its announcement and parameter values, not where its program lies) and nothing
  * that does not (a preset's name, description or provenance; where the learned tables' file lies:
  * their hash names them), as canonical JSON. Two specs with
- * the same key play the same game on every seed: the tuner plays a copy's games once, workers reuse a
+ * the same key play the same game on every seed (but for a player with a time per move, whose depth depends on
+ * the machine's speed): the tuner plays a copy's games once, workers reuse a
  * player built for the same key, and compare --db finds stored games by it.
  */
 export function playerKey(spec: PlayerSpec): string {

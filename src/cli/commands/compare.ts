@@ -8,7 +8,7 @@ import { InputError } from '../../util/errors';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import { table } from '../format';
 import { depthParser, parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
-import { addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
+import { addMoveBudgetOption, addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult } from '../stored-results';
@@ -161,7 +161,7 @@ export function command(): Command {
     .option('--beta <p>', 'SPRT: chance of accepting H0 when H1 holds', parseNumberOption('--beta', 1e-6, 0.5), 0.05)
     .option('--max-games <n>', 'SPRT: paired games per contender at most', parseIntegerOption('--max-games', 2, 1_000_000), 1000)
     .option('--step <n>', 'SPRT: paired games between two looks at the test (fixed, so the decision never depends on --workers)', parseIntegerOption('--step', 2, 10_000), 20);
-  return addPlayerOptions(cmd).action(async (specs: string[], opts: CompareCliOptions) => {
+  return addMoveBudgetOption(addPlayerOptions(cmd)).action(async (specs: string[], opts: CompareCliOptions) => {
       if (specs.length < 2) throw new InputError('compare needs two or more weight sets (files or presets)');
       if (opts.sprt && specs.length !== 2) throw new InputError('compare --sprt tests exactly two weight sets: A (the first) against B');
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
@@ -171,12 +171,13 @@ export function command(): Command {
         const { name: spec, depth } = contenderDepth(arg);
         const network = networkFileOf(spec);
         if (network !== null) {
-          contenders.push({ label: basename(network) + depthSuffix(depth), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: opts.cprob }) });
+          contenders.push({ label: basename(network) + depthSuffix(depth), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove }) });
           continue;
         }
         const external = await externalContender(spec);
         if (external) {
           if (depth !== undefined) throw new InputError(`${arg}: an external player searches as it likes (its depth is one of its parameters), so it takes no @d`);
+          if (opts.msPerMove !== undefined) throw new InputError(`${arg}: --ms-per-move deepens expectimax's search or a network's; an external player searches as it likes`);
           contenders.push({ label: external.label, external: external.spec });
           continue;
         }

@@ -5,7 +5,7 @@ import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
 import type { Decision, Player } from '../../engine/player';
 import { closeExternalProcess, externalDecision, externalProcessFor } from '../../player/external/play';
 import { createPlayer } from '../../player/players';
-import { addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
+import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { EXIT_BAD_INPUT } from '../exit-codes';
 import { InputError } from '../../util/errors';
 import { table } from '../format';
@@ -83,7 +83,7 @@ export function command(): Command {
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 2 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)');
-  addParamsOption(addThreadsOption(addPlayerOptions(cmd))).action(async (boardText: string | undefined, opts: HintOptions) => {
+  addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (boardText: string | undefined, opts: HintOptions) => {
       const spec = await cliPlayer(opts);
       let hintOf: (board: Board) => Promise<ReturnType<typeof hint>>;
       if (spec.kind === 'external') {

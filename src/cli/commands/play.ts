@@ -5,7 +5,7 @@ import { InputError } from '../../util/errors';
 import { playGameAsync } from '../../engine/game';
 import { createPlayer, gameSeed } from '../../player/players';
 import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
-import { addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
+import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';
 import { externalLabel } from '../../player/external/resolve';
 import { summarizeGames } from '../../compare/summary';
@@ -48,7 +48,7 @@ export function command(): Command {
     .addOption(queueOption())
     .addOption(new Option('--rules <rules>', "classic, or corner: seed 003's deterministic corner spawns (in this process only)").choices([...RULES]).default('classic'))
     .option('--json', 'one JSON object on stdout');
-  return addParamsOption(addThreadsOption(addPlayerOptions(cmd))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+  return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
       const spec = await cliPlayer(opts);
