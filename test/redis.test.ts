@@ -17,6 +17,10 @@ import { loadWeights } from '../src/heuristic/weights';
 import { expectimaxSpec, playerSpec, type PlayerSpec } from '../src/player/spec';
 import { SYNTHETIC_DEFAULTS } from '../src/player/synthetic';
 import { BatchFailedError } from '../src/util/errors';
+import { NetworkTraining } from '../src/learn/ntuple/training';
+import { ONE_STAGE } from '../src/learn/ntuple/shape';
+import { createNetworkPlayer, networkPlayerSpec } from '../src/player/network-player';
+import { playGame } from '../src/engine/game';
 import { freePort, startRedis, type RedisServer } from './helpers/redis-server';
 import { dumpRun, gamesIn, SLOW, SMOKE, smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
@@ -172,6 +176,42 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(remote.code, remote.stderr).toBe(0);
     expect(JSON.parse(remote.stdout).games.map((g: { ms: number }) => ({ ...g, ms: 0 }))).toEqual(local.map((g: { ms: number }) => ({ ...g, ms: 0 })));
     expect(existsSync(cached)).toBe(true); // the worker's own copy, fetched from Redis
+  });
+
+  it('an n-tuple network plays through the queue as locally: workers fetch it from Redis in chunks (not from the file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-redis-network-'));
+    try {
+      const file = join(dir, 'net.bin');
+      const training = new NetworkTraining({ shape: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]], stages: ONE_STAGE, promote: true }, threads: 1, seed: 3, learningRate: 0.1, heldOut: { games: 0, seed: 1 } });
+      await training.trainTo(300);
+      training.save(file);
+      await training.close();
+      const spec = networkPlayerSpec(file, { depth: 1, cprob: 1e-4 });
+      const cached = join(tmpdir(), 'tune2048-tables', `${spec.network.sha256}.network.bin`);
+      rmSync(cached, { force: true });
+      const seeds = [21, 22, 23, 24, 25, 26];
+      const player = createNetworkPlayer(spec);
+      const local = seeds.map((s) => playGame(player, s));
+      const runner = await createRedisRunner({ url: redis.url, networkChunkBytes: 256 * 1024 }); // 1 MiB of tables: 5 chunks
+      try {
+        const remote = await playSeeds(runner, spec, seeds, 1);
+        expect(remote.map((g) => [g.score, g.moves, g.maxTile])).toEqual(local.map((g) => [g.score, g.moves, g.maxTile]));
+      } finally {
+        await runner.end();
+      }
+      expect(existsSync(cached)).toBe(true); // the workers' own copy, fetched from Redis
+      expect(anyLog(/fetching network [0-9a-f]{12}…: 1 of 1 MiB/)).toBe(true);
+      // A file changed after it was named: the parent refuses before any job, naming it.
+      const wrong = { ...spec, network: { ...spec.network, sha256: 'f'.repeat(64) } };
+      const refusing = await createRedisRunner({ url: redis.url });
+      try {
+        await expect(playSeeds(refusing, wrong, [1], 1)).rejects.toThrow(/network file ".*net\.bin" changed since it was named/);
+      } finally {
+        refusing.terminate();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('compare through the queue gives the local numbers', () => {

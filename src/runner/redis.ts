@@ -18,14 +18,13 @@
  *   `lostAfterMs` during the run → every pending batch fails with one clear
  *   error (finished batches are stored by then; resume continues).
  */
-import { InputError } from '../util/errors';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Queue, QueueEvents } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
 import type { PlayerSpec } from '../player/spec';
-import { tablePublisher } from './shared-tables';
+import { needsTables, tablePublisher } from './shared-tables';
 import { BatchFailedError, RunnerError, RunnerStoppedError, UnavailableError } from '../util/errors';
 import type { PlayedGame } from '../engine/game';
 import { parseQueueUrl, type QueueUrl } from './queue-url';
@@ -102,6 +101,8 @@ export interface RedisRunnerOptions {
   lostAfterMs?: number;
   /** Jobs on the queue at once; further batches wait here until one finishes (default 1,000). */
   maxQueued?: number;
+  /** The size of a network's chunks on Redis (tests: small, so a small network travels in several). */
+  networkChunkBytes?: number;
 }
 
 /**
@@ -142,7 +143,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const events = new QueueEvents(name, { connection: eventsConnection, prefix: QUEUE_PREFIX });
   const pending = new Map<string, Pending>();
   const active = new Set<string>();
-  const publishTables = tablePublisher(connection);
+  const publishTables = tablePublisher(connection, o.networkChunkBytes);
   const maxQueued = o.maxQueued ?? MAX_QUEUED_JOBS;
   /** Jobs added to the queue and not yet finished; and batches waiting here for a place among them. */
   const queued = new Set<string>();
@@ -283,7 +284,6 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
       new Promise<PlayedGame[]>((resolve, reject) => {
         if (failure) return reject(failure);
         if (drained || closed) return reject(new RunnerStoppedError());
-        if (spec.kind === 'network') return reject(new InputError('an n-tuple network plays through local workers only for now (a Redis worker would need its tables, hundreds of MB, fetched by hash): drop --queue'));
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
         // A job never carries a command line: an external player travels as its name, version, hash and values; each worker starts its own registered program.
@@ -292,8 +292,8 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
           if (queued.size < maxQueued) submit(jobId, data);
           else held.push({ jobId, data });
         };
-        if (spec.kind === 'external' || !spec.weights.learned) return enqueue();
-        // Learned tables go to Redis before the first job that needs them; a drain meanwhile cancels the batch.
+        if (!needsTables(spec)) return enqueue();
+        // Learned tables and networks go to Redis before the first job that needs them; a drain meanwhile cancels the batch.
         publishTables(spec).then(
           () => {
             if (!pending.has(jobId)) return;
