@@ -21,6 +21,7 @@ import { playerKey } from '../src/player/spec';
 import { createLocalRunner } from '../src/runner/local';
 import { playSeeds } from '../src/runner/runner';
 import { randomBoards } from './helpers/boards';
+import { runCli } from './helpers/cli';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -147,6 +148,15 @@ describe('the network player at a depth', () => {
       expect(large.decide!(b)).toEqual(d2.decide!(b));
       expect(small.decide!(b)).toEqual(d1.decide!(b));
     }
+  });
+
+  it('sweep plays it at each depth (the same games as play at that depth)', () => {
+    const r = runCli(['sweep', `network:${file}`, '--depths', '0,1', '-n', '3', '--seed', '40', '--workers', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { depths: { depth: number; summary: { meanScore: number } }[] }).depths;
+    const played = (depth: number) => [40, 41, 42].map((seed) => playGame(createNetworkPlayer(networkPlayerSpec(file, { depth, cprob: 1e-4 })), seed).score);
+    rows.forEach((row) => expect(row.summary.meanScore).toBeCloseTo(played(row.depth).reduce((a, b) => a + b, 0) / 3, 9));
+    expect(rows.map((x) => x.depth)).toEqual([0, 1]);
   });
 
   it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {

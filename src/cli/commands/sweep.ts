@@ -1,4 +1,7 @@
 import { Command } from 'commander';
+import { basename } from 'node:path';
+import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
+import type { Contender } from '../../compare/compare';
 import { loadWeights } from '../../heuristic/weights';
 import { compareWeights, Sweep } from '../../compare/compare';
 import { reachCells, REACH_HEADERS, type GameSummary } from '../../compare/summary';
@@ -12,7 +15,7 @@ import { checkStoreTarget, storeResult } from '../stored-results';
 export function command(): Command {
   const cmd = new Command('sweep')
     .description('score, tile rates and ms per move of one weight set against search depth (the same seeds at every depth)')
-    .argument('<weights>', 'weights file or preset name')
+    .argument('<weights>', 'weights file or preset name, or network:FILE (a learned n-tuple network; depth 0: greedy)')
     .option('--depths <list>', 'depths to play', parseListOption('--depths', depthParser('--depths')), [1, 2, 3] as (number | 'auto')[])
     .option('-n, --games <n>', 'games per depth', parseIntegerOption('--games', 1, 1_000_000), 100)
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
@@ -25,14 +28,17 @@ export function command(): Command {
   return addPlayerOptions(cmd).action(async (spec: string, opts: PlayerCliOptions & { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
       builtInKind(opts, "sweep varies tune2048's search depth; an external player's depth is its own setting (compare it at each of its settings instead)");
       checkStoreTarget(opts);
-      const weights = loadWeights(spec);
-      const label = weights.name ?? spec;
+      const network = networkFileOf(spec);
+      const weights = network === null ? loadWeights(spec) : null;
+      const label = weights ? (weights.name ?? spec) : basename(network!);
+      const hash = network === null ? null : networkPlayerSpec(network, { depth: 0, cprob: opts.cprob }).network; // read once, not per depth
+      const contender = (depth: number | 'auto'): Contender => (weights ? { label, weights } : { label, network: { kind: 'network', network: hash!, search: { depth, cprob: opts.cprob } } });
       await checkQueue(opts.queue);
       const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
       await withCliRunner(opts, async (runner) => {
         for (const depth of opts.depths) {
           const progress = createProgress(`depth ${depth}`, opts.games);
-          const r = await compareWeights([{ label, weights }], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, ...playerOf(opts), runner, onProgress: (done) => progress.update(done) });
+          const r = await compareWeights([contender(depth)], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, ...playerOf(opts), runner, onProgress: (done) => progress.update(done) });
           progress.stop();
           rows.push({ depth, summary: r.contenders[0].summary });
         }
