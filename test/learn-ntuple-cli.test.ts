@@ -108,6 +108,21 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(networkFiles(db)).toEqual(['learn-1-8000.bin']); // strays of the killed process removed
   });
 
+  it("resumed, a checkpoint's last training games are the ones this process played (never the empty ring of the games before)", async () => {
+    const db = join(dir(), 'learn.sqlite');
+    const run = startCli(['learn', 'start', '-c', config({ games: 3000, checkpointEvery: 500, heldOut: { games: 0, seed: 1 } }), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 1);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const killedAt = peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games;
+    expect(runCli(['learn', 'resume', '1', '--db', db]).code).toBe(0);
+    const curve = (JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { games: number; recent: { games: number; mean: number } }[] }).curve;
+    const after = curve.find((c) => c.games > killedAt)!;
+    expect(after.games).toBe(killedAt + 500);
+    expect(after.recent.games).toBe(500);
+    expect(after.recent.mean).toBeGreaterThan(1000);
+  });
+
   it('Ctrl-C stops at a game boundary (exit 130, a checkpoint there, the hint resumes it); resumed, the same network', async () => {
     const db = join(dir(), 'learn.sqlite');
     const run = startCli(['learn', 'start', '-c', config(), '--db', db]);

@@ -139,14 +139,18 @@ export async function runNetworkLearning(
       recent: training!.recent(1000),
       heldOut: held,
     });
-    const progress = () =>
+    const progress = () => {
+      const done = Atomics.load(training!.machine.control, C.DONE) >>> 0;
       options.onNetworkProgress?.({
-        games: Atomics.load(training!.machine.control, C.DONE) >>> 0,
+        games: done,
         total: config.games,
         movesPerSecond: ((ms) => (ms > 0 ? training!.movesDone() / (ms / 1000) : 0))(trainMs + (chunkStart === null ? 0 : performance.now() - chunkStart)),
-        recent: training!.recent(1000),
+        // Mid-chunk, the games before the count finished: exact on one thread; with several, a game still in
+        // play may sit in the window (at most threads − 1 of 1,000) with the ring's older result.
+        recent: training!.recent(1000, Math.max(done, training!.games)),
         heldOut,
       });
+    };
     const save = async () => {
       if (training!.games === savedAt) return;
       const stopped = training!.stopped;

@@ -45,6 +45,8 @@ export class NetworkTraining {
   private trainer: Trainer | null = null;
   /** Training games done: every game below this number. */
   games = 0;
+  /** The first game this process trained: the ring holds no result of the games before it (a resumed run). */
+  private firstPlayed: number | null = null;
 
   constructor(readonly settings: TrainingSettings) {
     this.machine = new NetworkMachine(settings.shape, {
@@ -63,6 +65,7 @@ export class NetworkTraining {
 
   /** Trains up to game `limit` (or a stop); returns the games done. */
   async trainTo(limit: number): Promise<number> {
+    this.firstPlayed ??= this.games;
     this.games = await this.threads().train(this.games, limit);
     return this.games;
   }
@@ -72,10 +75,10 @@ export class NetworkTraining {
     return summarize(await this.threads().evaluate(this.settings.heldOut.games));
   }
 
-  /** The last `count` training games (all of them when fewer; at most the ring's). */
-  recent(count = 1000): GamesSummary {
-    const from = Math.max(0, this.games - count);
-    return summarize(Array.from({ length: this.games - from }, (_, k) => this.machine.trainingGame(from + k)));
+  /** The last `count` training games before game `upTo` that this process played (all of them when fewer). */
+  recent(count = 1000, upTo = this.games): GamesSummary {
+    const from = Math.max(this.firstPlayed ?? this.games, upTo - count);
+    return summarize(Array.from({ length: upTo - from }, (_, k) => this.machine.trainingGame(from + k)));
   }
 
   movesDone(): number {
