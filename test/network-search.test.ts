@@ -159,6 +159,16 @@ describe('the network player at a depth', () => {
     expect(rows.map((x) => x.depth)).toEqual([0, 1]);
   });
 
+  it('bench --network times its search at depth 0 and each depth asked', () => {
+    const r = runCli(['bench', '--network', file, '--depths', '1', '--passes', '1', '--games', '1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const n = (JSON.parse(r.stdout) as { network: { search: { depth: number; msPerMove: number; nodesPerMove: number }[] } }).network.search;
+    expect(n.map((x) => x.depth)).toEqual([0, 1]);
+    expect(n[0].nodesPerMove).toBe(0); // greedy: no node searched
+    expect(n[1].nodesPerMove).toBeGreaterThan(1);
+    for (const x of n) expect(x.msPerMove).toBeGreaterThan(0);
+  });
+
   it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {
     const k1 = playerKey(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
     expect(k1).not.toBe(playerKey(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 })));

@@ -15,6 +15,8 @@ import { playGame } from '../engine/game';
 import { CONFIGS_DIR, Weights } from '../heuristic/weights';
 import { createExpectimaxPlayer } from '../player/expectimax';
 import { searchModule } from '../wasm/module';
+import { createNetworkPlayer, networkMachineFor } from '../player/network-player';
+import type { NetworkPlayerSpec } from '../player/spec';
 import { median } from '../util/stats';
 
 export const BENCH_POSITIONS_FILE = join(CONFIGS_DIR, 'bench', 'positions50.txt');
@@ -147,4 +149,23 @@ export function benchGames(weights: Weights, depth: number, games = 30, seed = 1
     movesPerGame: median(results.map((r) => r.moves)),
     usPerMove: median(results.map((r) => (1000 * r.ms) / r.moves)),
   };
+}
+
+export interface NetworkSearchBench {
+  depth: number;
+  msPerMove: number;
+  nodesPerMove: number;
+}
+
+/** The network's search (src/wasm/assembly/network-search.ts) on every position at a fixed depth; median ms per decision over passes. */
+export function benchNetworkSearch(spec: NetworkPlayerSpec, boards: readonly Board[], depth: number, passes = 5): NetworkSearchBench {
+  const player = createNetworkPlayer({ ...spec, search: { ...spec.search, depth } });
+  const machine = networkMachineFor(spec.network);
+  const perPass: { ms: number; nodes: number }[] = [];
+  for (let p = 0; p < passes + 1; p++) {
+    const nodes0 = machine.exports.searchNodes();
+    const { msPerDecision, decisions } = timePass(player, boards, depth <= 1 ? 200 : 400);
+    if (p > 0) perPass.push({ ms: msPerDecision, nodes: (machine.exports.searchNodes() - nodes0) / decisions });
+  }
+  return { depth, msPerMove: median(perPass.map((r) => r.ms)), nodesPerMove: median(perPass.map((r) => r.nodes)) };
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { benchEngine, benchGames, benchSearch, benchWasmMoves, loadBenchPositions } from '../../bench/bench';
+import { benchEngine, benchGames, benchNetworkSearch, benchSearch, benchWasmMoves, loadBenchPositions } from '../../bench/bench';
+import { networkPlayerSpec } from '../../player/network-player';
 import { loadWeights } from '../../heuristic/weights';
 import { table } from '../format';
 import { parseIntegerOption, parseListOption } from '../options';
@@ -17,9 +18,11 @@ export function command(): Command {
     .option('--passes <n>', 'passes per figure (the median is reported)', parseIntegerOption('--passes', 1, 100), 5)
     .option('--games <n>', 'whole games at depth 1 to time', parseIntegerOption('--games', 1, 10000), 30)
     .option('-w, --weights <file|preset>', 'weights to search with', 'nneonneo')
+    .option('--network <file>', 'also time a learned n-tuple network\'s search (tune2048 learn export) at depth 0 and each of --depths')
     .option('--json', 'one JSON object on stdout')
-    .action((opts: { depths: number[]; passes: number; games: number; weights: string; json?: boolean }) => {
+    .action((opts: { depths: number[]; passes: number; games: number; weights: string; network?: string; json?: boolean }) => {
       const boards = loadBenchPositions();
+      const networkSpec = opts.network === undefined ? null : networkPlayerSpec(opts.network, { depth: 0, cprob: 1e-4 });
       const weights = loadWeights(opts.weights);
       console.error(`bench: engine moves on ${boards.length} positions x 4 directions...`);
       const engine = [benchWasmMoves(boards, opts.passes + 1), benchEngine(boards, opts.passes + 1)];
@@ -27,10 +30,16 @@ export function command(): Command {
         console.error(`bench: search at depth ${d}...`);
         return benchSearch(weights, boards, d, opts.passes);
       });
+      const network = networkSpec
+        ? [0, ...opts.depths.filter((d) => d > 0)].map((d) => {
+            console.error(`bench: the network's search at depth ${d}...`);
+            return benchNetworkSearch(networkSpec, boards, d, opts.passes);
+          })
+        : undefined;
       console.error(`bench: ${opts.games} whole games at depth 1...`);
       const game = benchGames(weights, 1, opts.games);
       if (opts.json) {
-        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
+        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, ...(network ? { network: { file: opts.network, search: network } } : {}), game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
         return;
       }
       for (const e of engine) console.log(`engine, ${e.path}: ${e.nsPerMove.toFixed(1)} ns per move (median of ${e.passes.length - 1} passes)`);
@@ -50,6 +59,10 @@ export function command(): Command {
         ]);
       }
       console.log(table(rows));
+      if (network) {
+        console.log(`the network's search (${opts.network}): leaves valued by the network, depth 0 = greedy`);
+        console.log(table([['depth', 'ms/move', 'x C++ heuristic at this depth', 'nodes/move'], ...network.map((n) => [String(n.depth), n.msPerMove.toFixed(4), CPP_REFERENCE_MS_PER_MOVE[n.depth] ? (n.msPerMove / CPP_REFERENCE_MS_PER_MOVE[n.depth]).toFixed(2) : '-', n.nodesPerMove.toFixed(0)])]));
+      }
       console.log(`game (depth 1, ${game.games} seeded games): ${game.msPerGame.toFixed(2)} ms per game, ${game.movesPerGame.toFixed(0)} moves, ${game.usPerMove.toFixed(2)} µs per move (medians)`);
     });
 }
