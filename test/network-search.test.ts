@@ -64,6 +64,31 @@ describe('expectimax with the network at the leaves, against brute force', () =>
     }
   }
 
+  it('stage weights: every leaf is its stage\'s weight × the network\'s value, as the reference computes it, to the bit; cleared, the plain values again', () => {
+    for (const [shape, weights] of [[SMALL, [1.25]], [STAGED, [0.7, 1.3, 1.1]]] as const) {
+      const { m, ref } = searchingMachine(shape, `weights-${weights.length}`, cacheBits(4));
+      for (const depth of [0, 1, 2]) {
+        m.exports.setNetworkSearch(depth, 0.01);
+        for (const b of fewEmpty.slice(0, depth === 2 ? 10 : 40)) {
+          weights.forEach((w, k) => m.exports.setStageWeight(k, w));
+          for (let dir = 0; dir < 4; dir++) {
+            const want = referenceSearchMove(ref, b, dir, depth, 0.01, weights);
+            const got = m.exports.searchMove(b.lo, b.hi, dir);
+            if (Number.isNaN(want)) expect(got).toBeNaN();
+            else expect(got).toBe(want);
+            if (!Number.isNaN(want) && depth > 0) expect(want).not.toBe(referenceSearchMove(ref, b, dir, depth, 0.01)); // the weights matter
+          }
+          m.exports.clearStageWeights();
+          for (let dir = 0; dir < 4; dir++) {
+            const want = referenceSearchMove(ref, b, dir, depth, 0.01);
+            if (Number.isNaN(want)) expect(m.exports.searchMove(b.lo, b.hi, dir)).toBeNaN();
+            else expect(m.exports.searchMove(b.lo, b.hi, dir)).toBe(want);
+          }
+        }
+      }
+    }
+  });
+
   it('cprob prunes: a cutoff above every path probability leaves depth 2 at the depth-0 values, and fewer nodes', () => {
     const { m, ref } = searchingMachine(SMALL, 'prune', 0);
     const b = fewEmpty[0];

@@ -17,6 +17,7 @@ import type { NetworkPlayerSpec } from './spec';
 import { countDistinctTiles } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { deepen, type Clock } from './move-budget';
+import { loadNetworkSettings, stageWeightsProblem } from './network-settings';
 
 export const NETWORK_PREFIX = 'network:';
 
@@ -48,9 +49,16 @@ function depthOn(depth: DepthSetting, board: Board): number {
 
 export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search'>, clock?: Clock): Player {
   const machine = networkMachineFor(spec.network);
-  const { depth, cprob, msPerMove } = spec.search;
+  const { depth, cprob, msPerMove, stageWeights } = spec.search;
+  if (stageWeights) {
+    const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
+    if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
+  }
   const valuesAt = (board: Board, d: number): number[] => {
-    machine.exports.setNetworkSearch(d, cprob); // per decision: another player may share the machine
+    // Per decision: another player (other settings) may share the machine.
+    machine.exports.setNetworkSearch(d, cprob);
+    if (stageWeights) stageWeights.forEach((w, k) => machine.exports.setStageWeight(k, w));
+    else machine.exports.clearStageWeights();
     return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
   };
   /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
@@ -69,7 +77,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
-  const chooseMove = depth === 0 && !msPerMove ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
+  const chooseMove = depth === 0 && !msPerMove && !stageWeights ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
@@ -79,9 +87,44 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
   };
 }
 
-/** The spec of a network file (its hash read from the whole file) searched as `search` says. */
+/**
+ * The spec of a network file (its hash read from the whole file) searched as `search` says; or of a network
+ * player file (network-settings.ts): its network, checked against the hash it names, with its cprob and stage
+ * weights (the depth and time per move stay `search`'s).
+ */
 export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
-  readNetworkShape(path); // a file that is not a network says so in one line
+  if (looksLikeJson(path)) {
+    const settings = loadNetworkSettings(path);
+    const spec = networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}) });
+    if (spec.network.sha256 !== settings.network.sha256) throw new InputError(`network player file "${path}" names the network "${settings.network.file}" with sha256 ${settings.network.sha256.slice(0, 12)}…; that file now has ${spec.network.sha256.slice(0, 12)}… (trained or exported again?)`);
+    if (settings.stageWeights) {
+      const problem = stageWeightsProblem(settings.stageWeights, readNetworkShape(settings.network.file).stages.length);
+      if (problem) throw new InputError(`network player file "${path}": ${problem}`);
+    }
+    return spec;
+  }
+  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}) } };
+}
+
+/** A file whose first byte is "{" (a network file begins with its magic, "tune2048"). */
+function looksLikeJson(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false; // readNetworkShape names the missing file
+  }
+  try {
+    const b = Buffer.alloc(1);
+    return readSync(fd, b, 0, 1, 0) === 1 && b[0] === 0x7b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The SHA-256 of a network file (a file that is not a network says so in one line first). */
+export function fileSha256(path: string): string {
+  readNetworkShape(path);
   const hash = createHash('sha256');
   const fd = openSync(path, 'r');
   try {
@@ -90,7 +133,7 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
   } finally {
     closeSync(fd);
   }
-  return { kind: 'network', network: { file: path, sha256: hash.digest('hex') }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}) } };
+  return hash.digest('hex');
 }
 
 /** "network:FILE" → FILE; null otherwise. */

@@ -84,8 +84,11 @@ export interface ExternalPlayerSpec {
 export interface NetworkPlayerSpec {
   kind: 'network';
   network: { file: string; sha256: string };
-  /** Depth 0: greedy; msPerMove: a time budget per move, deepening up to `depth` (src/player/move-budget.ts). */
-  search: { depth: DepthSetting; cprob: number; msPerMove?: number };
+  /**
+   * Depth 0: greedy; msPerMove: a time budget per move, deepening up to `depth` (src/player/move-budget.ts);
+   * stageWeights: per stage, a weight on the network's value at the leaves (absent: 1 each, training's values).
+   */
+  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[] };
 }
 
 export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec | NetworkPlayerSpec;

@@ -13,6 +13,8 @@ import type { RunConfig } from '../tuner/config';
 import { fitnessHalfWidth95, gameObjective } from '../tuner/fitness';
 import { splitSpread } from '../compare/noise';
 import { ExternalSpace } from '../tuner/external-space';
+import { NetworkSpace } from '../tuner/network-space';
+import { networkPlayerOf } from '../tuner/config';
 import type { BoundedSpace, ParameterSpace } from '../tuner/space';
 
 export interface GenerationPoint {
@@ -93,6 +95,11 @@ export function generationNoise(store: Store, runId: number, generation: number,
 
 function bestOf(space: BoundedSpace, genome: readonly number[]): { weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } {
   if (space instanceof ExternalSpace) return { weights: null, player: { name: space.announcement.name, version: space.announcement.version, params: space.toParams(genome) } };
+  // A network's settings read as a player's parameters: the network named by its hash.
+  if (space instanceof NetworkSpace) {
+    const s = space.toSettings(genome);
+    return { weights: null, player: { name: 'network', version: space.sha256.slice(0, 12), params: { cprob: s.cprob, ...Object.fromEntries(s.stageWeights.map((w, k) => [`stageWeight.${k}`, w])) } } };
+  }
   return { weights: (space as ParameterSpace).toWeights(genome), player: null };
 }
 
@@ -119,7 +126,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     run,
     settings: {
       optimizer: config.optimizer.kind,
-      player: space instanceof ExternalSpace ? `external:${space.announcement.name} ${space.announcement.version}` : ((config.fitness.player as string | undefined) ?? 'expectimax'),
+      player: space instanceof ExternalSpace ? `external:${space.announcement.name} ${space.announcement.version}` : space instanceof NetworkSpace ? `network:${networkPlayerOf(config)!.file.split('/').pop()}` : ((config.fitness.player as string | undefined) ?? 'expectimax'),
       depth: config.fitness.depth,
       games: config.fitness.games,
       objective: config.fitness.objective,

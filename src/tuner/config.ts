@@ -143,6 +143,10 @@ const optimizerSchema = v.pipe(
 const externalPlayerSchema = v.strictObject({ kind: v.literal('external'), ...externalPlayerFields });
 export type ExternalPlayerConfig = v.InferOutput<typeof externalPlayerSchema>;
 
+/** A learned n-tuple network (tune2048 learn export): what sits on it is tuned (src/tuner/network-space.ts). */
+const networkPlayerSchema = v.strictObject({ kind: v.literal('network'), file: v.pipe(v.string(), v.minLength(1, 'must not be empty')) });
+export type NetworkPlayerConfig = v.InferOutput<typeof networkPlayerSchema>;
+
 const syntheticSchema = v.strictObject({
   optimum: v.record(v.string(), v.number()),
   width: v.optional(above(0, 100), SYNTHETIC_DEFAULTS.width),
@@ -162,9 +166,10 @@ const fitnessSchema = v.pipe(
     /**
      * The player the weights are tuned for (absent: expectimax), with MCTS's settings (absent: seed 004's); or an
      * external program, { "kind": "external", "name", "command", … } (src/player/external/definition.ts), whose
-     * announced parameters are the space (depth, cprob and MCTS's settings are then its own business).
+     * announced parameters are the space (depth, cprob and MCTS's settings are then its own business); or a
+     * learned network, { "kind": "network", "file" }, searched at `depth`, its stage weights and cprob the space.
      */
-    player: v.optional(v.union([v.picklist(RUN_PLAYER_KINDS), externalPlayerSchema], 'must be one of ' + RUN_PLAYER_KINDS.join(', ') + ', or { "kind": "external", "name": …, "command": […] }')),
+    player: v.optional(v.union([v.picklist(RUN_PLAYER_KINDS), externalPlayerSchema, networkPlayerSchema], 'must be one of ' + RUN_PLAYER_KINDS.join(', ') + ', { "kind": "external", "name": …, "command": […] } or { "kind": "network", "file": … }')),
     /** The synthetic player's landscape and noise (player "synthetic" only; src/player/synthetic.ts). */
     synthetic: v.optional(syntheticSchema),
     iterations: v.optional(int(1, 10_000_000)),
@@ -278,13 +283,19 @@ export const configSchema = v.pipe(v.strictObject({
 }), v.rawCheck(({ dataset, addIssue }) => {
   if (!dataset.typed) return;
   const c = dataset.value;
-  if (!externalPlayerOf(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
+  if (!externalPlayerOf(c) && !networkPlayerOf(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
 }));
 
 /** The external player a config tunes, or null. */
 export function externalPlayerOf(config: Pick<RunConfig, 'fitness'>): ExternalPlayerConfig | null {
   const p = config.fitness.player;
-  return typeof p === 'object' ? p : null;
+  return typeof p === 'object' && p.kind === 'external' ? p : null;
+}
+
+/** The network a config tunes on, or null. */
+export function networkPlayerOf(config: Pick<RunConfig, 'fitness'>): NetworkPlayerConfig | null {
+  const p = config.fitness.player;
+  return typeof p === 'object' && p.kind === 'network' ? p : null;
 }
 
 
@@ -302,7 +313,7 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const config = result.output;
   // tune2048's own weights are linear unless said (as ever: a stored config and its hash stay what they were);
   // an external player's parameters take the scale it announces.
-  if (!externalPlayerOf(config)) {
+  if (!externalPlayerOf(config) && !networkPlayerOf(config)) {
     const params = config.space.params!;
     for (const name of Object.keys(params)) {
       const { min, max, scale, start } = params[name];
@@ -319,6 +330,12 @@ export function loadConfig(path: string): RunConfig {
   // An external player's folder is the config's (as a player file's is its own); stored absolute, so a run resumes from anywhere.
   const external = externalPlayerOf(config);
   if (external) external.cwd = resolve(dirname(resolve(path)), external.cwd ?? '.');
+  // A network's file, and a network player file as the start, are the config's folder's too.
+  const network = networkPlayerOf(config);
+  if (network) {
+    network.file = resolve(dirname(resolve(path)), network.file);
+    if (config.space.start !== 'defaults') config.space.start = resolve(dirname(resolve(path)), config.space.start);
+  }
   return config;
 }
 

@@ -5,6 +5,9 @@
  */
 import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../heuristic/weights';
 import { PARAMS_FORMAT, type PlayerParamsFile } from '../player/external/params-file';
+import { networkSettingsFile, type NetworkSettings } from '../player/network-settings';
+import { networkPlayerOf } from './config';
+import { NetworkSpace } from './network-space';
 import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
@@ -47,9 +50,23 @@ function provenance(store: Store, problem: RunProblem, best: Candidate) {
   };
 }
 
-/** What `export` writes: weights or a parameter file, whichever the run's player reads. */
-export function exportBest(store: Store, runId: number): Weights | PlayerParamsFile {
+/**
+ * What `export` writes: weights, a parameter file or a network player file, whichever the run's player
+ * reads (a network player file names its network by absolute path: `out` makes it relative to where it goes).
+ */
+export function exportBest(store: Store, runId: number, out?: string): Weights | PlayerParamsFile | NetworkSettings {
   const { problem, best } = validatedBest(store, runId);
+  if (problem.space instanceof NetworkSpace) {
+    const { run, config } = problem;
+    const settings = problem.space.toSettings(best.genome);
+    return networkSettingsFile(out ?? null, {
+      network: { file: networkPlayerOf(config)!.file, sha256: problem.network!.sha256 },
+      cprob: settings.cprob,
+      stageWeights: settings.stageWeights,
+      name: `${run.name}-run${run.id}`,
+      provenance: { ...provenance(store, problem, best), depth: config.fitness.depth },
+    });
+  }
   if (problem.space instanceof ExternalSpace) {
     const { announcement } = problem.space;
     return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome), provenance: provenance(store, problem, best) };
@@ -65,6 +82,7 @@ export function exportBestWeights(store: Store, runId: number): Weights {
 /** The best candidate's weights with their provenance. */
 function bestWeights(store: Store, problem: RunProblem, best: Candidate): Weights {
   const { run, config, space } = problem;
+  if (space instanceof NetworkSpace) throw new InputError(`run ${run.id} tuned what sits on a network: it has settings, not weights (tune2048 export ${run.id} writes them)`);
   if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${run.id} writes them)`);
   const weights = space.toWeights(best.genome);
   return parseWeights(

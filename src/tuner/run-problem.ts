@@ -3,8 +3,9 @@
  * A run stores its config and start point (the start preset, or an external program, may change later;
  * the run must not); everything else is rebuilt from them, here and only here.
  *
- * Two kinds of player are tuned: tune2048's own heuristic (a ParameterSpace over weights) and an external
- * program (an ExternalSpace over the parameters it announced, stored with the run).
+ * Three kinds of player are tuned: tune2048's own heuristic (a ParameterSpace over weights), an external
+ * program (an ExternalSpace over the parameters it announced, stored with the run) and a learned network (a
+ * NetworkSpace over what sits on it; the network's hash and start settings stored with the run).
  */
 import * as v from 'valibot';
 import { loadWeights, parseWeights, type Weights } from '../heuristic/weights';
@@ -12,12 +13,16 @@ import { definitionAt } from '../player/external/definition';
 import { loadParamsFile, paramsFor } from '../player/external/params-file';
 import { readAnnouncement, replayDiffers } from '../player/external/play';
 import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../player/external/protocol';
-import type { ExternalPlayerSpec, Launch, PlayerSpec } from '../player/spec';
+import { fileSha256 } from '../player/network-player';
+import { loadNetworkSettings } from '../player/network-settings';
+import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '../player/spec';
+import { readNetworkShape } from '../learn/ntuple/network-file';
 import type { Run, Store } from '../store/store';
 import { InputError } from '../util/errors';
 import { describeIssues } from '../util/valibot-issues';
-import { configHash, externalPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from './config';
+import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from './config';
 import { ExternalSpace } from './external-space';
+import { networkStart, NetworkSpace, type NetworkStart } from './network-space';
 import { fitnessPlayer } from './fitness';
 import type { Optimizer } from './optimizer';
 import { createOptimizer } from './optimizers';
@@ -29,6 +34,13 @@ export interface StoredExternal {
   start: Record<string, number>;
 }
 
+/** A network as a run stores it: its file's hash when the run began, its stage count and the start settings. */
+export interface StoredNetwork {
+  sha256: string;
+  stages: number;
+  start: NetworkStart;
+}
+
 /** What a run stores as its config: the validated config and the resolved start point. */
 export interface StoredConfig {
   config: RunConfig;
@@ -36,6 +48,8 @@ export interface StoredConfig {
   startWeights?: Weights;
   /** An external player: its announcement and start values. */
   external?: StoredExternal;
+  /** A learned network: its hash, stages and start settings. */
+  network?: StoredNetwork;
 }
 
 export interface RunProblem extends StoredConfig {
@@ -62,6 +76,7 @@ export function externalSpec(stored: StoredExternal, params: Record<string, numb
  * touched. An external player is started once to read what it announces.
  */
 export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
+  if (networkPlayerOf(config)) return prepareNetworkRun(config);
   const player = externalPlayerOf(config);
   if (!player) return prepareHeuristicRun(config);
   const announcement = await readAnnouncement(player.name, launchOf(player));
@@ -71,8 +86,29 @@ export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
   return { config, external };
 }
 
+/** A network's run: its file read whole once (the hash workers check), the start from space.start ("defaults" or a network player file for it). */
+function prepareNetworkRun(config: RunConfig): StoredConfig {
+  const { file } = networkPlayerOf(config)!;
+  const stages = readNetworkShape(file).stages.length;
+  const sha256 = fileSha256(file);
+  let settings;
+  if (config.space.start !== 'defaults') {
+    settings = loadNetworkSettings(config.space.start);
+    if (settings.network.sha256 !== sha256) throw new InputError(`space.start "${config.space.start}" is for the network with sha256 ${settings.network.sha256.slice(0, 12)}…, not "${file}" (${sha256.slice(0, 12)}…)`);
+  }
+  const start = networkStart(stages, config.fitness.cprob, settings);
+  new NetworkSpace(stages, start, config.space.params, sha256); // validates the space against the network
+  return { config, network: { sha256, stages, start } };
+}
+
+/** The network player of a run's settings. */
+export function networkSpec(config: RunConfig, stored: StoredNetwork, settings: NetworkStart): NetworkPlayerSpec {
+  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights } };
+}
+
 /** The synchronous preparation of a run of tune2048's own heuristic (an external player's needs prepareRun: it starts the program). */
 export function prepareHeuristicRun(config: RunConfig): StoredConfig {
+  if (networkPlayerOf(config)) return prepareNetworkRun(config);
   if (externalPlayerOf(config)) throw new InputError('a run of an external player is prepared with prepareRun (it starts the program to read its parameters)');
   const startWeights = loadWeights(config.space.start);
   new ParameterSpace(startWeights, config.space.params!, config.space.matrix, config.space.stages); // validates the space against the start point
@@ -102,6 +138,12 @@ export function createRun(store: Store, what: RunConfig | StoredConfig, name?: s
   return store.createRun({ name: name ?? stored.config.name ?? 'run', storedConfig: stored, configHash: configHash(stored.config), seed: stored.config.seed });
 }
 
+const storedNetworkSchema = v.object({
+  sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  stages: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8)),
+  start: v.object({ cprob: v.pipe(v.number(), v.minValue(0), v.ltValue(1)), stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))) }),
+});
+
 const storedExternalSchema = v.object({
   announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })) }),
   start: v.record(v.string(), v.number()),
@@ -111,6 +153,11 @@ const storedExternalSchema = v.object({
 export function decodeStoredConfig(stored: unknown): StoredConfig {
   const raw = (stored ?? {}) as Partial<StoredConfig>;
   const config = parseConfig(raw.config, 'stored config');
+  if (networkPlayerOf(config)) {
+    const r = v.safeParse(storedNetworkSchema, raw.network);
+    if (!r.success || r.output.start.stageWeights.length !== r.output.stages) throw new InputError(`stored network: ${r.success ? 'a stage weight per stage' : describeIssues(r.issues)}`);
+    return { config, network: r.output };
+  }
   if (!externalPlayerOf(config)) return { config, startWeights: parseWeights(raw.startWeights, 'stored start weights') };
   const r = v.safeParse(storedExternalSchema, raw.external);
   if (!r.success) throw new InputError(`stored external player: ${describeIssues(r.issues)}`);
@@ -134,6 +181,10 @@ function checkAnnouncement(a: Announcement): void {
 export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
   const { config } = stored;
   const optimizer = createOptimizer(config);
+  if (stored.network) {
+    const space = new NetworkSpace(stored.network.stages, stored.network.start, config.space.params, stored.network.sha256);
+    return { ...stored, space, optimizer, playerOf: (genome) => networkSpec(config, stored.network!, space.toSettings(genome)) };
+  }
   const player = externalPlayerOf(config);
   if (player) {
     const space = new ExternalSpace(stored.external!.announcement, stored.external!.start, config.space.params);

@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
+import { isNetworkSettings } from '../../player/network-settings';
+import type { Weights } from '../../heuristic/weights';
 import { exportBest } from '../../tuner/export';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
@@ -13,7 +15,7 @@ type Format = (typeof FORMATS)[number];
 
 export function command(): Command {
   return new Command('export')
-    .description('write the validated best of a finished run: weights (play, hint and compare read them with --weights), an external player\'s parameter file (the protocol\'s own form: --params, or a compare contender), or nneonneo/2048-ai\'s constants block (--format nneonneo)')
+    .description('write the validated best of a finished run: weights (play, hint and compare read them with --weights), an external player\'s parameter file (the protocol\'s own form: --params, or a compare contender), a network player file (--player network:FILE.json, or a compare contender network:FILE.json), or nneonneo/2048-ai\'s constants block (--format nneonneo)')
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: stdout)')
@@ -21,11 +23,12 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout: {run, out, weights} (with --format nneonneo: {run, out, format, text})')
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
-        const best = exportBest(store, runId);
+        const best = exportBest(store, runId, opts.out);
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
-          text = nneonneoConstants(best as Exclude<typeof best, { format: 'tune2048/player-params' }>, `run ${runId}'s best weights`);
+          if (isNetworkSettings(best)) throw new InputError(`run ${runId} tuned what sits on a network: it exports as a network player file (--format json), not as nneonneo's constants`);
+          text = nneonneoConstants(best as Weights, `run ${runId}'s best weights`);
         } else {
           text = JSON.stringify(best, null, 2) + '\n';
         }

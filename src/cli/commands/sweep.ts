@@ -31,8 +31,8 @@ export function command(): Command {
       const network = networkFileOf(spec);
       const weights = network === null ? loadWeights(spec) : null;
       const label = weights ? (weights.name ?? spec) : basename(network!);
-      const hash = network === null ? null : networkPlayerSpec(network, { depth: 0, cprob: opts.cprob }).network; // read once, not per depth
-      const contender = (depth: number | 'auto'): Contender => (weights ? { label, weights } : { label, network: { kind: 'network', network: hash!, search: { depth, cprob: opts.cprob } } });
+      const base = network === null ? null : networkPlayerSpec(network, { depth: 0, cprob: opts.cprob }); // hashed once, not per depth
+      const contender = (depth: number | 'auto'): Contender => (weights ? { label, weights } : { label, network: { ...base!, search: { ...base!.search, depth } } });
       await checkQueue(opts.queue);
       const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
       await withCliRunner(opts, async (runner) => {

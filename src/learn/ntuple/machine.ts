@@ -23,6 +23,9 @@ export interface LearnExports {
   tdStep(lo: number, hi: number, target: number, step: number): void;
   /** The search (src/wasm/assembly/network-search.ts): depth limit and cprob, then one root move's value (NaN when illegal). */
   setNetworkSearch(depth: number, cprob: number): void;
+  /** Stage weights on the leaves' values (network-search.ts); cleared, the leaves are the network's values. */
+  setStageWeight(stage: number, weight: number): void;
+  clearStageWeights(): void;
   searchMove(lo: number, hi: number, dir: number): number;
   searchNodes(): number;
 }

@@ -127,11 +127,14 @@ export function referenceGame(net: ReferenceNetwork, seed: number, step?: number
  * reward + its afterstate's chance node; a chance node at depth `depth` (or below the probability `cprob`)
  * is the network's value, else the mean over every empty cell (in cell order) of 0.9 × the max node with a
  * 2 there + 0.1 × with a 4; a max node is the best reward + chance node over its legal moves (at the depth
- * limit: + value, the greedy choice), 0 when none is legal. NaN for an illegal root move.
+ * limit: + value, the greedy choice), 0 when none is legal. NaN for an illegal root move. With stage weights,
+ * every leaf value is its stage's weight × the network's.
  */
-export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: number, depth: number, cprob: number): number {
+export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: number, depth: number, cprob: number, stageWeights?: readonly number[]): number {
+  /** A leaf afterstate: the network's value, times its stage's weight when weights are given. */
+  const leaf = (b: Board): number => (stageWeights ? stageWeights[stageOf(net, b)] * referenceValue(net, b) : referenceValue(net, b));
   const chance = (b: Board, p: number, d: number): number => {
-    if (d >= depth || p < cprob) return referenceValue(net, b);
+    if (d >= depth || p < cprob) return leaf(b);
     const empty = boardToRanks(b).flatMap((r, cell) => (r === 0 ? [cell] : []));
     let sum = 0;
     for (const cell of empty) {
@@ -142,8 +145,12 @@ export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: nu
   };
   const max = (b: Board, p: number, d: number): number => {
     if (d >= depth || p < cprob) {
-      const c = referenceChoice(net, b);
-      return c ? c.reward + c.value : 0;
+      if (!stageWeights) {
+        const c = referenceChoice(net, b);
+        return c ? c.reward + c.value : 0;
+      }
+      const values = DIRECTIONS.map((k) => applyMove(b, k)).flatMap((m) => (m.legal ? [m.score + leaf(m.board)] : []));
+      return values.length === 0 ? 0 : Math.max(...values);
     }
     let best = -Infinity;
     for (const k of DIRECTIONS) {

@@ -15,7 +15,7 @@
  * instance, 32-byte entries: key, value, epoch, depth) is search.ts's: keyed by the afterstate, reused only
  * at the same or a shallower depth, forgotten at each new root move.
  */
-import { networkValue } from './ntuple';
+import { addresses, networkValue, slot, SLOTS, valueAt } from './ntuple';
 import { afterstate, bestReward, bestValue, choose, reward } from './network-moves';
 
 let depthLimit: i32 = 0;
@@ -40,6 +40,61 @@ export function setNetworkSearch(limit: i32, cprob: f64): void {
   cprobMin = cprob;
 }
 
+// Stage weights (shape.ts's MAX_STAGES = 8): a leaf's value is its stage's weight × the network's value.
+// Off (the default), the leaves are the network's values as training reads them.
+let weighted = false;
+let w0: f64 = 1;
+let w1: f64 = 1;
+let w2: f64 = 1;
+let w3: f64 = 1;
+let w4: f64 = 1;
+let w5: f64 = 1;
+let w6: f64 = 1;
+let w7: f64 = 1;
+
+/** Stage `stage`'s weight on the network's value at the leaves; any weight set turns weighting on until clearStageWeights. */
+export function setStageWeight(stage: i32, w: f64): void {
+  weighted = true;
+  if (stage == 0) w0 = w;
+  else if (stage == 1) w1 = w;
+  else if (stage == 2) w2 = w;
+  else if (stage == 3) w3 = w;
+  else if (stage == 4) w4 = w;
+  else if (stage == 5) w5 = w;
+  else if (stage == 6) w6 = w;
+  else w7 = w;
+}
+
+export function clearStageWeights(): void {
+  weighted = false;
+  w0 = w1 = w2 = w3 = w4 = w5 = w6 = w7 = 1;
+}
+
+@inline function stageWeight(stage: i32): f64 {
+  return stage == 0 ? w0 : stage == 1 ? w1 : stage == 2 ? w2 : stage == 3 ? w3 : stage == 4 ? w4 : stage == 5 ? w5 : stage == 6 ? w6 : w7;
+}
+
+/** A leaf afterstate's value: the network's, times its stage's weight when weighting is on. */
+function leafValue(b: u64): f64 {
+  if (!weighted) return networkValue(b);
+  const at = slot(SLOTS - 1);
+  const stage = addresses(b, at);
+  return stageWeight(stage) * valueAt(at, stage);
+}
+
+/** A max node at the limit: the best reward + leaf value over its legal moves (ties to the earlier), 0 when none is legal. */
+function greedyLeaf(b: u64): f64 {
+  if (!weighted) return choose(b, 0) < 0 ? 0 : bestReward + bestValue;
+  let best = -Infinity;
+  for (let dir = 0; dir < 4; dir++) {
+    const n = afterstate(b, dir);
+    if (n == b) continue;
+    const v = reward(b, dir) + leafValue(n);
+    if (v > best) best = v;
+  }
+  return best == -Infinity ? 0 : best;
+}
+
 export function searchNodes(): f64 {
   return <f64>nodes;
 }
@@ -52,7 +107,7 @@ export function searchNodes(): f64 {
 
 /** An afterstate's value: the expected score still to come. */
 function chanceNode(b: u64, cprob: f64, curdepth: i32): f64 {
-  if (curdepth >= depthLimit || cprob < cprobMin) return networkValue(b);
+  if (curdepth >= depthLimit || cprob < cprobMin) return leafValue(b);
   let entry: usize = 0;
   if (useCache) {
     const lo = <i32>b;
@@ -87,7 +142,7 @@ function chanceNode(b: u64, cprob: f64, curdepth: i32): f64 {
 /** A board after a spawn: the best reward + afterstate value over its legal moves, 0 when none is legal. */
 function maxNode(b: u64, cprob: f64, curdepth: i32): f64 {
   nodes++;
-  if (curdepth >= depthLimit || cprob < cprobMin) return choose(b, 0) < 0 ? 0 : bestReward + bestValue;
+  if (curdepth >= depthLimit || cprob < cprobMin) return greedyLeaf(b);
   let best = -Infinity;
   for (let dir = 0; dir < 4; dir++) {
     const n = afterstate(b, dir);

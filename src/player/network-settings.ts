@@ -1,0 +1,54 @@
+/**
+ * What sits on a learned network, as a file (`tune2048/network-player`): the network it is for (path and
+ * SHA-256), the search's cprob and a weight per stage on the network's value at the leaves. `export` writes
+ * one for a run that tuned a network; `network:FILE.json` plays it wherever `network:FILE.bin` plays (the
+ * depth stays the command's: -d, or compare's @dN).
+ */
+import * as v from 'valibot';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { InputError } from '../util/errors';
+import { readJsonFile } from '../util/json-file';
+import { describeIssues } from '../util/valibot-issues';
+
+export const NETWORK_SETTINGS_FORMAT = 'tune2048/network-player';
+
+const settingsSchema = v.object({
+  format: v.literal(NETWORK_SETTINGS_FORMAT),
+  version: v.literal(1, 'must be 1 (this tune2048 reads version 1 of network player files)'),
+  /** The network file, relative to this file's folder (or absolute), and its SHA-256. */
+  network: v.object({ file: v.pipe(v.string(), v.minLength(1, 'must not be empty')), sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')) }),
+  cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1))),
+  /** One weight per stage of the network, multiplying the network's value at the search's leaves. */
+  stageWeights: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be above 0'))), v.minLength(1, 'must name a weight per stage'))),
+  name: v.optional(v.string()),
+  provenance: v.optional(v.unknown()),
+});
+
+export type NetworkSettings = v.InferOutput<typeof settingsSchema>;
+
+/** True when the data says it is a network player file. */
+export function isNetworkSettings(data: unknown): boolean {
+  return (data as { format?: unknown } | null)?.format === NETWORK_SETTINGS_FORMAT;
+}
+
+/** A network player file, its network's path made absolute (from the file's folder). */
+export function loadNetworkSettings(path: string): NetworkSettings {
+  const r = v.safeParse(settingsSchema, readJsonFile(path, 'network player file'));
+  if (!r.success) throw new InputError(`network player file "${path}": ${describeIssues(r.issues)}`);
+  const s = r.output;
+  return { ...s, network: { ...s.network, file: resolve(dirname(resolve(path)), s.network.file) } };
+}
+
+/** The file's content for settings whose network lies at `network.file`, to be written at `path` (the network named relative to it; null: as given). */
+export function networkSettingsFile(path: string | null, settings: Omit<NetworkSettings, 'format' | 'version'>): NetworkSettings {
+  const file = settings.network.file;
+  const named = path !== null && isAbsolute(file) ? relative(dirname(resolve(path)), file) : file;
+  return { format: NETWORK_SETTINGS_FORMAT, version: 1, ...settings, network: { file: named, sha256: settings.network.sha256 } };
+}
+
+/** What is wrong with stage weights for a network of `stages` stages, or null. */
+export function stageWeightsProblem(weights: readonly number[], stages: number): string | null {
+  if (weights.length !== stages) return `${weights.length} stage weight${weights.length === 1 ? '' : 's'} for a network of ${stages} stage${stages === 1 ? '' : 's'}`;
+  const bad = weights.findIndex((w) => !(Number.isFinite(w) && w > 0));
+  return bad >= 0 ? `stage weight ${bad} is ${weights[bad]}; a weight is a number above 0` : null;
+}

@@ -1,0 +1,69 @@
+/**
+ * What sits on a learned network, as a tuning space: a weight per stage on the network's value at the
+ * search's leaves (`stageWeight.K`) and the search's cutoff (`cprob`). The config may leave space.params out
+ * (every stage weight, from 1/4 to 4 on a log scale); what is not tuned keeps its start value (1 per stage
+ * and fitness.cprob, or a network player file's).
+ */
+import type { NetworkSettings } from '../player/network-settings';
+import { InputError } from '../util/errors';
+import { BoundedSpace, type ParamSpec } from './space';
+
+export interface NetworkStart {
+  cprob: number;
+  stageWeights: number[];
+}
+
+const STAGE_WEIGHT = /^stageWeight\.([0-7])$/;
+const DEFAULT_STAGE_WEIGHT: ParamSpec = { min: 0.25, max: 4, scale: 'log' };
+
+/** Every parameter name a network of `stages` stages can tune. */
+export function networkParamNames(stages: number): string[] {
+  return [...Array.from({ length: stages }, (_, k) => `stageWeight.${k}`), 'cprob'];
+}
+
+export class NetworkSpace extends BoundedSpace {
+  constructor(
+    readonly stages: number,
+    readonly start: NetworkStart,
+    params: Record<string, Partial<ParamSpec>> | undefined,
+    /** The network's hash (it names the network in reports). */
+    readonly sha256: string,
+  ) {
+    const named: Record<string, Partial<ParamSpec>> = params ?? Object.fromEntries(Array.from({ length: stages }, (_, k) => [`stageWeight.${k}`, {}]));
+    const known = networkParamNames(stages);
+    const specs = Object.entries(named).map(([name, given]): ParamSpec => {
+      if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network (${known.join(', ')})`);
+      const stage = STAGE_WEIGHT.exec(name);
+      if (!stage && (given.min === undefined || given.max === undefined)) throw new InputError(`space.params.${name}: give its "min" and "max"`);
+      const spec: ParamSpec = { min: given.min ?? DEFAULT_STAGE_WEIGHT.min, max: given.max ?? DEFAULT_STAGE_WEIGHT.max, scale: given.scale ?? 'log', ...(given.start !== undefined ? { start: given.start } : {}) };
+      if (!(spec.max > spec.min)) throw new InputError(`space.params.${name}: max must be greater than min`);
+      if (spec.scale === 'log' && spec.min <= 0) throw new InputError(`space.params.${name}: a log scale needs min > 0`);
+      if (stage && spec.min <= 0) throw new InputError(`space.params.${name}: a stage weight is above 0 (min ${spec.min})`);
+      if (name === 'cprob' && (spec.min < 0 || spec.max >= 1)) throw new InputError(`space.params.cprob: [${spec.min}, ${spec.max}] must lie in [0, 1)`);
+      const v = spec.start ?? startOf(start, name);
+      if (v < spec.min || v > spec.max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${spec.min}, ${spec.max}]`);
+      return spec;
+    });
+    super(Object.keys(named), specs);
+  }
+
+  protected startValue(i: number): number {
+    return this.specs[i].start ?? startOf(this.start, this.names[i]);
+  }
+
+  /** The settings of a genome: tuned values from it, the others from the start. */
+  toSettings(genome: readonly number[]): NetworkStart {
+    const p = this.params(genome);
+    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w) };
+  }
+}
+
+function startOf(start: NetworkStart, name: string): number {
+  const stage = STAGE_WEIGHT.exec(name);
+  return stage ? start.stageWeights[Number(stage[1])] : start.cprob;
+}
+
+/** A run's start from a network player file's settings (1 per stage and `cprob` where it says nothing). */
+export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights'>): NetworkStart {
+  return { cprob: settings?.cprob ?? cprob, stageWeights: settings?.stageWeights ? [...settings.stageWeights] : Array.from({ length: stages }, () => 1) };
+}

@@ -1,0 +1,129 @@
+/**
+ * Tuning what sits on a learned network (issue 31): a run whose player is { "kind": "network", "file" }
+ * tunes a weight per stage on the network's value at the leaves (and cprob when named) through worker
+ * processes; export writes a network player file that play and compare take as network:FILE.json, playing
+ * the tuned settings' very games; bad spaces, files and changed networks refused in one line.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { playGame } from '../src/engine/game';
+import type { NetworkShape } from '../src/learn/ntuple/shape';
+import { NetworkTraining } from '../src/learn/ntuple/training';
+import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
+import { runCli } from './helpers/cli';
+import { all } from './helpers/runs';
+
+const dir = mkdtempSync(join(tmpdir(), 'tune2048-network-tune-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const STAGED: NetworkShape = { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]], stages: [{ maxTile: [2, 128] }, { maxTile: [256, 32768] }], promote: true };
+const net = join(dir, 'net.bin');
+
+beforeAll(async () => {
+  const training = new NetworkTraining({ shape: STAGED, threads: 1, seed: 9, learningRate: 0.1, heldOut: { games: 0, seed: 1 } });
+  try {
+    await training.trainTo(1500);
+    training.save(net);
+  } finally {
+    await training.close();
+  }
+});
+
+/** A run config beside the network, naming it by a relative path. */
+function config(extra: { space?: object; fitness?: object } = {}, name = `cfg-${Math.random().toString(36).slice(2)}.json`): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      seed: 5,
+      space: { start: 'defaults', ...extra.space },
+      optimizer: { population: 4, generations: 2, elitism: 1, tournament: 2 },
+      fitness: { games: 4, depth: 1, player: { kind: 'network', file: 'net.bin' }, ...extra.fitness },
+      validation: { finalists: 2, games: 4 },
+      pool: { batchGames: 2 },
+    }),
+  );
+  return path;
+}
+
+const tempDb = () => join(mkdtempSync(join(dir, 'db-')), 'tune.sqlite');
+
+describe('tuning on a learned network', () => {
+  it('tunes its stage weights through workers; export writes a network player file whose games are the tuned settings\'', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', config(), '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const params = all<{ params: string }>(db, 'SELECT params FROM candidates').map((c) => JSON.parse(c.params) as Record<string, number>);
+    for (const p of params) expect(Object.keys(p).sort()).toEqual(['stageWeight.0', 'stageWeight.1']);
+    expect(new Set(params.map((p) => p['stageWeight.1'])).size).toBeGreaterThan(1); // the weights vary
+
+    mkdirSync(join(dir, 'out'), { recursive: true });
+    const out = join(dir, 'out', 'best.json');
+    const e = runCli(['export', '1', '--db', db, '--out', out]);
+    expect(e.code, e.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { format: string; version: number; network: { file: string; sha256: string }; cprob: number; stageWeights: number[]; provenance: { run: number; depth: number } };
+    expect(file).toMatchObject({ format: 'tune2048/network-player', version: 1, network: { file: '../net.bin', sha256: fileSha256(net) }, cprob: 1e-4, provenance: { run: 1, depth: 1 } });
+    expect(file.stageWeights).toHaveLength(2);
+
+    // The file plays the tuned settings' games, in play and in compare's workers (the depth is the command's).
+    const seeds = [77, 78, 79];
+    const here = createNetworkPlayer({ network: { file: net, sha256: file.network.sha256 }, search: { depth: 1, cprob: file.cprob, stageWeights: file.stageWeights } });
+    const want = seeds.map((s) => playGame(here, s).score);
+    const played = runCli(['play', '--player', `network:${out}`, '-d', '1', '-n', '3', '-s', '77', '--json']);
+    expect(played.code, played.stderr).toBe(0);
+    expect((JSON.parse(played.stdout) as { games: { score: number }[] }).games.map((g) => g.score)).toEqual(want);
+    const compared = runCli(['compare', `network:${out}@d1`, `network:${net}@d1`, '-n', '3', '-s', '77', '--workers', '2', '--json']);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect((JSON.parse(compared.stdout) as { contenders: { games: { score: number }[] }[] }).contenders[0].games.map((g) => g.score)).toEqual(want);
+
+    // The report names the network it tuned on.
+    const report = runCli(['report', '1', '--db', db, '--out', join(dir, 'report.html'), '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('network:net.bin');
+  });
+
+  it('cprob is tuned when named; a start from a network player file keeps the weights it does not tune', () => {
+    const start = join(dir, 'start.json');
+    writeFileSync(start, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, stageWeights: [1.5, 0.8] }));
+    const db = tempDb();
+    const r = runCli(['tune', '-c', config({ space: { start: 'start.json', params: { cprob: { min: 0.0001, max: 0.05 } } } }), '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const exported = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as { cprob: number; stageWeights: number[] };
+    expect(exported.stageWeights).toEqual([1.5, 0.8]);
+    expect(exported.cprob).toBeGreaterThanOrEqual(0.0001);
+    expect(exported.cprob).toBeLessThanOrEqual(0.05);
+  });
+
+  it('bad spaces, start files and network player files: one line, exit 2, nothing created', () => {
+    const refused = (args: string[], message: string | RegExp) => {
+      const r = runCli(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      if (typeof message === 'string') expect(r.stderr.trim()).toBe(`tune2048: ${message}`);
+      else expect(r.stderr).toMatch(message);
+    };
+    const db = tempDb();
+    refused(['tune', '-c', config({ space: { params: { depth: {} } } }), '--db', db], 'space.params: "depth" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob)');
+    refused(['tune', '-c', config({ space: { params: { 'stageWeight.2': {} } } }), '--db', db], /"stageWeight\.2" is not a parameter of this network/);
+    refused(['tune', '-c', config({ space: { params: { cprob: { min: 0.01 } } } }), '--db', db], 'space.params.cprob: give its "min" and "max"');
+    refused(['tune', '-c', config({ fitness: { player: { kind: 'network', file: 'missing.bin' } } }), '--db', db], /missing\.bin/);
+    expect(existsSync(db)).toBe(false);
+
+    const wrongCount = join(dir, 'three.json');
+    writeFileSync(wrongCount, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, stageWeights: [1, 1, 1] }));
+    refused(['play', '--player', `network:${wrongCount}`, '-n', '1'], `network player file "${wrongCount}": 3 stage weights for a network of 2 stages`);
+    const zero = join(dir, 'zero.json');
+    writeFileSync(zero, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, stageWeights: [1, 0] }));
+    refused(['play', '--player', `network:${zero}`, '-n', '1'], /field "stageWeights\.1": must be above 0/);
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: '0'.repeat(64) } }));
+    refused(['play', '--player', `network:${other}`, '-n', '1'], /names the network ".*net\.bin" with sha256 000000000000…; that file now has [0-9a-f]{12}…/);
+    refused(['tune', '-c', config({ space: { start: 'other.json' } }), '--db', db], /space\.start ".*other\.json" is for the network with sha256 000000000000…/);
+    const newer = join(dir, 'newer.json');
+    writeFileSync(newer, JSON.stringify({ format: 'tune2048/network-player', version: 2, network: { file: 'net.bin', sha256: fileSha256(net) } }));
+    refused(['play', '--player', `network:${newer}`, '-n', '1'], /field "version": must be 1 \(this tune2048 reads version 1/);
+    expect(existsSync(db)).toBe(false);
+  });
+});
