@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { playGame } from '../src/engine/game';
+import { playGame, SeededGame } from '../src/engine/game';
+import type { Direction } from '../src/engine/moves';
 import type { NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
@@ -77,6 +78,15 @@ describe('tuning on a learned network', () => {
     const compared = runCli(['compare', `network:${out}@d1`, `network:${net}@d1`, '-n', '3', '-s', '77', '--workers', '2', '--json']);
     expect(compared.code, compared.stderr).toBe(0);
     expect((JSON.parse(compared.stdout) as { contenders: { games: { score: number }[] }[] }).contenders[0].games.map((g) => g.score)).toEqual(want);
+
+    // Its validation games keep their moves (a page cannot hold a network, but replays them): replayed in the engine, each makes its stored score.
+    const kept = all<{ seed: number; score: number; moves: string }>(db, "SELECT g.seed, g.score, m.moves FROM games g JOIN game_moves m ON m.candidate_id = g.candidate_id AND m.purpose = g.purpose AND m.seed = g.seed WHERE g.purpose = 'validation'");
+    expect(kept.length).toBe(2 * 4); // 2 finalists × 4 games
+    for (const g of kept) {
+      const replay = new SeededGame(g.seed);
+      for (const letter of g.moves) replay.play('udlr'.indexOf(letter) as Direction);
+      expect(replay.score).toBe(g.score);
+    }
 
     // The report names the network it tuned on.
     const report = runCli(['report', '1', '--db', db, '--out', join(dir, 'report.html'), '--json']);

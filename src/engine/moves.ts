@@ -21,6 +21,11 @@ export const LEFT = 2;
 export const RIGHT = 3;
 export type Direction = 0 | 1 | 2 | 3;
 export const DIRECTIONS: readonly Direction[] = [UP, DOWN, LEFT, RIGHT];
+
+/** Moves as one letter each (u d l r): how a game's moves are kept and replayed. */
+export function moveLetters(moves: readonly Direction[]): string {
+  return moves.map((m) => 'udlr'[m]).join('');
+}
 export const DIRECTION_NAMES = ['up', 'down', 'left', 'right'] as const;
 export type DirectionName = (typeof DIRECTION_NAMES)[number];
 

@@ -3,6 +3,7 @@
  * and the helpers that play whole sets of seeded games with one.
  */
 import type { Board } from '../engine/board';
+import { moveLetters, type Direction } from '../engine/moves';
 import { GameResult, playGame, type PlayedGame } from '../engine/game';
 import type { Rules } from '../engine/rules';
 import type { HeuristicTables } from '../heuristic/tables';
@@ -45,6 +46,13 @@ export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed
     const game = syntheticGame(spec.weights, spec.synthetic!, playerKey({ ...spec, synthetic: { ...spec.synthetic!, gameMs: 0 } }), seed);
     sleepMs(spec.synthetic!.gameMs);
     return game;
+  }
+  if (spec.kind === 'network') {
+    // Its moves are kept (as an external player's are): a page cannot hold the network, but replays its games.
+    const moves: Direction[] = [];
+    const p = player();
+    const r = playGame({ chooseMove: (b) => { const m = p.chooseMove(b); if (m !== -1) moves.push(m); return m; } }, seed);
+    return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, moveList: moveLetters(moves) };
   }
   const r = playGame(player(), seed);
   return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms };

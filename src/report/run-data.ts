@@ -93,12 +93,12 @@ export function generationNoise(store: Store, runId: number, generation: number,
   return { bestHalfWidth: best ? fitnessHalfWidth95(fitness, gamesOf(best.id)) : null, signalShare: split?.signalShare ?? null };
 }
 
-function bestOf(space: BoundedSpace, genome: readonly number[]): { weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } {
+function bestOf(config: RunConfig, space: BoundedSpace, genome: readonly number[]): { weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } {
   if (space instanceof ExternalSpace) return { weights: null, player: { name: space.announcement.name, version: space.announcement.version, params: space.toParams(genome) } };
-  // A network's settings read as a player's parameters: the network named by its hash.
+  // A network's settings read as a player's parameters: the network named by its file and hash (a page replays its stored games).
   if (space instanceof NetworkSpace) {
     const s = space.toSettings(genome);
-    return { weights: null, player: { name: 'network', version: space.sha256.slice(0, 12), params: { cprob: s.cprob, ...Object.fromEntries(s.stageWeights.map((w, k) => [`stageWeight.${k}`, w])) } } };
+    return { weights: null, player: { name: `network:${networkPlayerOf(config)!.file.split('/').pop()}`, version: space.sha256.slice(0, 12), params: { cprob: s.cprob, ...Object.fromEntries(s.stageWeights.map((w, k) => [`stageWeight.${k}`, w])) } } };
   }
   return { weights: (space as ParameterSpace).toWeights(genome), player: null };
 }
@@ -138,7 +138,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     },
     params: space.names.map((name, i) => ({ name, min: space.specs[i].min, max: space.specs[i].max, scale: space.specs[i].scale, best: bestParams[name] ?? null })),
     generations,
-    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, ...bestOf(space, bestRow.genome) } : null,
+    best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, ...bestOf(config, space, bestRow.genome) } : null,
     finalists,
     // Race checkpoints are the race's own bookkeeping, not shown.
     comparisons: store.listResults(runId, 'comparison').map((c) => ({ id: c.id, ...c.result })),

@@ -171,7 +171,7 @@ export function createDashboardServer(o: ServeOptions): Server {
         const game = detail.best ? s.bestReplay(detail.best.candidate) : null;
         return game && detail.best ? { run: id, candidate: detail.best.candidate, player: detail.best.player, seed: game.seed, score: game.score, moves: game.moveList } : null;
       });
-      if (!replay) return json(res, 409, { error: `run ${id} has no held-out game with stored moves yet (they are kept for an external player's validation games)` });
+      if (!replay) return json(res, 409, { error: `run ${id} has no held-out game with stored moves yet (they are kept for the validation games of an external player or a network)` });
       return json(res, 200, replay);
     }
     if ((m = /^\/api\/runs\/(\d+)\/export$/.exec(path))) {

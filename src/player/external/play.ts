@@ -7,7 +7,7 @@
 import type { Board } from '../../engine/board';
 import type { Decision, PlayedGame } from '../../engine/game';
 import { SeededGame } from '../../engine/game';
-import { applyMove, DIRECTION_NAMES, isGameOver, type Direction } from '../../engine/moves';
+import { applyMove, DIRECTION_NAMES, isGameOver, moveLetters, type Direction } from '../../engine/moves';
 import type { ExternalPlayerRef, Launch } from '../spec';
 import { ExternalProcess } from './process';
 import { announcementHash, boardHex, type Announcement } from './protocol';
@@ -82,11 +82,6 @@ export async function playExternalGames(ref: ExternalPlayerRef, launch: Launch, 
     games.push({ ...g, moveList: moveLetters(directions) });
   }
   return games;
-}
-
-/** Moves as one letter each (u d l r): how a game's moves are kept and replayed. */
-export function moveLetters(moves: readonly Direction[]): string {
-  return moves.map((m) => 'udlr'[m]).join('');
 }
 
 /** A program must announce the name it is defined or registered under. */

@@ -164,7 +164,7 @@ export function startViewer(app: HTMLElement): void {
     replay.then(
       (g) => {
         ($('seed') as HTMLInputElement).value = String(g!.seed);
-        $('status').innerHTML = `<span id="replay-note">the stored game of ${g!.player ? `the external player <b>${esc(g!.player.name)}</b> ${esc(g!.player.version)}` : 'the run'} on seed ${g!.seed} (score ${g!.score}): play to replay it</span>`;
+        $('status').innerHTML = `<span id="replay-note">the stored game of ${!g!.player ? 'the run' : g!.player.name.startsWith('network:') ? `the network <b>${esc(g!.player.name.slice('network:'.length))}</b> (sha256 ${esc(g!.player.version)}…)` : `the external player <b>${esc(g!.player.name)}</b> ${esc(g!.player.version)}`} on seed ${g!.seed} (score ${g!.score}): play to replay it</span>`;
       },
       (e: Error) => ($('status').textContent = `error: ${e.message}`),
     );
