@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { countEmpty } from '../src/engine/board';
+import { countEmpty, type Board } from '../src/engine/board';
+import { buildHeuristicTables, loadableTables, tableHeuristic } from '../src/heuristic/tables';
+import { loadWeights } from '../src/heuristic/weights';
 import { playGame } from '../src/engine/game';
 import { NetworkMachine } from '../src/learn/ntuple/machine';
 import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
@@ -72,7 +74,7 @@ describe('expectimax with the network at the leaves, against brute force', () =>
         for (const b of fewEmpty.slice(0, depth === 2 ? 10 : 40)) {
           weights.forEach((w, k) => m.exports.setStageWeight(k, w));
           for (let dir = 0; dir < 4; dir++) {
-            const want = referenceSearchMove(ref, b, dir, depth, 0.01, weights);
+            const want = referenceSearchMove(ref, b, dir, depth, 0.01, { stageWeights: weights });
             const got = m.exports.searchMove(b.lo, b.hi, dir);
             if (Number.isNaN(want)) expect(got).toBeNaN();
             else expect(got).toBe(want);
@@ -85,6 +87,42 @@ describe('expectimax with the network at the leaves, against brute force', () =>
             else expect(m.exports.searchMove(b.lo, b.hi, dir)).toBe(want);
           }
         }
+      }
+    }
+  });
+
+  it('heuristic terms on top: every leaf adds the weights\' heuristic (row and column tables), with or without stage weights, as the reference computes it, to the bit', () => {
+    for (const name of ['nneonneo', 'tuned-d3m']) {
+      const tables = buildHeuristicTables(loadWeights(name));
+      const loadable = loadableTables(tables);
+      const heuristic = (b: Board) => tableHeuristic(tables, b);
+      const m = new NetworkMachine(STAGED, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(4), leafHeuristic: true });
+      const { ref } = searchingMachine(STAGED, `heuristic-${name}`, 0);
+      m.tables().forEach((t, k) => t.set(ref.tables[k]));
+      for (const [depth, boards] of [[0, 30], [1, 30], [2, 6]] as const) {
+        m.exports.setNetworkSearch(depth, 0.01);
+        for (const b of fewEmpty.slice(0, boards)) {
+          for (const stageWeights of [undefined, [0.5, 2, 1.25]]) {
+            m.setLeafHeuristic(name, loadable);
+            if (stageWeights) stageWeights.forEach((w, k) => m.exports.setStageWeight(k, w));
+            else m.exports.clearStageWeights();
+            for (let dir = 0; dir < 4; dir++) {
+              const want = referenceSearchMove(ref, b, dir, depth, 0.01, { stageWeights, heuristic });
+              const got = m.exports.searchMove(b.lo, b.hi, dir);
+              if (Number.isNaN(want)) expect(got).toBeNaN();
+              else expect(got).toBe(want);
+            }
+          }
+        }
+      }
+      m.setLeafHeuristic(null, null);
+      m.exports.clearStageWeights();
+      m.exports.setNetworkSearch(1, 0.01);
+      const b = fewEmpty[0];
+      for (let dir = 0; dir < 4; dir++) {
+        const want = referenceSearchMove(ref, b, dir, 1, 0.01);
+        if (Number.isNaN(want)) expect(m.exports.searchMove(b.lo, b.hi, dir)).toBeNaN();
+        else expect(m.exports.searchMove(b.lo, b.hi, dir)).toBe(want);
       }
     }
   });

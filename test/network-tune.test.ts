@@ -13,6 +13,7 @@ import type { Direction } from '../src/engine/moves';
 import type { NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
+import { loadWeights, type Weights } from '../src/heuristic/weights';
 import { runCli } from './helpers/cli';
 import { all } from './helpers/runs';
 
@@ -106,6 +107,25 @@ describe('tuning on a learned network', () => {
     expect(exported.cprob).toBeLessThanOrEqual(0.05);
   });
 
+  it('heuristic terms on top: tuned from a start file with heuristic weights; the export plays the tuned heuristic\'s games', () => {
+    const start = join(dir, 'start-heuristic.json');
+    writeFileSync(start, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, heuristic: loadWeights('nneonneo') }));
+    const db = tempDb();
+    const r = runCli(['tune', '-c', config({ space: { start: 'start-heuristic.json', params: { 'stageWeight.1': {}, 'heuristic.empty': { min: 0, max: 1000 } } } }), '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = join(dir, 'best-heuristic.json');
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { cprob: number; stageWeights: number[]; heuristic: Weights };
+    expect(file.stageWeights[0]).toBe(1);
+    expect(file.heuristic.empty).toBeGreaterThanOrEqual(0);
+    expect(file.heuristic.empty).toBeLessThanOrEqual(1000);
+    expect({ ...file.heuristic, empty: 0, name: '', description: '', source: '', provenance: undefined }).toMatchObject({ ...loadWeights('nneonneo'), empty: 0, name: '', description: '', source: '' });
+    const here = createNetworkPlayer({ network: { file: net, sha256: fileSha256(net) }, search: { depth: 1, cprob: file.cprob, stageWeights: file.stageWeights }, heuristic: file.heuristic });
+    const played = runCli(['play', '--player', `network:${out}`, '-d', '1', '-n', '2', '-s', '90', '--json']);
+    expect(played.code, played.stderr).toBe(0);
+    expect((JSON.parse(played.stdout) as { games: { score: number }[] }).games.map((g) => g.score)).toEqual([90, 91].map((s) => playGame(here, s).score));
+  });
+
   it('bad spaces, start files and network player files: one line, exit 2, nothing created', () => {
     const refused = (args: string[], message: string | RegExp) => {
       const r = runCli(args);
@@ -115,7 +135,7 @@ describe('tuning on a learned network', () => {
       else expect(r.stderr).toMatch(message);
     };
     const db = tempDb();
-    refused(['tune', '-c', config({ space: { params: { depth: {} } } }), '--db', db], 'space.params: "depth" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob)');
+    refused(['tune', '-c', config({ space: { params: { depth: {} } } }), '--db', db], 'space.params: "depth" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob, or heuristic.<weight> with heuristic weights)');
     refused(['tune', '-c', config({ space: { params: { 'stageWeight.2': {} } } }), '--db', db], /"stageWeight\.2" is not a parameter of this network/);
     refused(['tune', '-c', config({ space: { params: { cprob: { min: 0.01 } } } }), '--db', db], 'space.params.cprob: give its "min" and "max"');
     refused(['tune', '-c', config({ fitness: { player: { kind: 'network', file: 'missing.bin' } } }), '--db', db], /missing\.bin/);
@@ -131,6 +151,10 @@ describe('tuning on a learned network', () => {
     writeFileSync(other, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: '0'.repeat(64) } }));
     refused(['play', '--player', `network:${other}`, '-n', '1'], /names the network ".*net\.bin" with sha256 000000000000…; that file now has [0-9a-f]{12}…/);
     refused(['tune', '-c', config({ space: { start: 'other.json' } }), '--db', db], /space\.start ".*other\.json" is for the network with sha256 000000000000…/);
+    refused(['tune', '-c', config({ space: { params: { 'heuristic.empty': { min: 0, max: 10 } } } }), '--db', db], 'space.params: "heuristic.empty": the start has no heuristic weights to tune (space.start: a network player file with "heuristic")');
+    const staged = join(dir, 'staged-heuristic.json');
+    writeFileSync(staged, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, heuristic: loadWeights('haskell-staged') }));
+    refused(['play', '--player', `network:${staged}`, '-n', '1'], `network player file "${staged}": heuristic: weights with stages are not added to a network yet (the network's own stages have stageWeights)`);
     const newer = join(dir, 'newer.json');
     writeFileSync(newer, JSON.stringify({ format: 'tune2048/network-player', version: 2, network: { file: 'net.bin', sha256: fileSha256(net) } }));
     refused(['play', '--player', `network:${newer}`, '-n', '1'], /field "version": must be 1 \(this tune2048 reads version 1/);

@@ -7,7 +7,7 @@
  * network (weights' `learned`) adds its weighted line tables to the eight.
  * Built once per weight set (and per stage), in a few ms.
  */
-import type { Board } from '../engine/board';
+import { rowOf, transpose, type Board } from '../engine/board';
 import { ROW_COUNT } from '../engine/tables';
 import { learnedLineTables, type LineNetwork } from '../learn/line-network';
 import { networkFor } from '../learn/table-file';
@@ -95,4 +95,13 @@ export interface LoadableTables {
 export function loadableTables(t: HeuristicTables): LoadableTables {
   const differ = (four: Four) => (four.some((x) => x !== t.lineTable) ? [...four] : null);
   return { lineTable: t.lineTable, rowTables: differ(t.rowTables), columnTables: differ(t.columnTables) };
+}
+
+/** A board's heuristic from its tables, as the search modules sum it: rows 0-3, then columns 0-3 (one lookup each). */
+export function tableHeuristic(t: HeuristicTables, board: Board): number {
+  const columns = transpose(board);
+  let sum = 0;
+  for (let i = 0; i < 4; i++) sum += t.rowTables[i][rowOf(board, i)];
+  for (let c = 0; c < 4; c++) sum += t.columnTables[c][rowOf(columns, c)];
+  return sum;
 }

@@ -17,7 +17,10 @@ import type { NetworkPlayerSpec } from './spec';
 import { countDistinctTiles } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { deepen, type Clock } from './move-budget';
-import { loadNetworkSettings, stageWeightsProblem } from './network-settings';
+import { leafHeuristic, loadNetworkSettings, stageWeightsProblem } from './network-settings';
+import { buildHeuristicTables, loadableTables } from '../heuristic/tables';
+import { heuristicFields } from '../heuristic/weights';
+import { canonicalJson } from '../util/canonical-json';
 
 export const NETWORK_PREFIX = 'network:';
 
@@ -33,7 +36,7 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network']): NetworkMac
     return known;
   }
   const shape = readNetworkShape(ref.file);
-  const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB) });
+  const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true });
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
   // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
@@ -47,18 +50,21 @@ function depthOn(depth: DepthSetting, board: Board): number {
   return depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
 }
 
-export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search'>, clock?: Clock): Player {
+export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
   const machine = networkMachineFor(spec.network);
   const { depth, cprob, msPerMove, stageWeights } = spec.search;
   if (stageWeights) {
     const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
     if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
   }
+  // The heuristic's tables, built once; a machine holds one heuristic's, rewritten only when another player's are asked for.
+  const heuristic = spec.heuristic ? { key: canonicalJson(heuristicFields(leafHeuristic(spec.heuristic, 'the heuristic on a network'))), tables: loadableTables(buildHeuristicTables(spec.heuristic)) } : null;
   const valuesAt = (board: Board, d: number): number[] => {
     // Per decision: another player (other settings) may share the machine.
     machine.exports.setNetworkSearch(d, cprob);
     if (stageWeights) stageWeights.forEach((w, k) => machine.exports.setStageWeight(k, w));
     else machine.exports.clearStageWeights();
+    machine.setLeafHeuristic(heuristic?.key ?? null, heuristic?.tables ?? null);
     return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
   };
   /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
@@ -77,7 +83,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
-  const chooseMove = depth === 0 && !msPerMove && !stageWeights ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
+  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
@@ -95,7 +101,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
 export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
   if (looksLikeJson(path)) {
     const settings = loadNetworkSettings(path);
-    const spec = networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}) });
+    const spec: NetworkPlayerSpec = { ...networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}) }), ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
     if (spec.network.sha256 !== settings.network.sha256) throw new InputError(`network player file "${path}" names the network "${settings.network.file}" with sha256 ${settings.network.sha256.slice(0, 12)}…; that file now has ${spec.network.sha256.slice(0, 12)}… (trained or exported again?)`);
     if (settings.stageWeights) {
       const problem = stageWeightsProblem(settings.stageWeights, readNetworkShape(settings.network.file).stages.length);

@@ -1,6 +1,7 @@
 /**
  * What sits on a learned network, as a file (`tune2048/network-player`): the network it is for (path and
- * SHA-256), the search's cprob and a weight per stage on the network's value at the leaves. `export` writes
+ * SHA-256), the search's cprob, a weight per stage on the network's value at the leaves and heuristic terms
+ * added there (tune2048's weights, without stages or learned lines). `export` writes
  * one for a run that tuned a network; `network:FILE.json` plays it wherever `network:FILE.bin` plays (the
  * depth stays the command's: -d, or compare's @dN).
  */
@@ -9,6 +10,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../util/errors';
 import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
+import { parseWeights, type Weights } from '../heuristic/weights';
 
 export const NETWORK_SETTINGS_FORMAT = 'tune2048/network-player';
 
@@ -20,11 +22,13 @@ const settingsSchema = v.object({
   cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1))),
   /** One weight per stage of the network, multiplying the network's value at the search's leaves. */
   stageWeights: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be above 0'))), v.minLength(1, 'must name a weight per stage'))),
+  /** Weights (tune2048/weights) whose heuristic is added to the network's value at every leaf. */
+  heuristic: v.optional(v.unknown()),
   name: v.optional(v.string()),
   provenance: v.optional(v.unknown()),
 });
 
-export type NetworkSettings = v.InferOutput<typeof settingsSchema>;
+export type NetworkSettings = Omit<v.InferOutput<typeof settingsSchema>, 'heuristic'> & { heuristic?: Weights };
 
 /** True when the data says it is a network player file. */
 export function isNetworkSettings(data: unknown): boolean {
@@ -36,14 +40,22 @@ export function loadNetworkSettings(path: string): NetworkSettings {
   const r = v.safeParse(settingsSchema, readJsonFile(path, 'network player file'));
   if (!r.success) throw new InputError(`network player file "${path}": ${describeIssues(r.issues)}`);
   const s = r.output;
-  return { ...s, network: { ...s.network, file: resolve(dirname(resolve(path)), s.network.file) } };
+  const heuristic = s.heuristic === undefined ? undefined : leafHeuristic(parseWeights(s.heuristic, `network player file "${path}": heuristic`), `network player file "${path}": heuristic`);
+  return { ...s, heuristic, network: { ...s.network, file: resolve(dirname(resolve(path)), s.network.file) } };
+}
+
+/** Weights a network's leaves can add: a heuristic without stages or learned lines (their tables are not built there). */
+export function leafHeuristic(w: Weights, origin: string): Weights {
+  if (w.stages) throw new InputError(`${origin}: weights with stages are not added to a network yet (the network's own stages have stageWeights)`);
+  if (w.learned) throw new InputError(`${origin}: weights with learned line tables are not added to a network (it learned its own)`);
+  return w;
 }
 
 /** The file's content for settings whose network lies at `network.file`, to be written at `path` (the network named relative to it; null: as given). */
 export function networkSettingsFile(path: string | null, settings: Omit<NetworkSettings, 'format' | 'version'>): NetworkSettings {
   const file = settings.network.file;
   const named = path !== null && isAbsolute(file) ? relative(dirname(resolve(path)), file) : file;
-  return { format: NETWORK_SETTINGS_FORMAT, version: 1, ...settings, network: { file: named, sha256: settings.network.sha256 } };
+  return { format: NETWORK_SETTINGS_FORMAT, version: 1, ...settings, network: { file: named, sha256: settings.network.sha256 } } as NetworkSettings;
 }
 
 /** What is wrong with stage weights for a network of `stages` stages, or null. */

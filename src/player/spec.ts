@@ -89,6 +89,8 @@ export interface NetworkPlayerSpec {
    * stageWeights: per stage, a weight on the network's value at the leaves (absent: 1 each, training's values).
    */
   search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[] };
+  /** Heuristic terms added to the network's value at every leaf (weights without stages or learned lines). */
+  heuristic?: Weights;
 }
 
 export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec | NetworkPlayerSpec;
@@ -152,7 +154,7 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
  */
 export function playerKey(spec: PlayerSpec): string {
   // A network is named by its hash: the same tables play the same games wherever their file lies.
-  if (spec.kind === 'network') return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search: spec.search });
+  if (spec.kind === 'network') return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search: spec.search, ...(spec.heuristic ? { heuristic: heuristicFields(spec.heuristic) } : {}) });
   if (spec.kind === 'external') {
     const { name, version, announced, params } = spec.external;
     return canonicalJson({ kind: spec.kind, name, version, announced, params });

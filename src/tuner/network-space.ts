@@ -1,17 +1,23 @@
 /**
  * What sits on a learned network, as a tuning space: a weight per stage on the network's value at the
- * search's leaves (`stageWeight.K`) and the search's cutoff (`cprob`). The config may leave space.params out
- * (every stage weight, from 1/4 to 4 on a log scale); what is not tuned keeps its start value (1 per stage
- * and fitness.cprob, or a network player file's).
+ * search's leaves (`stageWeight.K`), the search's cutoff (`cprob`) and heuristic terms added at the leaves
+ * (`heuristic.<any weights parameter>`, from a start whose network player file has heuristic weights). The
+ * config may leave space.params out (every stage weight, from 1/4 to 4 on a log scale); what is not tuned
+ * keeps its start value (1 per stage and fitness.cprob, or a network player file's).
  */
+import type { Weights } from '../heuristic/weights';
 import type { NetworkSettings } from '../player/network-settings';
 import { InputError } from '../util/errors';
-import { BoundedSpace, type ParamSpec } from './space';
+import { BoundedSpace, ParameterSpace, readParam, type ParamSpec } from './space';
 
 export interface NetworkStart {
   cprob: number;
   stageWeights: number[];
+  /** Heuristic terms added at the leaves (tune2048's weights, without stages). */
+  heuristic?: Weights;
 }
+
+const HEURISTIC = 'heuristic.';
 
 const STAGE_WEIGHT = /^stageWeight\.([0-7])$/;
 const DEFAULT_STAGE_WEIGHT: ParamSpec = { min: 0.25, max: 4, scale: 'log' };
@@ -22,6 +28,10 @@ export function networkParamNames(stages: number): string[] {
 }
 
 export class NetworkSpace extends BoundedSpace {
+  /** The heuristic's parameters (named without "heuristic."), after the network's in a genome; null when none is tuned. */
+  private readonly heuristic: ParameterSpace | null;
+  private readonly networkCount: number;
+
   constructor(
     readonly stages: number,
     readonly start: NetworkStart,
@@ -29,10 +39,17 @@ export class NetworkSpace extends BoundedSpace {
     /** The network's hash (it names the network in reports). */
     readonly sha256: string,
   ) {
-    const named: Record<string, Partial<ParamSpec>> = params ?? Object.fromEntries(Array.from({ length: stages }, (_, k) => [`stageWeight.${k}`, {}]));
+    const all: Record<string, Partial<ParamSpec>> = params ?? Object.fromEntries(Array.from({ length: stages }, (_, k) => [`stageWeight.${k}`, {}]));
+    const named = Object.fromEntries(Object.entries(all).filter(([n]) => !n.startsWith(HEURISTIC)));
+    const heuristicParams = Object.fromEntries(Object.entries(all).flatMap(([n, p]) => (n.startsWith(HEURISTIC) ? [[n.slice(HEURISTIC.length), p]] : [])));
+    let heuristic: ParameterSpace | null = null;
+    if (Object.keys(heuristicParams).length > 0) {
+      if (!start.heuristic) throw new InputError(`space.params: "${HEURISTIC}${Object.keys(heuristicParams)[0]}": the start has no heuristic weights to tune (space.start: a network player file with "heuristic")`);
+      heuristic = new ParameterSpace(start.heuristic, heuristicParams);
+    }
     const known = networkParamNames(stages);
     const specs = Object.entries(named).map(([name, given]): ParamSpec => {
-      if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network (${known.join(', ')})`);
+      if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network (${known.join(', ')}, or heuristic.<weight> with heuristic weights)`);
       const stage = STAGE_WEIGHT.exec(name);
       if (!stage && (given.min === undefined || given.max === undefined)) throw new InputError(`space.params.${name}: give its "min" and "max"`);
       const spec: ParamSpec = { min: given.min ?? DEFAULT_STAGE_WEIGHT.min, max: given.max ?? DEFAULT_STAGE_WEIGHT.max, scale: given.scale ?? 'log', ...(given.start !== undefined ? { start: given.start } : {}) };
@@ -44,17 +61,21 @@ export class NetworkSpace extends BoundedSpace {
       if (v < spec.min || v > spec.max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${spec.min}, ${spec.max}]`);
       return spec;
     });
-    super(Object.keys(named), specs);
+    super([...Object.keys(named), ...(heuristic?.names ?? []).map((n) => HEURISTIC + n)], [...specs, ...(heuristic?.specs ?? [])]);
+    this.heuristic = heuristic;
+    this.networkCount = specs.length;
   }
 
   protected startValue(i: number): number {
+    if (i >= this.networkCount) return readParam(this.start.heuristic!, this.names[i].slice(HEURISTIC.length), this.specs[i]);
     return this.specs[i].start ?? startOf(this.start, this.names[i]);
   }
 
   /** The settings of a genome: tuned values from it, the others from the start. */
   toSettings(genome: readonly number[]): NetworkStart {
     const p = this.params(genome);
-    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w) };
+    const heuristic = this.heuristic ? this.heuristic.toWeights(genome.slice(this.networkCount)) : this.start.heuristic;
+    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w), ...(heuristic ? { heuristic } : {}) };
   }
 }
 
@@ -64,6 +85,6 @@ function startOf(start: NetworkStart, name: string): number {
 }
 
 /** A run's start from a network player file's settings (1 per stage and `cprob` where it says nothing). */
-export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights'>): NetworkStart {
-  return { cprob: settings?.cprob ?? cprob, stageWeights: settings?.stageWeights ? [...settings.stageWeights] : Array.from({ length: stages }, () => 1) };
+export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights' | 'heuristic'>): NetworkStart {
+  return { cprob: settings?.cprob ?? cprob, stageWeights: settings?.stageWeights ? [...settings.stageWeights] : Array.from({ length: stages }, () => 1), ...(settings?.heuristic ? { heuristic: settings.heuristic } : {}) };
 }

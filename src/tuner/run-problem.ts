@@ -14,7 +14,7 @@ import { loadParamsFile, paramsFor } from '../player/external/params-file';
 import { readAnnouncement, replayDiffers } from '../player/external/play';
 import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../player/external/protocol';
 import { fileSha256 } from '../player/network-player';
-import { loadNetworkSettings } from '../player/network-settings';
+import { leafHeuristic, loadNetworkSettings } from '../player/network-settings';
 import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '../player/spec';
 import { readNetworkShape } from '../learn/ntuple/network-file';
 import type { Run, Store } from '../store/store';
@@ -103,7 +103,7 @@ function prepareNetworkRun(config: RunConfig): StoredConfig {
 
 /** The network player of a run's settings. */
 export function networkSpec(config: RunConfig, stored: StoredNetwork, settings: NetworkStart): NetworkPlayerSpec {
-  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights } };
+  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
 }
 
 /** The synchronous preparation of a run of tune2048's own heuristic (an external player's needs prepareRun: it starts the program). */
@@ -141,7 +141,7 @@ export function createRun(store: Store, what: RunConfig | StoredConfig, name?: s
 const storedNetworkSchema = v.object({
   sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
   stages: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8)),
-  start: v.object({ cprob: v.pipe(v.number(), v.minValue(0), v.ltValue(1)), stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))) }),
+  start: v.object({ cprob: v.pipe(v.number(), v.minValue(0), v.ltValue(1)), stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))), heuristic: v.optional(v.unknown()) }),
 });
 
 const storedExternalSchema = v.object({
@@ -156,7 +156,8 @@ export function decodeStoredConfig(stored: unknown): StoredConfig {
   if (networkPlayerOf(config)) {
     const r = v.safeParse(storedNetworkSchema, raw.network);
     if (!r.success || r.output.start.stageWeights.length !== r.output.stages) throw new InputError(`stored network: ${r.success ? 'a stage weight per stage' : describeIssues(r.issues)}`);
-    return { config, network: r.output };
+    const { heuristic, ...start } = r.output.start;
+    return { config, network: { ...r.output, start: { ...start, ...(heuristic !== undefined ? { heuristic: leafHeuristic(parseWeights(heuristic, 'stored network heuristic'), 'stored network heuristic') } : {}) } } };
   }
   if (!externalPlayerOf(config)) return { config, startWeights: parseWeights(raw.startWeights, 'stored start weights') };
   const r = v.safeParse(storedExternalSchema, raw.external);

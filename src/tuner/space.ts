@@ -81,7 +81,7 @@ function readValue(w: Weights, name: string): number {
   return w[name as (typeof SCALAR_WEIGHT_NAMES)[number]];
 }
 
-function readParam(w: Weights, name: string, spec: ParamSpec): number {
+export function readParam(w: Weights, name: string, spec: ParamSpec): number {
   return spec.start !== undefined ? spec.start : readValue(w, name);
 }
 

@@ -26,6 +26,9 @@ export interface LearnExports {
   /** Stage weights on the leaves' values (network-search.ts); cleared, the leaves are the network's values. */
   setStageWeight(stage: number, weight: number): void;
   clearStageWeights(): void;
+  /** Heuristic tables added at the leaves (row tables 0-3, column tables 0-3); cleared, none. */
+  useLeafHeuristic(r0: number, r1: number, r2: number, r3: number, c0: number, c1: number, c2: number, c3: number): void;
+  clearLeafHeuristic(): void;
   searchMove(lo: number, hi: number, dir: number): number;
   searchNodes(): number;
 }
@@ -58,6 +61,8 @@ export interface MachineOptions {
   starts?: { boards: readonly { lo: number; hi: number }[]; share: number };
   /** The main instance's search table: 2^bits entries of 32 bytes (absent or < 4: the search has none). */
   searchCacheBits?: number;
+  /** Room for heuristic terms at the search's leaves (9 tables of 65,536 f64, 4.5 MiB): setLeafHeuristic. */
+  leafHeuristic?: boolean;
 }
 
 let compiled: WebAssembly.Module | null = null;
@@ -97,6 +102,10 @@ export class NetworkMachine {
   /** The main thread's instance (scratch slot `threads`). */
   readonly exports: LearnExports;
   private readonly tablePtr: number[];
+  /** The leaf heuristic's 9 tables (line, rows 0-3, columns 0-3), 0 without room for them. */
+  private readonly heuristicPtr: number;
+  /** Which heuristic the leaf tables hold (a key of the caller's), null when none is on. */
+  private leafHeuristicKey: string | null = null;
   private readonly ringPtr: number;
   private readonly evalPtr: number;
 
@@ -128,6 +137,7 @@ export class NetworkMachine {
     const startsAt = place(Math.max(1, starts.length) * 8);
     const searchBits = options.searchCacheBits ?? 0;
     const searchTable = searchBits >= 4 ? place(2 ** searchBits * 32) : 0;
+    this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
     this.tablePtr = [];
     for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));
     const bytes = align(at, PAGE);
@@ -194,6 +204,29 @@ export class NetworkMachine {
     this.evalPtr = evalResults;
     this.exports = instantiateLearn(module, this.memory);
     this.exports.attach(block, options.threads);
+  }
+
+  /**
+   * Heuristic terms added to every leaf of the search (row tables 0-3 and column tables 0-3, each null for the
+   * line table), or none (null). Written only when `key` differs from the tables already there.
+   */
+  setLeafHeuristic(key: string | null, tables: { lineTable: Float64Array; rowTables: Float64Array[] | null; columnTables: Float64Array[] | null } | null): void {
+    if (key === this.leafHeuristicKey) return;
+    if (key === null || !tables) {
+      this.exports.clearLeafHeuristic();
+      this.leafHeuristicKey = null;
+      return;
+    }
+    if (!this.heuristicPtr) throw new Error('this network machine has no room for a leaf heuristic (MachineOptions.leafHeuristic)');
+    const at = (k: number) => this.heuristicPtr + k * ROW_COUNT * 8;
+    const f64 = (k: number) => new Float64Array(this.memory.buffer, at(k), ROW_COUNT);
+    f64(0).set(tables.lineTable);
+    tables.rowTables?.forEach((t, i) => f64(1 + i).set(t));
+    tables.columnTables?.forEach((t, c) => f64(5 + c).set(t));
+    const row = (i: number) => (tables.rowTables ? at(1 + i) : at(0));
+    const column = (c: number) => (tables.columnTables ? at(5 + c) : at(0));
+    this.exports.useLeafHeuristic(row(0), row(1), row(2), row(3), column(0), column(1), column(2), column(3));
+    this.leafHeuristicKey = key;
   }
 
   /** The table of (stage, tuple), a view into the memory. */

@@ -127,12 +127,16 @@ export function referenceGame(net: ReferenceNetwork, seed: number, step?: number
  * reward + its afterstate's chance node; a chance node at depth `depth` (or below the probability `cprob`)
  * is the network's value, else the mean over every empty cell (in cell order) of 0.9 × the max node with a
  * 2 there + 0.1 × with a 4; a max node is the best reward + chance node over its legal moves (at the depth
- * limit: + value, the greedy choice), 0 when none is legal. NaN for an illegal root move. With stage weights,
- * every leaf value is its stage's weight × the network's.
+ * limit: + value, the greedy choice), 0 when none is legal. NaN for an illegal root move. With `on`, every
+ * leaf value is its stage's weight × the network's (stageWeights), + the heuristic of the board (heuristic).
  */
-export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: number, depth: number, cprob: number, stageWeights?: readonly number[]): number {
-  /** A leaf afterstate: the network's value, times its stage's weight when weights are given. */
-  const leaf = (b: Board): number => (stageWeights ? stageWeights[stageOf(net, b)] * referenceValue(net, b) : referenceValue(net, b));
+export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: number, depth: number, cprob: number, on: { stageWeights?: readonly number[]; heuristic?: (b: Board) => number } = {}): number {
+  const { stageWeights, heuristic } = on;
+  /** A leaf afterstate: the network's value (times its stage's weight), + the heuristic when one is given. */
+  const leaf = (b: Board): number => {
+    const v = stageWeights ? stageWeights[stageOf(net, b)] * referenceValue(net, b) : referenceValue(net, b);
+    return heuristic ? v + heuristic(b) : v;
+  };
   const chance = (b: Board, p: number, d: number): number => {
     if (d >= depth || p < cprob) return leaf(b);
     const empty = boardToRanks(b).flatMap((r, cell) => (r === 0 ? [cell] : []));
@@ -145,7 +149,7 @@ export function referenceSearchMove(net: ReferenceNetwork, board: Board, dir: nu
   };
   const max = (b: Board, p: number, d: number): number => {
     if (d >= depth || p < cprob) {
-      if (!stageWeights) {
+      if (!stageWeights && !heuristic) {
         const c = referenceChoice(net, b);
         return c ? c.reward + c.value : 0;
       }

@@ -15,7 +15,7 @@
  * instance, 32-byte entries: key, value, epoch, depth) is search.ts's: keyed by the afterstate, reused only
  * at the same or a shallower depth, forgotten at each new root move.
  */
-import { addresses, networkValue, slot, SLOTS, valueAt } from './ntuple';
+import { addresses, networkValue, slot, SLOTS, transpose, valueAt } from './ntuple';
 import { afterstate, bestReward, bestValue, choose, reward } from './network-moves';
 
 let depthLimit: i32 = 0;
@@ -74,17 +74,59 @@ export function clearStageWeights(): void {
   return stage == 0 ? w0 : stage == 1 ? w1 : stage == 2 ? w2 : stage == 3 ? w3 : stage == 4 ? w4 : stage == 5 ? w5 : stage == 6 ? w6 : w7;
 }
 
-/** A leaf afterstate's value: the network's, times its stage's weight when weighting is on. */
+// Heuristic terms on top (tune2048's weights as search.ts reads them: f64[65536] per row and per column).
+let withHeuristic = false;
+let h0: usize = 0;
+let h1: usize = 0;
+let h2: usize = 0;
+let h3: usize = 0;
+let h4: usize = 0;
+let h5: usize = 0;
+let h6: usize = 0;
+let h7: usize = 0;
+
+/** Adds the heuristic of these row tables (rows 0-3) and column tables (columns 0-3) to every leaf. */
+export function useLeafHeuristic(row0: usize, row1: usize, row2: usize, row3: usize, col0: usize, col1: usize, col2: usize, col3: usize): void {
+  withHeuristic = true;
+  h0 = row0;
+  h1 = row1;
+  h2 = row2;
+  h3 = row3;
+  h4 = col0;
+  h5 = col1;
+  h6 = col2;
+  h7 = col3;
+}
+
+export function clearLeafHeuristic(): void {
+  withHeuristic = false;
+}
+
+@inline function lookup(table: usize, row: u64): f64 {
+  return load<f64>(table + (<usize>row << 3));
+}
+
+/** Σ rows + Σ columns, in search.ts's order. */
+function heuristicOf(b: u64): f64 {
+  const t = transpose(b);
+  return (
+    lookup(h0, b & 0xffff) + lookup(h1, (b >> 16) & 0xffff) + lookup(h2, (b >> 32) & 0xffff) + lookup(h3, b >> 48) +
+    lookup(h4, t & 0xffff) + lookup(h5, (t >> 16) & 0xffff) + lookup(h6, (t >> 32) & 0xffff) + lookup(h7, t >> 48)
+  );
+}
+
+/** A leaf afterstate's value: the network's, times its stage's weight when weighting is on, + the heuristic when one is on. */
 function leafValue(b: u64): f64 {
-  if (!weighted) return networkValue(b);
+  if (!weighted && !withHeuristic) return networkValue(b);
   const at = slot(SLOTS - 1);
   const stage = addresses(b, at);
-  return stageWeight(stage) * valueAt(at, stage);
+  const v = weighted ? stageWeight(stage) * valueAt(at, stage) : valueAt(at, stage);
+  return withHeuristic ? v + heuristicOf(b) : v;
 }
 
 /** A max node at the limit: the best reward + leaf value over its legal moves (ties to the earlier), 0 when none is legal. */
 function greedyLeaf(b: u64): f64 {
-  if (!weighted) return choose(b, 0) < 0 ? 0 : bestReward + bestValue;
+  if (!weighted && !withHeuristic) return choose(b, 0) < 0 ? 0 : bestReward + bestValue;
   let best = -Infinity;
   for (let dir = 0; dir < 4; dir++) {
     const n = afterstate(b, dir);
