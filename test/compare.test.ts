@@ -166,10 +166,16 @@ describe('tune2048 compare', () => {
     expect(rows()).toBe(12); // nothing new was played
     const scores = (out: string) => JSON.parse(out).contenders.map((c: any) => c.games.map((g: any) => g.score));
     expect(scores(again.stdout)).toEqual(scores(first.stdout));
-    // A weight that changes play is another player.
+    // Times per move are this run's only: every game stored, none measured now (the table says so).
+    expect(JSON.parse(first.stdout).contenders.map((c: any) => c.timing.games)).toEqual([6, 6]);
+    expect(JSON.parse(again.stdout).contenders.map((c: any) => c.timing)).toEqual([null, null]);
+    expect(runCli(['compare', file, 'tuned-d1', ...args.filter((a) => a !== '--json')]).stdout).toMatch(/^renamed .* \(stored\)$/m);
+    // A weight that changes play is another player; the other contender's games stay stored.
     writeFileSync(file, JSON.stringify({ ...relabelled, empty: relabelled.empty + 1 }));
-    expect(runCli(['compare', file, 'tuned-d1', ...args]).code).toBe(0);
+    const changed = runCli(['compare', file, 'tuned-d1', ...args]);
+    expect(changed.code).toBe(0);
     expect(rows()).toBe(18);
+    expect(JSON.parse(changed.stdout).contenders.map((c: any) => c.timing?.games ?? null)).toEqual([6, null]);
   });
 });
 

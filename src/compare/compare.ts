@@ -59,9 +59,12 @@ export interface GameMemo {
   keep(spec: PlayerSpec, games: readonly PlayedGame[]): void;
 }
 
+/** Games a comparison holds, each marked whether it was played now or came from the memo (another run's timing). */
+type Remembered = PlayedGame & { stored?: true };
+
 /** Plays what `memo` does not know of `seeds` (keeping each batch as it finishes); all the games, in seed order. */
-async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<PlayedGame[]> {
-  const known = o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>();
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<Remembered[]> {
+  const known = new Map<number, Remembered>([...(o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>())].map(([seed, g]) => [seed, { ...g, stored: true as const }]));
   if (known.size > 0) onGames(known.size, true);
   const missing = seeds.filter((s) => !known.has(s));
   const fresh = await playSeeds(o.runner, spec, missing, batch, (games) => {
@@ -79,6 +82,11 @@ export interface ContenderResult {
   meanCI95: { low: number; high: number };
   /** Per game, in seed order. */
   games: PlayedGame[];
+  /**
+   * The time per move of the games played in this run (compare --db takes others from the database: their
+   * times are another run's, on a machine as loaded as it was then); null when every game came from there.
+   */
+  timing?: { msPerMove: number; games: number } | null;
 }
 
 export interface PairResult {
@@ -117,10 +125,12 @@ export interface Comparison {
 const bySeed = (games: readonly PlayedGame[]) => new Map(games.map((g) => [g.seed, g.score]));
 
 /** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
-export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: PlayedGame[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
+export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: Remembered[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
   const results: ContenderResult[] = contenders.map((c, k) => {
     const ci = meanWithCI95(played[k].map((g) => g.score));
-    return { label: c.label, summary: summarizeGames(played[k]), meanCI95: { low: ci.low, high: ci.high }, games: played[k] };
+    const fresh = played[k].filter((g) => !g.stored);
+    const games = played[k].map(({ stored: _stored, ...g }) => g);
+    return { label: c.label, summary: summarizeGames(games), meanCI95: { low: ci.low, high: ci.high }, games, timing: fresh.length === 0 ? null : { msPerMove: summarizeGames(fresh).msPerMove, games: fresh.length } };
   });
   const pairs: PairResult[] = [];
   for (let i = 0; i < results.length; i++) {
@@ -166,7 +176,7 @@ export interface SequentialComparison extends Comparison {
 export async function compareSequential(a: Contender, b: Contender, o: SequentialOptions): Promise<SequentialComparison> {
   const batch = o.batchGames ?? 5;
   const specs = [a, b].map((c) => contenderSpec(c, o));
-  const played: [PlayedGame[], PlayedGame[]] = [[], []];
+  const played: [Remembered[], Remembered[]] = [[], []];
   const trajectory: SprtState[] = [];
   while (played[0].length < o.maxGames) {
     const first = played[0].length;
