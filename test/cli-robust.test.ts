@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/main';
@@ -369,6 +370,14 @@ describe('small things users asked for', () => {
       expect(r.code, name).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^Usage: tune2048 ${name} `, 'm'));
     }
+  });
+
+  it('--version prints the version, the hashes of the WebAssembly builds games depend on, and Node\'s version', () => {
+    const r = runCli(['--version']);
+    expect(r.code).toBe(0);
+    const hash = (file: string) => createHash('sha256').update(readFileSync(join(__dirname, '..', 'build', file))).digest('hex').slice(0, 12);
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    expect(r.stdout.trim().split('\n')).toEqual([`tune2048 ${version}`, `search build ${hash('search.wasm')}, learning build ${hash('learn.wasm')}`, `Node ${process.version}`]);
   });
 
   it('no weights file cites a path outside the repository', () => {

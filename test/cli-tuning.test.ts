@@ -17,8 +17,8 @@ describe('tune, runs, show, export from the command line', () => {
     expect(r.stdout.split('\n')[0]).toBe('run 1');
     expect(r.stdout).toMatch(/generation 2 \(3 of 3\): best/);
     // progress on stderr: this generation's ETA and the run's, known once a game of the session is done
-    expect(r.stderr).toMatch(/generation 0 \(1 of 3\) \[.*\] 0\/36 games \| best in-sample - \| ETA unknown \(run unknown\)/);
-    expect(r.stderr).toMatch(/generation 2 \(3 of 3\) \[.*\] \d+\/36 games \| best in-sample [\d.]+ \| ETA \S+ \(run \d[^)]*\)/);
+    expect(r.stderr).toMatch(/generation 0 \(1 of 3\) \[.*\] 0\/36 games \| best in-sample - \| ETA unknown \(whole run: unknown left\)/);
+    expect(r.stderr).toMatch(/generation 2 \(3 of 3\) \[.*\] \d+\/36 games \| best in-sample [\d.]+ \| ETA \S+ \(whole run: \d[^)]* left\)/);
     const runs = JSON.parse(runCli(['runs', '--db', db, '--json']).stdout);
     expect(runs).toEqual([expect.objectContaining({ id: 1, status: 'finished', generation: 3, generations: 3, gamesPlayed: 18 * 6 + 2 * 8 })]);
     const show = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout);

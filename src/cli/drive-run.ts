@@ -106,7 +106,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       if (key !== progressKey) {
         progress?.stop();
         const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';
-        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {eta_formatted} (run {run})`, payload);
+        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {eta_formatted} (whole run: {run} left)`, payload);
         progressKey = key;
       }
       progress?.update(p.done, payload);

@@ -32,15 +32,31 @@ export const COMMANDS: Record<string, CommandEntry> = {
   solve: { summary: "seed 003's classic searches on the deterministic corner rules", load: () => import('./commands/solve') },
   serve: { summary: 'a web dashboard of the runs and a game viewer, in the browser', load: () => import('./commands/serve') },
   worker: { summary: 'play the games of runs that use a Redis queue (--queue), on this machine', load: () => import('./commands/worker') },
-  learn: { summary: 'learn line tables from played games (TD learning) for the weights to add', load: () => import('./commands/learn') },
+  learn: { summary: 'learn an evaluation from played games by TD: an n-tuple network, or line tables for weights', load: () => import('./commands/learn') },
   bench: { summary: 'engine and search speed on the bench positions', load: () => import('./commands/bench') },
 };
 
+/** What --version prints: the package's version, the WebAssembly builds its games depend on, and Node's. */
+function versionText(): string {
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  const { join } = require('node:path') as typeof import('node:path');
+  const build = (file: string) => {
+    try {
+      return createHash('sha256').update(readFileSync(join(__dirname, '..', '..', 'build', file))).digest('hex').slice(0, 12);
+    } catch {
+      return 'missing (npm run build)';
+    }
+  };
+  return `tune2048 ${require('../../package.json').version}\nsearch build ${build('search.wasm')}, learning build ${build('learn.wasm')}\nNode ${process.version}`;
+}
+
 /** The program, with the command `name` (if any) fully loaded and the others as name and summary. */
-export async function buildProgram(name?: string): Promise<Command> {
+export async function buildProgram(name?: string, withVersion = false): Promise<Command> {
   const program = new Command('tune2048')
     .description('Tune the heuristic weights of a 2048 expectimax player')
-    .version(require('../../package.json').version)
+    // The builds are hashed only when the version is asked for: every command pays for start-up.
+    .version(withVersion ? versionText() : require('../../package.json').version)
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const [cmdName, entry] of Object.entries(COMMANDS)) {
@@ -60,7 +76,7 @@ function commandName(args: readonly string[]): string | undefined {
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    const program = await buildProgram(commandName(argv.slice(2)));
+    const program = await buildProgram(commandName(argv.slice(2)), argv.slice(2).some((a) => a === '-V' || a === '--version'));
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
