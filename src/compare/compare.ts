@@ -7,7 +7,7 @@
 import seedrandom from 'seedrandom';
 import type { Weights } from '../heuristic/weights';
 import type { PlayedGame } from '../engine/game';
-import { playSeeds, type GameRunner } from '../runner/runner';
+import type { GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../player/expectimax';
 import { gameSeed } from '../player/players';
 import { playerSpec, type ExternalPlayerSpec, type NetworkPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
@@ -62,18 +62,34 @@ export interface GameMemo {
 /** Games a comparison holds, each marked whether it was played now or came from the memo (another run's timing). */
 type Remembered = PlayedGame & { stored?: true };
 
-/** Plays what `memo` does not know of `seeds` (keeping each batch as it finishes); all the games, in seed order. */
-async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, spec: PlayerSpec, seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<Remembered[]> {
-  const known = new Map<number, Remembered>([...(o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>())].map(([seed, g]) => [seed, { ...g, stored: true as const }]));
-  if (known.size > 0) onGames(known.size, true);
-  const missing = seeds.filter((s) => !known.has(s));
-  const fresh = await playSeeds(o.runner, spec, missing, batch, (games) => {
-    o.memo?.keep(spec, games);
-    onGames(games.length);
-  });
-  // A comparison keeps scores, not moves (an external player's games carry theirs).
-  const bySeed = new Map(fresh.map(({ moveList: _moves, ...g }) => [g.seed, g]));
-  return seeds.map((s) => known.get(s) ?? bySeed.get(s)!);
+/**
+ * Plays what `memo` does not know of `seeds` for every player (keeping each batch as it finishes); per player,
+ * all the games in seed order. The batches are queued in turn (A's first, B's first, A's second, …), so a
+ * comparison stopped at any point holds complete pairs of all but the last few batches.
+ */
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs: readonly PlayerSpec[], seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<Remembered[][]> {
+  const known = specs.map((spec) => new Map<number, Remembered>([...(o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>())].map(([seed, g]) => [seed, { ...g, stored: true as const }])));
+  for (const k of known) if (k.size > 0) onGames(k.size, true);
+  const missing = known.map((k) => seeds.filter((s) => !k.has(s)));
+  const fresh = specs.map(() => new Map<number, PlayedGame>());
+  const parts: Promise<void>[] = [];
+  const rounds = Math.max(0, ...missing.map((m) => Math.ceil(m.length / batch)));
+  for (let r = 0; r < rounds; r++) {
+    specs.forEach((spec, c) => {
+      const slice = missing[c].slice(r * batch, (r + 1) * batch);
+      if (slice.length === 0) return;
+      parts.push(
+        o.runner.playBatch(spec, slice).then((games) => {
+          o.memo?.keep(spec, games);
+          onGames(games.length);
+          // A comparison keeps scores, not moves (an external player's games carry theirs).
+          for (const { moveList: _moves, ...g } of games) fresh[c].set(g.seed, g);
+        }),
+      );
+    });
+  }
+  await Promise.all(parts);
+  return specs.map((_, c) => seeds.map((s) => known[c].get(s) ?? fresh[c].get(s)!));
 }
 
 export interface ContenderResult {
@@ -181,7 +197,7 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
   while (played[0].length < o.maxGames) {
     const first = played[0].length;
     const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
-    const [ga, gb] = await Promise.all(specs.map((spec) => playRemembered(o, spec, seeds, batch, () => {})));
+    const [ga, gb] = await playRemembered(o, specs, seeds, batch, () => {});
     played[0].push(...ga);
     played[1].push(...gb);
     const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
@@ -206,14 +222,10 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   const batch = o.batchGames ?? 10;
   const total = contenders.length * seeds.length;
   let done = 0;
-  const played = await Promise.all(
-    contenders.map((c) =>
-      playRemembered(o, contenderSpec(c, o), seeds, batch, (n, known) => {
-        done += n;
-        (known ? (o.onKnown ?? o.onProgress) : o.onProgress)?.(done, total);
-      }),
-    ),
-  );
+  const played = await playRemembered(o, contenders.map((c) => contenderSpec(c, o)), seeds, batch, (n, known) => {
+    done += n;
+    (known ? (o.onKnown ?? o.onProgress) : o.onProgress)?.(done, total);
+  });
   const { results, pairs } = summarizePlayed(contenders, played, o.seed);
   return { settings: { games: o.games, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs };
 }
