@@ -219,8 +219,8 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     const local = JSON.parse(runCli(args).stdout);
     const remote = runCli([...args, '--queue', redis.url]);
     expect(remote.code, remote.stderr).toBe(0);
-    const strip = (c: { contenders: { games: { ms: number }[]; summary: { msPerMove: number } }[] }) =>
-      c.contenders.map((x) => ({ ...x, games: x.games.map((g) => ({ ...g, ms: 0 })), summary: { ...x.summary, msPerMove: 0 } }));
+    const strip = (c: { contenders: { games: { ms: number }[]; summary: { msPerMove: number }; timing: { msPerMove: number } | null }[] }) =>
+      c.contenders.map((x) => ({ ...x, games: x.games.map((g) => ({ ...g, ms: 0 })), summary: { ...x.summary, msPerMove: 0 }, timing: x.timing && { ...x.timing, msPerMove: 0 } }));
     expect(strip(JSON.parse(remote.stdout))).toEqual(strip(local));
   });
 });
