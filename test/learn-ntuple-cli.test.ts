@@ -130,6 +130,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     run.child.kill('SIGINT');
     const done = await run.done;
     expect(done.code).toBe(130);
+    expect(done.stderr).toContain('SIGINT: stopping: waiting for the games under way to end and a checkpoint to be stored');
     expect(done.stdout).toContain(`next: tune2048 learn resume 1 --db ${db}`);
     expect(peek<{ status: string }>(db, 'SELECT status FROM learn_runs WHERE id = 1')!.status).toBe('stopped');
     const r = runCli(['learn', 'resume', '1', '--db', db]);

@@ -21,6 +21,8 @@ export interface InterruptMessages {
   stopping: string;
   /** The second signal's message: what stopped and the command that goes on. */
   stoppedAtOnce: () => string;
+  /** What a graceful stop waits for (default: the running batches). */
+  waitingFor?: () => string;
 }
 
 export interface InterruptHandler {
@@ -45,7 +47,8 @@ export function handleInterrupts(target: Interruptible, messages: InterruptMessa
       process.exit(EXIT_INTERRUPTED); // local workers die with us (runner/farm.ts)
     }
     target.stop();
-    console.error(`\ntune2048: ${reason.signal}: ${messages.stopping}: waiting for ${target.inFlight()} running batch(es) to finish and be stored (Ctrl-C again to quit at once)`);
+    const waiting = messages.waitingFor?.() ?? `${target.inFlight()} running batch(es) to finish and be stored`;
+    console.error(`\ntune2048: ${reason.signal}: ${messages.stopping}: waiting for ${waiting} (Ctrl-C again to quit at once)`);
   });
   return { pipeClosed: () => pipeClosed, uninstall };
 }

@@ -48,7 +48,7 @@ async function drive(store: Store, runId: number, json: boolean, threads?: numbe
   if (from > 0) progress.already(from);
   const interrupts = handleInterrupts(
     { stop: () => (stopping = true), abandon: () => undefined, inFlight: () => 1 },
-    { stopping: 'stopping', stoppedAtOnce: () => `learning run ${runId} stopped; it goes on from its last checkpoint with: ${suggest(`learn resume ${runId}`, store.path)}` },
+    { stopping: 'stopping', stoppedAtOnce: () => `learning run ${runId} stopped; it goes on from its last checkpoint with: ${suggest(`learn resume ${runId}`, store.path)}`, waitingFor: () => 'the games under way to end and a checkpoint to be stored' },
   );
   let outcome: LearnOutcome;
   let pipeClosed = false;
