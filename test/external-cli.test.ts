@@ -154,6 +154,20 @@ describe('playing, comparing and hints', () => {
     expect(h.moves.filter((m: { value: number | null }) => m.value !== null)).toHaveLength(4);
   });
 
+  it('a parameter file alone as a contender plays with the player another contender names by its file (not only with configs/players)', () => {
+    const playerFile = join(dir, 'fixture-player.json');
+    writeFileSync(playerFile, JSON.stringify({ format: 'tune2048/player', name: 'fixture', command: [process.execPath, FIXTURE, 'good'] }));
+    const params = join(dir, 'fixture-params.json');
+    writeFileSync(params, JSON.stringify({ format: 'tune2048/player-params', player: 'fixture', version: '1', params: { bias: 0.5 } }));
+    const r = runCli(['compare', `external:${playerFile}`, params, '-n', '2', '-d', '0', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { contenders: { label: string }[] }).contenders.map((c) => c.label)).toEqual(['fixture-player', 'fixture@fixture-params.json']);
+    // Alone, its player is looked up in configs/players, where there is none of that name.
+    const alone = runCli(['compare', params, 'nneonneo', '-n', '2', '-d', '0']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/unknown external player "fixture"/);
+  });
+
   it('refuses what does not fit: --params without an external player, an external player in sweep or as compare --player, a parameter file of another player', () => {
     expect(runCli(['play', '--params', 'x.json', '-n', '1']).stderr).toMatch(/--params gives an external player's values/);
     const sweep = runCli(['sweep', 'nneonneo', '--player', 'external:greedy-py']);

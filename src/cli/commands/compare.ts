@@ -12,7 +12,7 @@ import { addMoveBudgetOption, addPlayerOptions, playerOf, type PlayerCliOptions 
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult } from '../stored-results';
-import { externalContender } from '../../player/external/resolve';
+import { externalContender, namedExternalPlayers } from '../../player/external/resolve';
 import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
 import { basename } from 'node:path';
 import type { DepthSetting } from '../../player/expectimax';
@@ -174,6 +174,7 @@ export function command(): Command {
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
       checkStoreTarget(opts);
       const contenders: Contender[] = [];
+      const named = namedExternalPlayers(specs.map((arg) => contenderDepth(arg).name));
       for (const arg of specs) {
         const { name: spec, depth } = contenderDepth(arg);
         const network = networkFileOf(spec);
@@ -181,7 +182,7 @@ export function command(): Command {
           contenders.push({ label: basename(network) + depthSuffix(depth), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove }) });
           continue;
         }
-        const external = await externalContender(spec);
+        const external = await externalContender(spec, named);
         if (external) {
           if (depth !== undefined) throw new InputError(`${arg}: an external player searches as it likes (its depth is one of its parameters), so it takes no @d`);
           if (opts.msPerMove !== undefined) throw new InputError(`${arg}: --ms-per-move deepens expectimax's search or a network's; an external player searches as it likes`);

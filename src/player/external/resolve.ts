@@ -30,8 +30,21 @@ export async function externalPlayerSpec(definition: ExternalPlayerDefinition, p
   return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch: definition.launch } };
 }
 
-/** A comparison contender, if it names an external player (null: it is a weights file or preset). */
-export async function externalContender(arg: string): Promise<{ label: string; spec: ExternalPlayerSpec } | null> {
+/** The players a command line's contenders name as external:NAME or external:NAME@PARAMS (for the parameter files beside them). */
+export function namedExternalPlayers(args: readonly string[]): ExternalPlayerDefinition[] {
+  return args.flatMap((arg) => {
+    if (!arg.startsWith(EXTERNAL_PREFIX)) return [];
+    const [name] = splitAt(arg.slice(EXTERNAL_PREFIX.length));
+    return name === '' ? [] : [resolveExternalPlayer(name)];
+  });
+}
+
+/**
+ * A comparison contender, if it names an external player (null: it is a weights file or preset). A parameter
+ * file alone plays with the player of its name among `named` (the command's other contenders, which may give
+ * a player file's path), else the one registered in configs/players.
+ */
+export async function externalContender(arg: string, named: readonly ExternalPlayerDefinition[] = []): Promise<{ label: string; spec: ExternalPlayerSpec } | null> {
   if (arg.startsWith(EXTERNAL_PREFIX)) {
     const [name, paramsPath] = splitAt(arg.slice(EXTERNAL_PREFIX.length));
     if (name === '') throw new InputError(`contender "${arg}": name the player (external:NAME or external:NAME@PARAMS)`);
@@ -44,7 +57,7 @@ export async function externalContender(arg: string): Promise<{ label: string; s
   const data = readJsonFile(arg, 'weights or parameter file');
   if (!isParamsFile(data)) return null;
   const file = parseParamsFile(data, `parameter file "${arg}"`);
-  const spec = await externalPlayerSpec(resolveExternalPlayer(file.player), arg);
+  const spec = await externalPlayerSpec(named.find((d) => d.name === file.player) ?? resolveExternalPlayer(file.player), arg);
   return { label: externalLabel(spec.external.name, arg), spec };
 }
 
