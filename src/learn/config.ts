@@ -7,6 +7,7 @@ import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { InputError } from '../util/errors';
 import { checkShape, DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from './ntuple/shape';
+import { shippedConfigPath } from '../util/shipped-config';
 
 export const LEARN_FORMAT = 'tune2048/learn';
 
@@ -82,7 +83,8 @@ export function networkShapeOf(config: LearnConfig): NetworkShape | null {
 /** Held-out games when a config names none: 500 games on seeds far from any training game's. */
 export const DEFAULT_HELD_OUT = { games: 500, seed: 1_000_000_000 };
 
-export function loadLearnConfig(path: string): LearnConfig {
+export function loadLearnConfig(ref: string): LearnConfig {
+  const path = shippedConfigPath(ref);
   const data = readJsonFile(path, 'learning config');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/config') throw new InputError(`learning config "${path}" is a run config: run it with tune2048 tune -c ${path}`);
   return parseLearnConfig(data, `learning config "${path}"`);

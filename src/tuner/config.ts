@@ -17,6 +17,7 @@ import { describeIssues } from '../util/valibot-issues';
 import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
 import { canonicalJson } from '../util/canonical-json';
+import { shippedConfigPath } from '../util/shipped-config';
 
 export const CONFIG_FORMAT = 'tune2048/config';
 
@@ -323,7 +324,8 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   return config;
 }
 
-export function loadConfig(path: string): RunConfig {
+export function loadConfig(ref: string): RunConfig {
+  const path = shippedConfigPath(ref);
   const data = readJsonFile(path, 'config file');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with tune2048 learn start -c ${path}`);
   const config = parseConfig(data, `config "${path}"`);

@@ -19,7 +19,7 @@ import { checkQueue, queueOption } from '../runner-options';
 export function command(): Command {
   return new Command('race')
     .description('optimizers (GA, CMA-ES, random, regression, surrogate) on one problem at equal budgets of games; validated fitness against games played')
-    .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness); its optimizer section is used for its own kind')
+    .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness), a file or a shipped config\'s name; its optimizer section is used for its own kind')
     .option('--optimizers <list>', 'contenders: ga, cmaes, random, regression, surrogate, each optionally with "+racing" (e.g. ga,ga+racing)', parseListOption('--optimizers', (k) => {
       if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
       return k;

@@ -10,7 +10,7 @@ import { checkQueue, queueOption } from '../runner-options';
 export function command(): Command {
   return new Command('tune')
     .description('start a tuning run from a config; prints the run id first, then one line per generation')
-    .requiredOption('-c, --config <file>', 'run config (JSON), e.g. configs/quick.json')
+    .requiredOption('-c, --config <file>', 'run config: a JSON file, or a shipped one by name (quick, default, depth2, …: the package\'s configs/)')
     .option('--name <name>', 'name of the run (default: the config name)')
     .addOption(dbOption())
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
