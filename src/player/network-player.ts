@@ -95,8 +95,8 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
 
 /**
  * The spec of a network file (its hash read from the whole file) searched as `search` says; or of a network
- * player file (network-settings.ts): its network, checked against the hash it names, with its cprob and stage
- * weights (the depth and time per move stay `search`'s).
+ * player file (network-settings.ts): its network, checked against the hash it names, with its cprob, stage
+ * weights and heuristic (the depth and time per move stay `search`'s).
  */
 export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
   if (looksLikeJson(path)) {
