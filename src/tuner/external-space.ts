@@ -5,7 +5,7 @@
  */
 import type { Announcement } from '../player/external/protocol';
 import { InputError } from '../util/errors';
-import { BoundedSpace, type ParamSpec } from './space';
+import { BoundedSpace, checkBounds, checkStart, type ParamSpec } from './space';
 
 export class ExternalSpace extends BoundedSpace {
   constructor(
@@ -20,10 +20,8 @@ export class ExternalSpace extends BoundedSpace {
       if (!p) throw new InputError(`space.params: "${name}" is not a parameter of the player ${announcement.name} (it announces ${announcement.params.map((q) => q.name).join(', ') || 'none'})`);
       const spec: ParamSpec = { min: given.min ?? p.min, max: given.max ?? p.max, scale: given.scale ?? p.scale, ...(given.start !== undefined ? { start: given.start } : {}) };
       if (spec.min < p.min || spec.max > p.max) throw new InputError(`space.params.${name}: [${spec.min}, ${spec.max}] reaches outside the bounds ${announcement.name} announces, [${p.min}, ${p.max}]`);
-      if (!(spec.max > spec.min)) throw new InputError(`space.params.${name}: max must be greater than min`);
-      if (spec.scale === 'log' && spec.min <= 0) throw new InputError(`space.params.${name}: a log scale needs min > 0`);
-      const v = spec.start ?? start[name];
-      if (v < spec.min || v > spec.max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${spec.min}, ${spec.max}]`);
+      checkBounds(name, spec);
+      checkStart(name, spec, spec.start ?? start[name]);
       return spec;
     });
     if (specs.length === 0) throw new InputError(`space.params: the player ${announcement.name} announces no parameter to tune`);

@@ -8,7 +8,7 @@
 import type { Weights } from '../heuristic/weights';
 import type { NetworkSettings } from '../player/network-settings';
 import { InputError } from '../util/errors';
-import { BoundedSpace, ParameterSpace, readParam, type ParamSpec } from './space';
+import { BoundedSpace, checkBounds, checkStart, ParameterSpace, readParam, type ParamSpec } from './space';
 
 export interface NetworkStart {
   cprob: number;
@@ -53,12 +53,10 @@ export class NetworkSpace extends BoundedSpace {
       const stage = STAGE_WEIGHT.exec(name);
       if (!stage && (given.min === undefined || given.max === undefined)) throw new InputError(`space.params.${name}: give its "min" and "max"`);
       const spec: ParamSpec = { min: given.min ?? DEFAULT_STAGE_WEIGHT.min, max: given.max ?? DEFAULT_STAGE_WEIGHT.max, scale: given.scale ?? 'log', ...(given.start !== undefined ? { start: given.start } : {}) };
-      if (!(spec.max > spec.min)) throw new InputError(`space.params.${name}: max must be greater than min`);
-      if (spec.scale === 'log' && spec.min <= 0) throw new InputError(`space.params.${name}: a log scale needs min > 0`);
+      checkBounds(name, spec);
       if (stage && spec.min <= 0) throw new InputError(`space.params.${name}: a stage weight is above 0 (min ${spec.min})`);
       if (name === 'cprob' && (spec.min < 0 || spec.max >= 1)) throw new InputError(`space.params.cprob: [${spec.min}, ${spec.max}] must lie in [0, 1)`);
-      const v = spec.start ?? startOf(start, name);
-      if (v < spec.min || v > spec.max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${spec.min}, ${spec.max}]`);
+      checkStart(name, spec, spec.start ?? startOf(start, name));
       return spec;
     });
     super([...Object.keys(named), ...(heuristic?.names ?? []).map((n) => HEURISTIC + n)], [...specs, ...(heuristic?.specs ?? [])]);

@@ -148,6 +148,17 @@ export abstract class BoundedSpace {
   }
 }
 
+/** A parameter's bounds make a range its scale can span (the spaces that fill bounds in check them here). */
+export function checkBounds(name: string, spec: ParamSpec): void {
+  if (!(spec.max > spec.min)) throw new InputError(`space.params.${name}: max must be greater than min`);
+  if (spec.scale === 'log' && spec.min <= 0) throw new InputError(`space.params.${name}: a log scale needs min > 0`);
+}
+
+/** A parameter's start value lies within its bounds. */
+export function checkStart(name: string, spec: ParamSpec, start: number): void {
+  if (start < spec.min || start > spec.max) throw new InputError(`space.params.${name}: the start value ${start} is outside [${spec.min}, ${spec.max}]`);
+}
+
 /** A config's parameter entries with their bounds required (an external player's may take its announced ones). */
 export function boundedSpecs(params: Record<string, Partial<ParamSpec>>): Record<string, ParamSpec> {
   return Object.fromEntries(
@@ -196,9 +207,7 @@ export class ParameterSpace extends BoundedSpace {
       if (cell && form === 'symmetric' && Number(cell[1]) > Number(cell[2])) {
         throw new InputError(`space.params: "${name}" of a symmetric matrix: name the cell with i ≤ j (matrix[${cell[2]}][${cell[1]}]); it sets both`);
       }
-      const v = readParam(this.start, name, this.specs[i]);
-      const { min, max } = this.specs[i];
-      if (v < min || v > max) throw new InputError(`space.params.${name}: the start value ${v} is outside [${min}, ${max}]`);
+      checkStart(name, this.specs[i], readParam(this.start, name, this.specs[i]));
     });
   }
 
