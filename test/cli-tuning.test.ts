@@ -20,7 +20,7 @@ describe('tune, runs, show, export from the command line', () => {
     expect(r.stderr).toMatch(/generation 0 \(1 of 3\) \[.*\] 0\/36 games \| best in-sample - \| ETA unknown \(whole run: unknown left\)/);
     expect(r.stderr).toMatch(/generation 2 \(3 of 3\) \[.*\] \d+\/36 games \| best in-sample [\d.]+ \| ETA \S+ \(whole run: \d[^)]* left\)/);
     const runs = JSON.parse(runCli(['runs', '--db', db, '--json']).stdout);
-    expect(runs).toEqual([expect.objectContaining({ id: 1, status: 'finished', generation: 3, generations: 3, gamesPlayed: 18 * 6 + 2 * 8 })]);
+    expect(runs).toEqual([expect.objectContaining({ id: 1, status: 'finished', generation: 3, generations: 3, gamesPlayed: 18 * 6 + (2 + 1) * 8 })]);
     const show = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout);
     expect(show.generations).toHaveLength(3);
     expect(show.generations[0]).toEqual(expect.objectContaining({ generation: 0, status: 'done', games: 36, stepSize: 0.1 }));

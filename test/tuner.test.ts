@@ -32,7 +32,7 @@ describe('a tuning run', () => {
     const fitnessGames = reference.games.filter((g: any) => g.purpose === 'fitness');
     expect(fitnessGames).toHaveLength(18 * 6);
     const validation = reference.games.filter((g: any) => g.purpose === 'validation');
-    expect(validation).toHaveLength(2 * 8);
+    expect(validation).toHaveLength((2 + 1) * 8); // two finalists and the start
     expect((reference.run as any).best_candidate).not.toBeNull();
   });
 
@@ -89,7 +89,8 @@ describe('a tuning run', () => {
       const outcome = await new Tuner(store, createRun(store, config, 'test'), { workers: 2 }).run(false);
       store.close();
       expect(outcome.status).toBe('finished');
-      expect(reads).toEqual(['0:fitness', '1:fitness', '2:fitness', '2:validation']);
+      // Validation reads the last generation's games and the start's (generation 0).
+      expect(reads).toEqual(['0:fitness', '1:fitness', '2:fitness', '2:validation', '0:validation']);
     }
   });
 

@@ -1,6 +1,7 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
 import { describeModel } from '../tuner/optimizer';
 import { loadRunProblem } from '../tuner/run-problem';
+import { describeStartVerdict } from '../tuner/start-verdict';
 import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
@@ -71,7 +72,8 @@ export function runEtaSec(
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
   const { config } = loadRunProblem(store, runId);
   const generations = config.optimizer.generations;
-  const plan = { generations, validationGames: config.validation.finalists * config.validation.games, budget: config.fitness.budget };
+  // Validation plays the finalists and the start.
+  const plan = { generations, validationGames: (config.validation.finalists + 1) * config.validation.games, budget: config.fitness.budget };
   // Fitness games of the generations done, for a budget's share of the ETA.
   let spent = store.listGenerations(runId).filter((g) => g.status === 'done').reduce((s, g) => s + g.games, 0);
   const pace = new GamePace();
@@ -92,7 +94,8 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       );
     } else if (e.event === 'validation-finished') {
       endProgress();
-      for (const f of e.finalists) out(`finalist candidate ${f.candidate}: fitness ${fmt(f.fitness)} (in-sample)  validation ${fmt(f.validation)} (held-out)`);
+      for (const f of e.finalists) out(`${f.start ? 'the start,' : 'finalist'} candidate ${f.candidate}: fitness ${fmt(f.fitness)} (in-sample)  validation ${fmt(f.validation)} (held-out)`);
+      if (e.verdict) out(describeStartVerdict(e.verdict));
     }
   };
   const tuner = new Tuner(store, runId, {

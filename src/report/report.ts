@@ -95,6 +95,7 @@ ${d.generations.some((g) => g.step !== null) ? `<h2>Step size</h2>\n<figure id="
 ${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], d.params.map((p) => [p.name, p.min, p.max, p.scale, d.best?.validated && p.best !== null ? num(p.best, 4) : '–']))}
 <h2>Validation of the finalists</h2>
 <p>${s.validationGames} held-out games each; the winner is the run's best${d.best?.validated ? ` (candidate ${d.best.candidate})` : ''}.</p>
+${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}
 ${htmlTable(['candidate', 'generation', 'origin', 'fitness', 'validation'], d.finalists.map((f) => [f.id, f.generation, f.origin, num(f.fitness), num(f.validation)]))}
 ${d.sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
 ${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>tune2048 compare … --db … --run ${run.id}</code>; every contender played the same seeds.</p>\n${comparisonHtml}` : ''}

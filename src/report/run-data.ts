@@ -8,6 +8,7 @@ import type { Weights } from '../heuristic/weights';
 import type { Candidate, Generation, Store } from '../store/store';
 import type { Optimizer, StateSummary } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
+import { describeStartVerdict, runStartVerdict } from '../tuner/start-verdict';
 import { loadRunProblem } from '../tuner/run-problem';
 import type { RunConfig } from '../tuner/config';
 import { fitnessHalfWidth95, gameObjective } from '../tuner/fitness';
@@ -55,7 +56,10 @@ export interface RunDetail {
    * weights (tune2048's heuristic), or its external player and every parameter's value.
    */
   best: { candidate: number; validated: boolean; weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } | null;
+  /** The validated candidates, the start among them (origin "start"). */
   finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null }[];
+  /** Whether the run beat its start, in one line (null: the start was not validated, e.g. a run from before this check). */
+  startVerdict: string | null;
   comparisons: (Comparison & { id: number })[];
   sweeps: (Sweep & { id: number })[];
 }
@@ -104,8 +108,10 @@ function bestOf(config: RunConfig, space: BoundedSpace, genome: readonly number[
 }
 
 export function runDetail(store: Store, runId: number): RunDetail {
-  const { config, space, optimizer } = loadRunProblem(store, runId);
+  const problem = loadRunProblem(store, runId);
+  const { config, space, optimizer } = problem;
   const summary = store.requireRunSummary(runId);
+  const verdict = runStartVerdict(store, problem);
   const run = runListItem(summary);
   const done = store.listGenerations(runId).filter((g) => g.status === 'done');
   const generations = done.map((g): GenerationPoint => {
@@ -121,7 +127,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
   const lastBest = done.length ? bestByFitness(store.getCandidates(runId, done[done.length - 1].idx)) : undefined;
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
   const bestParams = bestRow?.params ?? {};
-  const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation }) => ({ id, generation, origin, fitness, validation }));
+  const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation }) => ({ id, generation, origin: id === verdict?.start.candidate ? 'start' : origin, fitness, validation }));
   return {
     run,
     settings: {
@@ -140,6 +146,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     generations,
     best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, ...bestOf(config, space, bestRow.genome) } : null,
     finalists,
+    startVerdict: verdict && describeStartVerdict(verdict),
     // Race checkpoints are the race's own bookkeeping, not shown.
     comparisons: store.listResults(runId, 'comparison').map((c) => ({ id: c.id, ...c.result })),
     sweeps: store.listResults(runId, 'sweep').map((c) => ({ id: c.id, ...c.result })),

@@ -15,6 +15,7 @@ import { fitnessPlayer } from './fitness';
 import { ExternalSpace } from './external-space';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { ParameterSpace } from './space';
+import { runStartVerdict, type StartVerdict } from './start-verdict';
 
 /** The run's validated best candidate (an InputError says what to do when there is none yet). */
 function validatedBest(store: Store, runId: number): { problem: RunProblem; best: Candidate } {
@@ -43,11 +44,17 @@ function provenance(store: Store, problem: RunProblem, best: Candidate) {
     fitness: best.fitness,
     validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
     tuned: best.params,
+    // Weighed against the start on the same held-out games (null: a run validated before the start was).
+    overStart: overStart(runStartVerdict(store, problem)),
     start: config.space.start,
     seed: run.seed,
     configHash: run.configHash,
     exportedAt: new Date().toISOString(),
   };
+}
+
+function overStart(v: StartVerdict | null) {
+  return v && { startIsBest: v.best.candidate === v.start.candidate, startValidation: v.start.validation, difference: v.difference, halfWidth95: v.halfWidth, clear: v.clear, games: v.games };
 }
 
 /**

@@ -32,6 +32,7 @@ import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream, validationSeeds } from './seeds';
 import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
+import { startCandidate, weighStart, type StartVerdict } from './start-verdict';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
@@ -51,7 +52,7 @@ export type TuneEvent =
       games: number;
       seconds: number;
     }
-  | { event: 'validation-finished'; run: number; finalists: { candidate: number; fitness: number; validation: number }[] }
+  | { event: 'validation-finished'; run: number; finalists: { candidate: number; fitness: number; validation: number; start: boolean }[]; verdict: StartVerdict }
   | { event: 'run-finished'; run: number; status: TuneOutcome['status']; best: number | null; validation: number | null; error?: string };
 
 export interface TuneProgress {
@@ -282,8 +283,9 @@ export class Tuner {
   }
 
   /**
-   * The best few distinct weight sets of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation),
-   * re-played on held-out seeds; the winner (a pooled optimizer's point, else the best on held-out seeds) is the run's best.
+   * The best few distinct weight sets of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation)
+   * and the run's start, re-played on held-out seeds. The winner (a pooled optimizer's point, else the best on held-out
+   * seeds) is the run's best unless the start validates above it: a run never hands back worse than it began.
    */
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
@@ -296,21 +298,31 @@ export class Tuner {
       return !seen.has(key) && seen.add(key);
     });
     const finalists = distinct.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
+    // The start, played on the same seeds unless a finalist is the start itself (generation 0 always holds it).
+    const startParams = problem.space.params(problem.space.startGenome());
+    const start = finalists.find((c) => JSON.stringify(c.params) === JSON.stringify(startParams)) ?? startCandidate(store, runId, startParams);
+    if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
+    const played = finalists.includes(start) ? finalists : [...finalists, start];
     const seeds = validationSeeds(config.seed, config.validation.games);
     const games = store.generationGames(runId, lastGeneration, 'validation');
+    if (start.generation !== lastGeneration) games.set(start.id, store.generationGames(runId, start.generation, 'validation').get(start.id) ?? []);
     const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
-    await this.play(problem, finalists, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: finalists.length * seeds.length }));
-    const scored = finalists.map((c) => {
+    await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
+    const scored = played.map((c) => {
       const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
       store.setValidation(c.id, validation);
-      return { candidate: c.id, fitness: c.fitness ?? NaN, validation };
+      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, start: c === start };
     });
-    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored });
     // A model-based optimizer's result is its point, validated: the others are played to show what a pick by
     // in-sample luck would have given, never chosen by their own held-out noise.
     const point = problem.optimizer.pooled ? finalists.find((c) => c.origin === 'mean') : undefined;
-    const winner = point ? scored.find((f) => f.candidate === point.id)! : scored.reduce((a, b) => (b.validation > a.validation ? b : a));
+    const fromFinalists = point ? scored.find((f) => f.candidate === point.id)! : scored.filter((f) => finalists.some((c) => c.id === f.candidate)).reduce((a, b) => (b.validation > a.validation ? b : a));
+    const startScore = scored.find((f) => f.candidate === start.id)!;
+    const winner = startScore.validation > fromFinalists.validation ? startScore : fromFinalists;
     store.setBestCandidate(runId, winner.candidate);
+    const points = played.map((c, i) => ({ id: c.id, params: c.params, validation: scored[i].validation, games: games.get(c.id) ?? [] }));
+    const verdict = weighStart(config.fitness, points[played.indexOf(start)], winner.candidate, points);
+    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
     return winner.candidate;
   }
 

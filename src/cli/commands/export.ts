@@ -4,6 +4,8 @@ import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
 import type { Weights } from '../../heuristic/weights';
 import { exportBest } from '../../tuner/export';
+import { loadRunProblem } from '../../tuner/run-problem';
+import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseRunId } from '../options';
@@ -24,6 +26,7 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
         const best = exportBest(store, runId, opts.out);
+
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
@@ -38,6 +41,9 @@ export function command(): Command {
         }
         if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));
         else if (!opts.out) process.stdout.write(text);
+        // Said after the file is written (a refused export says only why): the export may be the start itself.
+        const verdict = runStartVerdict(store, loadRunProblem(store, runId));
+        if (verdict && !verdict.clear) console.error(`tune2048: run ${runId}: ${describeStartVerdict(verdict)}`);
       });
     });
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
 import { describeModel } from '../../tuner/optimizer';
 import { loadRunProblem } from '../../tuner/run-problem';
+import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
@@ -14,7 +15,9 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout')
     .action(async (runId: number, opts: { db: string; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
-        const { run, config, optimizer } = loadRunProblem(store, runId);
+        const problem = loadRunProblem(store, runId);
+        const { run, config, optimizer } = problem;
+        const verdict = runStartVerdict(store, problem);
         const generations = store.listGenerations(runId).map((g) => {
           const { idx, step, ...figures } = generationFigures(g, optimizer);
           return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
@@ -26,6 +29,7 @@ export function command(): Command {
               run: { id: run.id, name: run.name, status: run.status, seed: run.seed, configHash: run.configHash, error: run.error },
               generations,
               best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: best.params } : null,
+              start: verdict,
             }),
           );
           return;
@@ -60,6 +64,7 @@ export function command(): Command {
         if (best) {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));
+          if (verdict) console.log(describeStartVerdict(verdict));
         } else {
           console.log('no validated best yet');
         }

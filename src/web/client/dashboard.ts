@@ -149,7 +149,8 @@ function runPage(id: number): void {
          <div class="side">${heatMap(w.matrix, w.matrixOn ?? 'rank')}${table(['weight', 'value'], (['alive', 'empty', 'merges', 'descents', 'monotonicity', 'monotonicityPower', 'smoothness', 'sum', 'sumPower'] as const).filter((k) => w[k] !== undefined).map((k) => [k, num(w[k] as number, 3)]))}</div>${versionTwoNotes(w)}`
       : '<p>No generation finished yet.</p>';
     document.getElementById('finalists')!.innerHTML = d.finalists.length
-      ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)]))
+      ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)])) +
+        (d.startVerdict ? `<p id="start-verdict">${esc(d.startVerdict)}</p>` : '')
       : `<p>Validated after the last generation, on ${s.validationGames} held-out games each.</p>`;
     document.getElementById('sweeps')!.innerHTML = d.sweeps
       .map((sw) => `<h2>Depth sweep of ${esc(sw.weights)} (${sw.games} games per depth)</h2>` + table(['depth', 'mean', 'median', 'max', ...REACH_HEADERS, 'moves/game', 'ms/move'], sw.depths.map(({ depth, summary: m }) => [esc(depth), num(m.meanScore), num(m.medianScore), num(m.maxScore), ...reachCells(m), num(m.movesPerGame), num(m.msPerMove, 4)])))

@@ -1,0 +1,100 @@
+/**
+ * Whether a run beat its start. Every optimizer's first generation plays the start itself; validation
+ * plays it again on the held-out seeds beside the finalists, so the run's best can be weighed against it
+ * on the same games. A run whose finalists won their place by in-sample luck hands back its start (the
+ * tuner picks the best validated point, the start included) and says so, here, in one line.
+ */
+import type { Candidate, Store } from '../store/store';
+import { meanWithCI95, stdev } from '../util/stats';
+import type { RunConfig } from './config';
+import type { RunProblem } from './run-problem';
+import { gameObjective, type ScoredGame } from './fitness';
+
+/** The start point's candidate: the first generation's candidate with the start's parameters. */
+export function startCandidate(store: Store, runId: number, startParams: unknown): Candidate | undefined {
+  const key = JSON.stringify(startParams);
+  return store.getCandidates(runId, 0).find((c) => JSON.stringify(c.params) === key);
+}
+
+export interface StartVerdict {
+  start: { candidate: number; validation: number };
+  /** The run's best: the start itself when nothing validated above it. */
+  best: { candidate: number; validation: number };
+  /** What was weighed against the start: the run's best, or when that is the start, the best finalist (null: every finalist was the start). */
+  rival: { candidate: number; validation: number } | null;
+  /** Held-out games each played, on the same seeds. */
+  games: number;
+  /** rival − start, and the half-width of its 95 % interval from the per-seed differences. */
+  difference: number;
+  halfWidth: number;
+  /** True when the rival beats the start by more than that half-width. */
+  clear: boolean;
+  /** Held-out games per candidate that would make a difference this size 1.96 standard errors (null: no difference, or already outside the noise either way). */
+  gamesToResolve: number | null;
+}
+
+/** A validated candidate as the verdict weighs it: its held-out value and games. */
+export interface ValidatedPoint {
+  id: number;
+  params: unknown;
+  validation: number;
+  games: readonly (ScoredGame & { seed: number })[];
+}
+
+/**
+ * The run's best against its start on their held-out games. `validated` are every validated candidate,
+ * the start among them: the rival is the best unless the best is the start, then the best of the others.
+ */
+export function weighStart(fitness: RunConfig['fitness'], start: ValidatedPoint, bestId: number, validated: readonly ValidatedPoint[]): StartVerdict {
+  const startKey = JSON.stringify(start.params);
+  const best = validated.find((c) => c.id === bestId)!;
+  const others = validated.filter((c) => JSON.stringify(c.params) !== startKey);
+  const rival = best.id !== start.id ? best : others.length ? others.reduce((a, b) => (b.validation > a.validation ? b : a)) : null;
+  const point = (c: ValidatedPoint) => ({ candidate: c.id, validation: c.validation });
+  const verdict = { start: point(start), best: point(best), rival: rival ? point(rival) : null, games: start.games.length };
+  if (!rival) return { ...verdict, difference: 0, halfWidth: 0, clear: false, gamesToResolve: null };
+  // Paired on the held-out seeds both played (all of them: validation plays every finalist on the same seeds).
+  const theirs = new Map(rival.games.map((g) => [g.seed, gameObjective(fitness, g)]));
+  const diffs = start.games.filter((g) => theirs.has(g.seed)).map((g) => theirs.get(g.seed)! - gameObjective(fitness, g));
+  const difference = rival.validation - start.validation;
+  const ci = diffs.length >= 2 ? meanWithCI95(diffs) : null;
+  const halfWidth = ci ? (ci.high - ci.low) / 2 : Infinity;
+  const sd = diffs.length >= 2 ? stdev(diffs) : 0;
+  const gamesToResolve = Math.abs(difference) > halfWidth || difference === 0 || sd === 0 ? null : Math.ceil(((1.96 * sd) / difference) ** 2);
+  return { ...verdict, difference, halfWidth, clear: difference > halfWidth, gamesToResolve };
+}
+
+/** The verdict of a validated run from its store, or null when its start was not validated (a run from before this check, or not yet validated). */
+export function startVerdict(store: Store, runId: number, config: RunConfig, startParams: unknown): StartVerdict | null {
+  const run = store.getRun(runId);
+  if (!run || run.bestCandidate === null) return null;
+  const validated = store.validatedCandidates(runId).map((c) => ({ id: c.id, params: c.params, validation: c.validation!, games: store.getGames(c.id, 'validation') }));
+  // The start validated as itself, or as a finalist with its parameters (an elite that kept them).
+  const key = JSON.stringify(startParams);
+  const start = validated.find((c) => JSON.stringify(c.params) === key);
+  if (!start || !validated.some((c) => c.id === run.bestCandidate)) return null;
+  return weighStart(config.fitness, start, run.bestCandidate, validated);
+}
+
+/** The verdict of a loaded run (show, the report, export). */
+export function runStartVerdict(store: Store, problem: Pick<RunProblem, 'run' | 'config' | 'space'>): StartVerdict | null {
+  return startVerdict(store, problem.run.id, problem.config, problem.space.params(problem.space.startGenome()));
+}
+
+/** An objective's value: scores as whole numbers, rates and log2 tiles with three digits. */
+function fmt(x: number): string {
+  return Math.abs(x) >= 100 ? Math.round(x).toLocaleString('en-US') : String(Number(x.toPrecision(3)));
+}
+
+/** The verdict in one line, for the end of a run, show, the report and export. */
+export function describeStartVerdict(v: StartVerdict): string {
+  const signed = (x: number) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}`;
+  const gap = `${signed(v.difference)} ± ${fmt(v.halfWidth)} (95 %) on ${v.games} held-out games`;
+  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (validation.games) would resolve a gap this size` : '';
+  if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${fmt(v.start.validation)})`;
+  if (v.best.candidate === v.start.candidate) {
+    return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${fmt(v.rival.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;
+  }
+  if (!v.clear) return `nothing beats the start by more than the noise: the best (candidate ${v.best.candidate}) ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}${resolve}`;
+  return `the best beats the start: candidate ${v.best.candidate} ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}`;
+}
