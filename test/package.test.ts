@@ -1,11 +1,12 @@
 /**
  * What `npm pack` puts in the package (package.json "files"): everything the installed command runs — the
  * compiled CLI and its worker threads, both WebAssembly modules, the web front end, the shipped configs and
- * presets — and none of the tests, sources or scripts a user does not need.
+ * presets — and none of the tests, sources or scripts a user does not need; and the tarball installed into an
+ * empty prefix runs from another folder.
  */
 import { describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './helpers/cli';
@@ -23,6 +24,8 @@ describe('the package', () => {
       ...readdirSync(join(ROOT, 'configs')).filter((f) => f.endsWith('.json')).map((f) => `configs/${f}`),
       ...readdirSync(join(ROOT, 'configs', 'weights')).map((f) => `configs/weights/${f}`),
       'examples/players/c/expectimax.c', 'examples/players/python/greedy.py',
+      // The README links into docs/: an installed README finds its pages.
+      ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`),
     ];
     for (const f of needed) expect(existsSync(join(ROOT, f)), `${f} exists in the checkout`).toBe(true);
     expect(needed.filter((f) => !files.has(f))).toEqual([]);
@@ -40,6 +43,55 @@ describe('the package', () => {
       expect(missing.status).toBe(2);
       expect(missing.stderr.trim()).toBe('tune2048: cannot read config file "no-such-config": ENOENT');
       expect(existsSync(join(dir, 'other.sqlite'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('installed from its tarball into an empty prefix, runs from another folder: --version, tune -c smoke, export, play, serve', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-install-'));
+    try {
+      // The tarball as `npm pack` makes it (already built: npm test builds first), installed as a user installs it, from
+      // npm's cache where it can. Install scripts are skipped and better-sqlite3's native module is copied from this
+      // checkout (the same pinned version and Node) instead of compiled again for a minute and a half: the package's own
+      // files are what is tested. msgpackr-extract is optional (BullMQ falls back to JavaScript).
+      execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, stdio: 'ignore' });
+      const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+      const prefix = join(dir, 'prefix');
+      execFileSync('npm', ['install', '-g', '--prefix', prefix, join(dir, tarball), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'ignore' });
+      const installed = join(prefix, 'lib', 'node_modules', 'tune2048');
+      const native = join('node_modules', 'better-sqlite3', 'build', 'Release');
+      mkdirSync(join(installed, native), { recursive: true });
+      copyFileSync(join(ROOT, native, 'better_sqlite3.node'), join(installed, native, 'better_sqlite3.node'));
+      const away = join(dir, 'away');
+      mkdirSync(away);
+      const bin = join(prefix, 'bin', 'tune2048');
+      const cli = (args: string[]) => spawnSync(bin, args, { cwd: away, encoding: 'utf8' });
+      expect(cli(['--version']).stdout).toMatch(/^tune2048 \d+\.\d+\.\d+\nsearch build [0-9a-f]{12}, learning build [0-9a-f]{12}\nNode v20/);
+      const tune = cli(['tune', '-c', 'smoke', '--workers', '1']);
+      expect(tune.status, tune.stderr).toBe(0);
+      expect(tune.stdout).toContain('export it with: tune2048 export 1 --out tuned.json');
+      expect(cli(['export', '1', '--out', 'tuned.json']).status).toBe(0);
+      const play = cli(['play', '--weights', 'tuned.json', '-n', '2', '-d', '1', '--json']);
+      expect(play.status, play.stderr).toBe(0);
+      // serve finds its front end inside the package.
+      const serve = spawn(bin, ['serve', '--port', '0'], { cwd: away, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          serve.stdout!.on('data', (d) => {
+            out += d;
+            const m = /^(http:\/\/\S+)\n/.exec(out);
+            if (m) resolve(m[1]);
+          });
+          serve.on('close', (code) => reject(new Error(`serve ended with ${code}`)));
+        });
+        const page = await fetch(url);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toMatch(/<script/);
+      } finally {
+        serve.kill('SIGKILL');
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-/** Exit codes the CLI promises (documented in README), and which error ends with which. */
+/** Exit codes the CLI promises (documented in docs/commands.md), and which error ends with which. */
 import { InputError, PlayerError, RunBusyError, RunLostError, UnavailableError } from '../util/errors';
 
 export const EXIT_OK = 0;

@@ -55,7 +55,7 @@ export interface SearchSettings {
   msPerMove: number;
 }
 
-/** 4 MiB of transposition table: faster than 16 or 64 MiB at every depth measured (1–4, auto), as it stays in L3 (README, Speed). */
+/** 4 MiB of transposition table: faster than 16 or 64 MiB at every depth measured (1–4, auto), as it stays in L3 (docs/speed.md). */
 export const DEFAULT_SEARCH: Readonly<SearchSettings> = Object.freeze({ depth: 2, cprob: 1e-4, cacheMB: 4, threads: 0, msPerMove: 0 });
 /** The transposition table's cap: the WebAssembly memory (4 GiB at most) also holds the tables. */
 export const MAX_CACHE_MB = 1024;

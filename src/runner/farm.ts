@@ -23,6 +23,7 @@
  * with BatchFailedError (at once: a retry would fail alike), a cancelled one with RunnerStoppedError
  * (src/util/errors.ts).
  */
+import { pathToFileURL } from 'node:url';
 import workerFarm from 'worker-farm';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +90,8 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
   const method = options.method ?? 'playBatch';
   const retries = options.retries ?? 2;
   const callTimeoutMs = options.callTimeoutMs ?? Infinity;
-  const execArgv = CHILD_MODULE.endsWith('.ts') || workerPath.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // tsx by its file, not its name: the command may run from a folder where no node_modules holds it.
+  const execArgv = CHILD_MODULE.endsWith('.ts') || workerPath.endsWith('.ts') ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
   const live = new Set<ChildProcess>();
   const byToken = new Map<number, Job<TTask, TResult>>();
   let killed = false;

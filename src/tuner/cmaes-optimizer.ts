@@ -1,6 +1,6 @@
 /**
  * CMA-ES as a tune2048 optimizer: the algorithm of cmaes.ts plus what a
- * bounded, noisy problem needs. Each rule is documented here and in the README.
+ * bounded, noisy problem needs. Each rule is documented here and in docs/tuning.md.
  *
  * - Bounds: samples are drawn unbounded; the candidate evaluated is the sample
  *   mirrored into [0, 1] (reflect), while the update uses the raw sample (the

@@ -2,9 +2,12 @@
 import { spawn, spawnSync, SpawnSyncOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+// tsx by its file, so the CLI runs from any folder (a README tour runs in an empty one).
+const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 export interface CliResult {
   code: number;
@@ -13,7 +16,7 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 300_000,
@@ -28,8 +31,8 @@ export interface RunningCli {
 }
 
 /** Starts the CLI in the background (for kill and Ctrl-C tests). */
-export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): RunningCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): RunningCli {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

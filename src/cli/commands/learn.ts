@@ -81,7 +81,7 @@ async function drive(store: Store, runId: number, json: boolean, threads?: numbe
 }
 
 export function command(): Command {
-  const learn = new Command('learn').description('learn an evaluation by TD learning from greedy games: an n-tuple network that plays on its own (README "N-tuple networks"), or line tables that weights add (README "Learned line tables")');
+  const learn = new Command('learn').description('learn an evaluation by TD learning from greedy games: an n-tuple network that plays on its own (docs/networks.md), or line tables that weights add (docs/players.md, "Learned line tables")');
   learn
     .command('start')
     .description('start a learning run from a learning config')
