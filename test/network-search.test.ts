@@ -18,7 +18,7 @@ import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../
 import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { cacheBits } from '../src/player/expectimax';
-import { createNetworkPlayer, networkPlayerSpec } from '../src/player/network-player';
+import { closeNetworkThreads, createNetworkPlayer, networkHelperTasks, networkPlayerSpec } from '../src/player/network-player';
 import { playerKey } from '../src/player/spec';
 import { createLocalRunner } from '../src/runner/local';
 import { playSeeds } from '../src/runner/runner';
@@ -199,6 +199,33 @@ describe('the network player at a depth', () => {
     b.decide!(board);
     expect(a.decide!(board).values).toEqual(a1);
     expect(b.decide!(board).values).toEqual([0, 1, 2, 3].map((dir) => referenceSearchMove(trained, board, dir, 2, 1e-4)));
+  });
+
+  it('on threads (the root split over one copy of the tables): the values of one thread to the bit, at depths 1 and 2, with stage weights and heuristic terms too; helpers take root moves; the key is the same', async () => {
+    const heuristic = loadWeights('nneonneo');
+    for (const extra of [{}, { stageWeights: [1.3] }]) {
+      for (const depth of [1, 2]) {
+        const one = networkPlayerSpec(file, { depth, cprob: 1e-4, ...extra });
+        const two = networkPlayerSpec(file, { depth, cprob: 1e-4, threads: 2, ...extra });
+        expect(two.search.threads).toBe(2);
+        expect(playerKey(two)).toBe(playerKey(one));
+        for (const spec of [(s: typeof one) => s, (s: typeof one) => ({ ...s, heuristic })]) {
+          const a = createNetworkPlayer(spec(one));
+          const b = createNetworkPlayer(spec(two));
+          for (const board of fewEmpty.slice(0, depth === 1 ? 40 : 12)) expect(b.decide!(board)).toEqual(a.decide!(board));
+        }
+      }
+    }
+    // Helpers wake for a decision while the caller searches: some root move is theirs within a few decisions.
+    const split = createNetworkPlayer(networkPlayerSpec(file, { depth: 2, cprob: 1e-4, threads: 2 }));
+    for (let i = 0; networkHelperTasks() === 0; i++) {
+      expect(i).toBeLessThan(100_000);
+      split.decide!(fewEmpty[i % fewEmpty.length]);
+      if (i % 50 === 49) await new Promise((r) => setImmediate(r));
+    }
+    const game = (threads: number) => ({ ...playGame(createNetworkPlayer(networkPlayerSpec(file, { depth: 1, cprob: 1e-4, ...(threads > 1 ? { threads } : {}) })), 21), ms: 0 });
+    expect(game(2)).toEqual(game(1));
+    await closeNetworkThreads();
   });
 
   it('under a time per move: a budget larger than any search plays the fixed depth, one smaller than depth 1 plays depth 1', () => {

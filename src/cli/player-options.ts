@@ -35,7 +35,7 @@ export function addPlayerOptions(cmd: Command): Command {
 export function addThreadsOption(cmd: Command): Command {
   return cmd.option(
     '--threads <n|auto>',
-    'expectimax: split each decision\'s root moves over n threads (auto: one per core), each root move searched with a table of its own: the same moves for any n, not always the default search\'s',
+    'expectimax or network:FILE: split each decision\'s root moves over n threads (auto: one per core), each root move searched with a table of its own: the same moves for any n (expectimax: not always its default search\'s; a network: the same games as without)',
     parseThreads,
   );
 }
@@ -79,7 +79,7 @@ export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; 
   const network = networkFileOf(opts.player);
   if (network !== null) {
     if (opts.params) throw new InputError('--params gives an external player\'s values; a network has none');
-    return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove });
+    return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove, threads: opts.threads });
   }
   if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');
   return cliPlayerSpec(opts, loadWeights(opts.weights));

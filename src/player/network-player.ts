@@ -10,6 +10,7 @@ import type { Board } from '../engine/board';
 import type { Direction } from '../engine/moves';
 import type { Player } from '../engine/player';
 import { NetworkMachine } from '../learn/ntuple/machine';
+import { NetworkSearchThreads } from './network-threads';
 import { readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file';
 import { InputError } from '../util/errors';
 import { cacheBits, DEFAULT_SEARCH, type DepthSetting } from './expectimax';
@@ -27,22 +28,57 @@ export const NETWORK_PREFIX = 'network:';
 const KEEP = 2;
 const loaded = new Map<string, NetworkMachine>();
 
-/** The network of a spec in this process's memory (read once, checked against its hash). */
-export function networkMachineFor(ref: NetworkPlayerSpec['network']): NetworkMachine {
-  const known = loaded.get(ref.sha256);
+/** The network of a spec in this process's memory (read once, checked against its hash), with room for `searchThreads` searching instances. */
+export function networkMachineFor(ref: NetworkPlayerSpec['network'], searchThreads = 1): NetworkMachine {
+  let known = loaded.get(ref.sha256);
+  if (known && known.searchThreads < searchThreads) {
+    // Made for fewer threads: read it again with room for more (one copy of the tables stays in memory).
+    loaded.delete(ref.sha256);
+    void pools.get(known)?.close();
+    pools.delete(known);
+    known = undefined;
+  }
   if (known) {
     loaded.delete(ref.sha256); // most recently used last
     loaded.set(ref.sha256, known);
     return known;
   }
   const shape = readNetworkShape(ref.file);
-  const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true });
+  const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true, searchThreads });
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
   // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
-  if (loaded.size >= KEEP) loaded.delete(loaded.keys().next().value!);
+  if (loaded.size >= KEEP) {
+    const oldest = loaded.get(loaded.keys().next().value!)!;
+    loaded.delete(loaded.keys().next().value!);
+    void pools.get(oldest)?.close();
+    pools.delete(oldest);
+  }
   loaded.set(ref.sha256, machine);
   return machine;
+}
+
+/** Each machine's root-split helpers (started at its first split decision). */
+const pools = new Map<NetworkMachine, NetworkSearchThreads>();
+
+function poolOf(machine: NetworkMachine): NetworkSearchThreads {
+  let pool = pools.get(machine);
+  if (!pool) pools.set(machine, (pool = new NetworkSearchThreads(machine)));
+  return pool;
+}
+
+/** Root moves searched by helper threads so far, over every machine (tests wait for it to be positive). */
+export function networkHelperTasks(): number {
+  let n = 0;
+  for (const p of pools.values()) n += p.tasksByHelpers;
+  return n;
+}
+
+/** Stops every helper thread (tests; a process may also just exit: helpers never keep it alive). */
+export async function closeNetworkThreads(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
 }
 
 /** The depth of a decision on `board`: `auto` is expectimax's rule, max(3, distinct tiles − 2). */
@@ -51,8 +87,8 @@ function depthOn(depth: DepthSetting, board: Board): number {
 }
 
 export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
-  const machine = networkMachineFor(spec.network);
-  const { depth, cprob, msPerMove, stageWeights } = spec.search;
+  const { depth, cprob, msPerMove, stageWeights, threads = 1 } = spec.search;
+  const machine = networkMachineFor(spec.network, threads);
   if (stageWeights) {
     const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
     if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
@@ -65,6 +101,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     if (stageWeights) stageWeights.forEach((w, k) => machine.exports.setStageWeight(k, w));
     else machine.exports.clearStageWeights();
     machine.setLeafHeuristic(heuristic?.key ?? null, heuristic?.tables ?? null);
+    if (threads > 1 && d > 0) return poolOf(machine).values({ lo: board.lo, hi: board.hi, dirs: [0, 1, 2, 3], depth: d, cprob, stageWeights: stageWeights ?? null });
     return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
   };
   /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
@@ -109,7 +146,7 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
     }
     return spec;
   }
-  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}) } };
+  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}), ...(search.threads && search.threads > 1 ? { threads: search.threads } : {}) } };
 }
 
 /** A file whose first byte is "{" (a network file begins with its magic, "tune2048"). */

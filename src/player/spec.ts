@@ -86,9 +86,10 @@ export interface NetworkPlayerSpec {
   network: { file: string; sha256: string };
   /**
    * Depth 0: greedy; msPerMove: a time budget per move, deepening up to `depth` (src/player/move-budget.ts);
-   * stageWeights: per stage, a weight on the network's value at the leaves (absent: 1 each, training's values).
+   * stageWeights: per stage, a weight on the network's value at the leaves (absent: 1 each, training's values);
+   * threads: the root moves split over this many threads sharing the tables (network-threads.ts: the same games).
    */
-  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[] };
+  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[]; threads?: number };
   /** Heuristic terms added to the network's value at every leaf (weights without stages or learned lines). */
   heuristic?: Weights;
 }
@@ -154,7 +155,10 @@ export function expectimaxSpec(weights: Weights, search: { depth: DepthSetting; 
  */
 export function playerKey(spec: PlayerSpec): string {
   // A network is named by its hash: the same tables play the same games wherever their file lies.
-  if (spec.kind === 'network') return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search: spec.search, ...(spec.heuristic ? { heuristic: heuristicFields(spec.heuristic) } : {}) });
+  if (spec.kind === 'network') {
+    const { threads: _sameGames, ...search } = spec.search; // a network's root split plays the same games on any number of threads
+    return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search, ...(spec.heuristic ? { heuristic: heuristicFields(spec.heuristic) } : {}) });
+  }
   if (spec.kind === 'external') {
     const { name, version, announced, params } = spec.external;
     return canonicalJson({ kind: spec.kind, name, version, announced, params });

@@ -58,12 +58,12 @@ export interface SharedTables extends LoadableTables {
 
 
 /**
- * Claims and searches tasks of decision `seq` until none is left: the one loop of helpers and the calling
- * thread; returns how many it searched. `prepare` makes `wasm` ready for the decision's tables and table
- * size (called once per claim).
+ * Claims and runs tasks of decision `seq` until none is left: the one loop of helpers and the calling
+ * thread (of the heuristic's root split and of a network's); returns how many it ran. `task(index)` searches
+ * root move control[C.DIR + index] and writes its value; a task that throws fails the decision with its message.
  */
-export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, prepare: () => void, countStats: boolean): number {
-  const { control, numbers } = block;
+export function claimTasks(block: SharedBlock, seq: number, task: (index: number) => void): number {
+  const { control } = block;
   const tag = seq & SEQ_MASK;
   let done = 0;
   for (;;) {
@@ -75,17 +75,7 @@ export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, pr
     done++;
     // Ours: the decision cannot end (nor its settings change) before we count this task done.
     try {
-      prepare();
-      const e = wasm.exports;
-      if (countStats) e.resetStats();
-      e.setSearch(control[C.DEPTH], numbers[F.CPROB]);
-      numbers[F.VALUE + index] = e.searchMove(control[C.LO], control[C.HI], control[C.DIR + index]);
-      // The calling thread's counters go to its player as usual: its tasks report none here.
-      const s = F.STATS + 4 * index;
-      numbers[s] = countStats ? e.statNodes() : 0;
-      numbers[s + 1] = countStats ? e.statLeaves() : 0;
-      numbers[s + 2] = countStats ? e.statCacheHits() : 0;
-      numbers[s + 3] = countStats ? e.statMovesExecuted() : 0;
+      task(index);
     } catch (err) {
       if (Atomics.compareExchange(control, C.FAILED, 0, 1) === 0) {
         const text = new TextEncoder().encode(String((err as Error).message ?? err)).subarray(0, MESSAGE_BYTES - 1);
@@ -95,6 +85,52 @@ export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, pr
     Atomics.add(control, C.DONE, 1);
     Atomics.notify(control, C.DONE);
   }
+}
+
+/**
+ * The heuristic search's tasks: `prepare` makes `wasm` ready for the decision's tables and table size
+ * (called once per claim).
+ */
+export function runTasks(block: SharedBlock, seq: number, wasm: SearchModule, prepare: () => void, countStats: boolean): number {
+  const { control, numbers } = block;
+  return claimTasks(block, seq, (index) => {
+    prepare();
+    const e = wasm.exports;
+    if (countStats) e.resetStats();
+    e.setSearch(control[C.DEPTH], numbers[F.CPROB]);
+    numbers[F.VALUE + index] = e.searchMove(control[C.LO], control[C.HI], control[C.DIR + index]);
+    // The calling thread's counters go to its player as usual: its tasks report none here.
+    const s = F.STATS + 4 * index;
+    numbers[s] = countStats ? e.statNodes() : 0;
+    numbers[s + 1] = countStats ? e.statLeaves() : 0;
+    numbers[s + 2] = countStats ? e.statCacheHits() : 0;
+    numbers[s + 3] = countStats ? e.statMovesExecuted() : 0;
+  });
+}
+
+/**
+ * One decision of a root split: closes claiming (a helper still on the last decision then fails its
+ * compare-and-swap instead of taking a task while this one's settings are written), writes the settings
+ * (`write`), opens `tasks` tasks and wakes the helpers, runs the caller's share (`callerRuns`, returning how
+ * many it ran), waits for the rest and throws a failed task's message. Returns the tasks the caller ran.
+ */
+export function runDecision(block: SharedBlock, seq: number, tasks: number, write: () => void, callerRuns: (seq: number) => number): number {
+  const { control } = block;
+  Atomics.store(control, C.CLAIM, (seq << 3) | 7);
+  write();
+  control[C.TASKS] = tasks;
+  control[C.FAILED] = 0;
+  Atomics.store(control, C.DONE, 0);
+  Atomics.store(control, C.CLAIM, seq << 3);
+  Atomics.store(control, C.SEQ, seq);
+  Atomics.notify(control, C.SEQ);
+  const mine = callerRuns(seq);
+  for (let done = Atomics.load(control, C.DONE); done < tasks; done = Atomics.load(control, C.DONE)) waitWhile(control, C.DONE, done, SPIN_MS.caller);
+  if (control[C.FAILED]) {
+    const end = block.message.indexOf(0);
+    throw new Error(new TextDecoder().decode(block.message.slice(0, end < 0 ? undefined : end)));
+  }
+  return mine;
 }
 
 /**
@@ -171,28 +207,16 @@ export class SearchThreads {
   decide(job: { lo: number; hi: number; dirs: number[]; depth: number; cprob: number; tables: number; bits: number }, wasm: SearchModule): void {
     const { control, numbers } = this.block;
     const seq = (this.seq = (this.seq + 1) & SEQ_MASK);
-    // Close claiming first: a helper still on the last decision (it read its claim word just now) then fails
-    // its compare-and-swap instead of taking a task while this one's settings are being written.
-    Atomics.store(control, C.CLAIM, (seq << 3) | 7);
-    control[C.LO] = job.lo;
-    control[C.HI] = job.hi;
-    control[C.DEPTH] = job.depth;
-    control[C.TABLES] = job.tables;
-    control[C.BITS] = job.bits;
-    job.dirs.forEach((dir, i) => (control[C.DIR + i] = dir));
-    control[C.TASKS] = job.dirs.length;
-    control[C.FAILED] = 0;
-    numbers[F.CPROB] = job.cprob;
-    Atomics.store(control, C.DONE, 0);
-    Atomics.store(control, C.CLAIM, seq << 3);
-    Atomics.store(control, C.SEQ, seq);
-    Atomics.notify(control, C.SEQ);
-    this.tasksByHelpers += job.dirs.length - runTasks(this.block, seq, wasm, () => {}, false);
-    for (let done = Atomics.load(control, C.DONE); done < job.dirs.length; done = Atomics.load(control, C.DONE)) waitWhile(control, C.DONE, done, SPIN_MS.caller);
-    if (control[C.FAILED]) {
-      const end = this.block.message.indexOf(0);
-      throw new Error(new TextDecoder().decode(this.block.message.slice(0, end < 0 ? undefined : end)));
-    }
+    const mine = runDecision(this.block, seq, job.dirs.length, () => {
+      control[C.LO] = job.lo;
+      control[C.HI] = job.hi;
+      control[C.DEPTH] = job.depth;
+      control[C.TABLES] = job.tables;
+      control[C.BITS] = job.bits;
+      job.dirs.forEach((dir, i) => (control[C.DIR + i] = dir));
+      numbers[F.CPROB] = job.cprob;
+    }, (s) => runTasks(this.block, s, wasm, () => {}, false));
+    this.tasksByHelpers += job.dirs.length - mine;
   }
 
   close(): Promise<unknown> {

@@ -53,7 +53,6 @@ export function command(): Command {
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
       const spec = await cliPlayer(opts);
       const label = spec.kind === 'external' ? externalLabel(spec.external.name, opts.params) : spec.kind === 'network' ? basename(spec.network.file) : (spec.weights.name ?? opts.weights);
-      if (spec.kind === 'network' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s root moves over threads; a network\'s search has no such split yet');
       if (spec.kind === 'external' && opts.rules !== 'classic') throw new InputError('--rules corner: an external player plays the classic rules (tune2048 runs its games)');
       if (spec.kind === 'external' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; an external player searches as it likes');
       // A bad player setting fails here, before any output; an external program plays in this process over its pipe.

@@ -61,6 +61,8 @@ export interface MachineOptions {
   starts?: { boards: readonly { lo: number; hi: number }[]; share: number };
   /** The main instance's search table: 2^bits entries of 32 bytes (absent or < 4: the search has none). */
   searchCacheBits?: number;
+  /** Searching instances: the main one and the root split's helpers (threads ≥ 2), each with a table and scratch of its own (default 1). */
+  searchThreads?: number;
   /** Room for heuristic terms at the search's leaves (9 tables of 65,536 f64, 4.5 MiB): setLeafHeuristic. */
   leafHeuristic?: boolean;
 }
@@ -104,6 +106,8 @@ export class NetworkMachine {
   private readonly tablePtr: number[];
   /** The leaf heuristic's 9 tables (line, rows 0-3, columns 0-3), 0 without room for them. */
   private readonly heuristicPtr: number;
+  /** The leaf heuristic's 8 table addresses as useLeafHeuristic took them (null: none on): the root split's helpers take the same. */
+  leafPointers: number[] | null = null;
   /** Which heuristic the leaf tables hold (a key of the caller's), null when none is on. */
   private leafHeuristicKey: string | null = null;
   private readonly ringPtr: number;
@@ -124,7 +128,8 @@ export class NetworkMachine {
     };
     const block = place(BLOCK_BYTES);
     const control = place(64);
-    const scratch = place(SCRATCH_BYTES * (options.threads + 1));
+    const searchThreads = options.searchThreads ?? 1;
+    const scratch = place(SCRATCH_BYTES * (options.threads + searchThreads));
     const rowLeft = place(ROW_COUNT * 2);
     const rowRight = place(ROW_COUNT * 2);
     const scoreLeft = place(ROW_COUNT * 4);
@@ -136,7 +141,7 @@ export class NetworkMachine {
     const evalResults = place(Math.max(1, options.evalCapacity) * 16);
     const startsAt = place(Math.max(1, starts.length) * 8);
     const searchBits = options.searchCacheBits ?? 0;
-    const searchTable = searchBits >= 4 ? place(2 ** searchBits * 32) : 0;
+    const searchTable = searchBits >= 4 ? place(2 ** searchBits * 32 * searchThreads) : 0;
     this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
     this.tablePtr = [];
     for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));
@@ -206,6 +211,17 @@ export class NetworkMachine {
     this.exports.attach(block, options.threads);
   }
 
+  /** Search instances this machine has room for (the main one and its helpers). */
+  get searchThreads(): number {
+    return this.options.searchThreads ?? 1;
+  }
+
+  /** What helper k (1 … searchThreads − 1) of the root split needs to make its own instance on this memory: attach(block, thread). */
+  searchHelper(k: number): { module: WebAssembly.Module; memory: WebAssembly.Memory; block: number; thread: number } {
+    if (!(k >= 1 && k < this.searchThreads)) throw new Error(`search helper ${k}: this machine has room for ${this.searchThreads - 1}`);
+    return { module: compiledLearnModule(), memory: this.memory, block: this.block, thread: this.options.threads + k };
+  }
+
   /**
    * Heuristic terms added to every leaf of the search (row tables 0-3 and column tables 0-3, each null for the
    * line table), or none (null). Written only when `key` differs from the tables already there.
@@ -215,6 +231,7 @@ export class NetworkMachine {
     if (key === null || !tables) {
       this.exports.clearLeafHeuristic();
       this.leafHeuristicKey = null;
+      this.leafPointers = null;
       return;
     }
     if (!this.heuristicPtr) throw new Error('this network machine has no room for a leaf heuristic (MachineOptions.leafHeuristic)');
@@ -225,7 +242,8 @@ export class NetworkMachine {
     tables.columnTables?.forEach((t, c) => f64(5 + c).set(t));
     const row = (i: number) => (tables.rowTables ? at(1 + i) : at(0));
     const column = (c: number) => (tables.columnTables ? at(5 + c) : at(0));
-    this.exports.useLeafHeuristic(row(0), row(1), row(2), row(3), column(0), column(1), column(2), column(3));
+    this.leafPointers = [row(0), row(1), row(2), row(3), column(0), column(1), column(2), column(3)];
+    this.exports.useLeafHeuristic(...(this.leafPointers as [number, number, number, number, number, number, number, number]));
     this.leafHeuristicKey = key;
   }
 

@@ -102,8 +102,11 @@ export function attach(block: usize, thread: i32): void {
     scratch,
   );
   setStageStride(<usize>load<u32>(block + (W_STAGE_STRIDE << 2)));
-  const searching = thread == load<i32>(block + (W_SEARCH_THREAD << 2));
-  useSearchTable(searching ? <usize>load<u32>(block + (W_SEARCH_TABLE << 2)) : 0, searching ? load<i32>(block + (W_SEARCH_BITS << 2)) : 0);
+  // Searching instances are threads SEARCH_THREAD, SEARCH_THREAD + 1, …: the main one and the root split's helpers, a table each.
+  const first = load<i32>(block + (W_SEARCH_THREAD << 2));
+  const bits = load<i32>(block + (W_SEARCH_BITS << 2));
+  const searching = thread >= first && bits >= 4;
+  useSearchTable(searching ? <usize>load<u32>(block + (W_SEARCH_TABLE << 2)) + ((<usize>(thread - first) << <usize>bits) << 5) : 0, searching ? bits : 0);
 }
 
 // ---- seedrandom's Alea, as src/engine/spawn.ts uses it ----
