@@ -201,6 +201,23 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
       }
       expect(existsSync(cached)).toBe(true); // the workers' own copy, fetched from Redis
       expect(anyLog(/fetching network [0-9a-f]{12}…: 1 of 1 MiB/)).toBe(true);
+      // A worker without room for the network's copies refuses its batch as final, saying why (before fetching it);
+      // alone on a Redis database of its own, so no other worker takes the batch.
+      const narrow = `${redis.url}/2`;
+      const w = startCli(['worker', '--queue', narrow, '--concurrency', '1', '--max-memory', '1']);
+      started.push(w);
+      let log = '';
+      w.child.stderr!.on('data', (d) => (log += d));
+      await waitForOutput(w, 'stderr', /waiting for runs/);
+      const limited = await createRedisRunner({ url: narrow });
+      try {
+        await expect(playSeeds(limited, spec, [1], 1)).rejects.toThrow(/the network [0-9a-f]{12}… needs 65\.0 MiB \(1 game process × 1\.0 MiB of tables and 64\.0 MiB beside them\); this worker has 1\.0 MiB \(--max-memory\)/);
+      } finally {
+        await limited.end().catch(() => {});
+      }
+      expect(log).toMatch(/refused a batch: on \S+: the network/);
+      expect(log).not.toMatch(/fetching network/);
+      w.child.kill('SIGKILL');
       // A file changed after it was named: the parent refuses before any job, naming it.
       const wrong = { ...spec, network: { ...spec.network, sha256: 'f'.repeat(64) } };
       const refusing = await createRedisRunner({ url: redis.url });

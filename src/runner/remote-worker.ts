@@ -19,7 +19,9 @@ import { createPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
 import type { ExternalPlayerSpec, Launch } from '../player/spec';
 import { parseQueueUrl } from './queue-url';
-import { withLocalTables } from './shared-tables';
+import { networkBytesOnRedis, withLocalTables } from './shared-tables';
+import { formatBytes } from '../learn/ntuple/machine';
+import { freemem } from 'node:os';
 import { checkRedis, connectionOptions, QUEUE_PREFIX, REGISTRY_KEY, STALE_MS, type RemoteBatch, type RemoteResult } from './redis';
 
 export interface RemoteWorkerOptions {
@@ -38,7 +40,12 @@ export interface RemoteWorkerOptions {
    * player and the hash of what it announced, never a command; a job for another player is refused.
    */
   players?: ReadonlyMap<string, Launch>;
+  /** Memory this worker may use for networks (`--max-memory`); absent: what the machine has free. */
+  maxMemoryBytes?: number;
 }
+
+/** What a game process needs beside a network's tables: its search tables, the leaf heuristic, the runtime. */
+const PROCESS_OVERHEAD_BYTES = 64 * 2 ** 20;
 
 export interface RemoteWorker {
   /** Jobs finished so far. */
@@ -70,7 +77,28 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   let finished = 0;
   let stopping = false;
 
+  /** Networks this worker found room for (checked once: its game processes then hold them, and free memory looks smaller). */
+  const roomFor = new Set<string>();
+  /**
+   * Refuses a network job, as final, when the worker's game processes (one copy of the tables each) would not
+   * fit: before the download, and before a process runs out of memory mid-batch.
+   */
+  async function checkNetworkRoom(hash: string): Promise<void> {
+    if (roomFor.has(hash)) return;
+    const bytes = await networkBytesOnRedis(registry, hash);
+    if (bytes === null) return; // withLocalTables names the missing network
+    const need = o.concurrency * (bytes + PROCESS_OVERHEAD_BYTES);
+    const room = Math.min(freemem(), o.maxMemoryBytes ?? Infinity);
+    if (need > room) {
+      const why = `on ${host}: the network ${hash.slice(0, 12)}… needs ${formatBytes(need)} (${o.concurrency} game process${o.concurrency > 1 ? 'es' : ''} × ${formatBytes(bytes)} of tables and ${formatBytes(PROCESS_OVERHEAD_BYTES)} beside them); this worker has ${formatBytes(room)}${o.maxMemoryBytes !== undefined && o.maxMemoryBytes <= freemem() ? ' (--max-memory)' : ' free'}: give it fewer --concurrency, or run it on a machine with more memory`;
+      log(`refused a batch: ${why}`);
+      throw new UnrecoverableError(why);
+    }
+    roomFor.add(hash);
+  }
+
   const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
+    if (job.data.spec.kind === 'network') await checkNetworkRoom(job.data.spec.network.sha256);
     const spec = job.data.spec.kind === 'external' ? withRegisteredPlayer(job.data.spec) : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
       throw e instanceof InputError ? new UnrecoverableError(e.message) : e;
     });

@@ -102,6 +102,12 @@ function localNetwork(connection: IORedis, hash: string, cacheDir: string): Prom
   return done;
 }
 
+/** The bytes of a network stored on Redis under its hash (null: not there). */
+export async function networkBytesOnRedis(connection: IORedis, hash: string): Promise<number | null> {
+  const metaText = await connection.get(networkKey(hash));
+  return metaText ? (JSON.parse(metaText) as { bytes: number }).bytes : null;
+}
+
 async function fetchNetwork(connection: IORedis, hash: string, path: string): Promise<string> {
   const metaText = await connection.get(networkKey(hash));
   if (!metaText) throw new InputError(`the network ${hash.slice(0, 12)}… is not on the queue's Redis (expired?): start the command again to store it`);

@@ -40,7 +40,8 @@ export function command(): Command {
     .option('--concurrency <n>', 'games played at once, each in its own process (default: CPU count)', parseWorkers)
     .option('--player <NAME=COMMAND>', 'an external player this machine runs (repeatable): NAME=COMMAND (words split on spaces, no shell), NAME=FILE.json (a player file), or NAME (configs/players/NAME.json). Jobs name their player, never a command', collectPlayers, [] as string[])
     .option('--lock-duration <ms>', 'how long a batch stays with a worker that stopped answering (died) before another worker takes it', parseIntegerOption('--lock-duration', 1000, 3_600_000), 30_000)
-    .action(async (opts: { queue: string; concurrency?: number; lockDuration: number; player: string[] }) => {
+    .option('--max-memory <MiB>', 'memory the game processes may use for networks (a job whose network would not fit in its processes is refused, saying why; default: what the machine has free)', parseIntegerOption('--max-memory', 1, 2 ** 30))
+    .action(async (opts: { queue: string; concurrency?: number; lockDuration: number; player: string[]; maxMemory?: number }) => {
       const { startRemoteWorker } = await import('../../runner/remote-worker');
       const log = (line: string) => console.error(`tune2048 worker: ${line}`);
       const players = await registeredPlayers(opts.player, log);
@@ -51,6 +52,7 @@ export function command(): Command {
         onLog: log,
         workerPath: process.env.TUNE2048_TEST_GAME_MODULE, // tests only: a fixture that hangs or crashes
         players,
+        ...(opts.maxMemory !== undefined ? { maxMemoryBytes: opts.maxMemory * 2 ** 20 } : {}),
       });
       await new Promise<void>((resolve) => {
         let signals = 0;
