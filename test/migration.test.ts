@@ -118,11 +118,24 @@ describe('a database from before the comparisons kind column (schema 4)', () => 
     expect(exported(path, 1)).toEqual(exported(fresh.path, fresh.id));
   });
 
-  it("the run the old code finished is, row for row and in its export, the run today's code plays", async () => {
+  it("the run the old code finished is, row for row and in its export, the run today's code plays (but for the start's validation, which the old code did not play)", async () => {
     const path = oldDatabase();
     const fresh = await freshRun('finished-before', 12);
-    expect(placedRun(path, 2)).toEqual(placedRun(fresh.path, fresh.id));
-    expect(exported(path, 2)).toEqual(exported(fresh.path, fresh.id));
+    // Today's validation also plays the start (generation 0's first candidate) on the held-out seeds; the old run
+    // stays as it finished: without those games, and without a verdict on the start.
+    const today = placedRun(fresh.path, fresh.id);
+    const start = '0:0';
+    expect(today.candidates.find((c) => c.id === start)!.validation).not.toBeNull();
+    expect(today.games.filter((g) => g.candidate_id === start && g.purpose === 'validation')).toHaveLength(8);
+    const withoutStart = {
+      ...today,
+      candidates: today.candidates.map((c) => (c.id === start ? { ...c, validation: null } : c)),
+      games: today.games.filter((g) => !(g.candidate_id === start && g.purpose === 'validation')),
+    };
+    expect(placedRun(path, 2)).toEqual(withoutStart);
+    const { overStart, ...todayProvenance } = exported(fresh.path, fresh.id).provenance;
+    expect(overStart).toMatchObject({ startIsBest: false, games: 8 });
+    expect(exported(path, 2)).toEqual({ ...exported(fresh.path, fresh.id), provenance: { ...todayProvenance, overStart: null } });
   });
 
   it('compare --db finds the games the old code kept (under its old key) and plays none again', () => {
