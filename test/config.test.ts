@@ -31,7 +31,8 @@ describe('run configs', () => {
     for (const name of names) {
       const learning = (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { format?: string }).format === 'tune2048/learn';
       // Awaited: an external player's run starts its program (npm run build makes the C example) to read its parameters.
-      await expect(Promise.resolve().then(() => (learning ? loadLearnConfig(join(dir, name)) : prepareRun(loadConfig(join(dir, name))))), name).resolves.toBeTruthy();
+      const prepared = Promise.resolve().then((): unknown => (learning ? loadLearnConfig(join(dir, name)) : prepareRun(loadConfig(join(dir, name)))));
+      await expect(prepared, name).resolves.toBeTruthy();
     }
   });
 
