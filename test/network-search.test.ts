@@ -257,6 +257,15 @@ describe('the network player at a depth', () => {
     expect(n[0].nodesPerMove).toBe(0); // greedy: no node searched
     expect(n[1].nodesPerMove).toBeGreaterThan(1);
     for (const x of n) expect(x.msPerMove).toBeGreaterThan(0);
+    // --threads also times the root split, interleaved with one thread, from depth 1.
+    const t = runCli(['bench', '--network', file, '--depths', '1', '--passes', '1', '--games', '1', '--threads', '2', '--json']);
+    expect(t.code, t.stderr).toBe(0);
+    const split = (JSON.parse(t.stdout) as { network: { search: { depth: number; split?: { threads: number; msPerMove: number; speedup: number } }[] } }).network.search;
+    expect(split[0].split).toBeUndefined();
+    expect(split[1].split!.threads).toBe(2);
+    expect(split[1].split!.msPerMove).toBeGreaterThan(0);
+    expect(split[1].split!.speedup).toBeGreaterThan(0);
+    expect(runCli(['bench', '--threads', '2']).stderr.trim()).toBe("tune2048: --threads times a network's root split: give the network with --network FILE");
   });
 
   it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {

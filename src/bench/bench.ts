@@ -155,17 +155,29 @@ export interface NetworkSearchBench {
   depth: number;
   msPerMove: number;
   nodesPerMove: number;
+  /** With threads > 1: the root split's ms per decision, timed in the same passes (interleaved), and one thread's over it. */
+  split?: { threads: number; msPerMove: number; speedup: number };
 }
 
-/** The network's search (src/wasm/assembly/network-search.ts) on every position at a fixed depth; median ms per decision over passes. */
-export function benchNetworkSearch(spec: NetworkPlayerSpec, boards: readonly Board[], depth: number, passes = 5): NetworkSearchBench {
+/**
+ * The network's search (src/wasm/assembly/network-search.ts) on every position at a fixed depth; median ms per
+ * decision over passes. With threads > 1 each pass also times the root split on that many threads, right after
+ * the one-thread pass (a noisy machine then slows both alike).
+ */
+export function benchNetworkSearch(spec: NetworkPlayerSpec, boards: readonly Board[], depth: number, passes = 5, threads = 1): NetworkSearchBench {
+  const split = threads > 1 && depth > 0 ? createNetworkPlayer({ ...spec, search: { ...spec.search, depth, threads } }) : null;
   const player = createNetworkPlayer({ ...spec, search: { ...spec.search, depth } });
-  const machine = networkMachineFor(spec.network);
-  const perPass: { ms: number; nodes: number }[] = [];
+  const machine = networkMachineFor(spec.network, split ? threads : 1);
+  const perPass: { ms: number; nodes: number; splitMs: number }[] = [];
+  const minMs = depth <= 1 ? 200 : 400;
   for (let p = 0; p < passes + 1; p++) {
     const nodes0 = machine.exports.searchNodes();
-    const { msPerDecision, decisions } = timePass(player, boards, depth <= 1 ? 200 : 400);
-    if (p > 0) perPass.push({ ms: msPerDecision, nodes: (machine.exports.searchNodes() - nodes0) / decisions });
+    const one = timePass(player, boards, minMs);
+    const nodes = (machine.exports.searchNodes() - nodes0) / one.decisions;
+    const splitMs = split ? timePass(split, boards, minMs).msPerDecision : NaN;
+    if (p > 0) perPass.push({ ms: one.msPerDecision, nodes, splitMs });
   }
-  return { depth, msPerMove: median(perPass.map((r) => r.ms)), nodesPerMove: median(perPass.map((r) => r.nodes)) };
+  const msPerMove = median(perPass.map((r) => r.ms));
+  const splitMs = median(perPass.map((r) => r.splitMs));
+  return { depth, msPerMove, nodesPerMove: median(perPass.map((r) => r.nodes)), ...(split ? { split: { threads, msPerMove: splitMs, speedup: median(perPass.map((r) => r.ms / r.splitMs)) } } : {}) };
 }

@@ -3,7 +3,8 @@ import { benchEngine, benchGames, benchNetworkSearch, benchSearch, benchWasmMove
 import { networkPlayerSpec } from '../../player/network-player';
 import { loadWeights } from '../../heuristic/weights';
 import { table } from '../format';
-import { parseIntegerOption, parseListOption } from '../options';
+import { parseIntegerOption, parseListOption, parseThreads } from '../options';
+import { InputError } from '../../util/errors';
 
 /**
  * nneonneo/2048-ai (C++, g++ -O3 -march=native) on the same 50 positions, one core, CPU time, medians of
@@ -19,8 +20,10 @@ export function command(): Command {
     .option('--games <n>', 'whole games at depth 1 to time', parseIntegerOption('--games', 1, 10000), 30)
     .option('-w, --weights <file|preset>', 'weights to search with', 'nneonneo')
     .option('--network <file>', 'also time a learned n-tuple network\'s search (tune2048 learn export) at depth 0 and each of --depths')
+    .option('--threads <n|auto>', 'with --network: also time its search split over n threads (the root split), interleaved with one thread', parseThreads)
     .option('--json', 'one JSON object on stdout')
-    .action((opts: { depths: number[]; passes: number; games: number; weights: string; network?: string; json?: boolean }) => {
+    .action((opts: { depths: number[]; passes: number; games: number; weights: string; network?: string; threads?: number; json?: boolean }) => {
+      if (opts.threads !== undefined && opts.network === undefined) throw new InputError('--threads times a network\'s root split: give the network with --network FILE');
       const boards = loadBenchPositions();
       const networkSpec = opts.network === undefined ? null : networkPlayerSpec(opts.network, { depth: 0, cprob: 1e-4 });
       const weights = loadWeights(opts.weights);
@@ -33,7 +36,7 @@ export function command(): Command {
       const network = networkSpec
         ? [0, ...opts.depths.filter((d) => d > 0)].map((d) => {
             console.error(`bench: the network's search at depth ${d}...`);
-            return benchNetworkSearch(networkSpec, boards, d, opts.passes);
+            return benchNetworkSearch(networkSpec, boards, d, opts.passes, opts.threads ?? 1);
           })
         : undefined;
       console.error(`bench: ${opts.games} whole games at depth 1...`);
@@ -61,7 +64,9 @@ export function command(): Command {
       console.log(table(rows));
       if (network) {
         console.log(`the network's search (${opts.network}): leaves valued by the network, depth 0 = greedy`);
-        console.log(table([['depth', 'ms/move', 'x C++ heuristic at this depth', 'nodes/move'], ...network.map((n) => [String(n.depth), n.msPerMove.toFixed(4), CPP_REFERENCE_MS_PER_MOVE[n.depth] ? (n.msPerMove / CPP_REFERENCE_MS_PER_MOVE[n.depth]).toFixed(2) : '-', n.nodesPerMove.toFixed(0)])]));
+        const t = opts.threads && opts.threads > 1 ? opts.threads : null;
+        const head = ['depth', 'ms/move', 'x C++ heuristic at this depth', 'nodes/move', ...(t ? [`ms/move on ${t} threads`, 'speed-up'] : [])];
+        console.log(table([head, ...network.map((n) => [String(n.depth), n.msPerMove.toFixed(4), CPP_REFERENCE_MS_PER_MOVE[n.depth] ? (n.msPerMove / CPP_REFERENCE_MS_PER_MOVE[n.depth]).toFixed(2) : '-', n.nodesPerMove.toFixed(0), ...(t ? (n.split ? [n.split.msPerMove.toFixed(4), `${n.split.speedup.toFixed(2)}×`] : ['-', '-']) : [])])]));
       }
       console.log(`game (depth 1, ${game.games} seeded games): ${game.msPerGame.toFixed(2)} ms per game, ${game.movesPerGame.toFixed(0)} moves, ${game.usPerMove.toFixed(2)} µs per move (medians)`);
     });
