@@ -12,7 +12,7 @@ import { loadWeights } from '../src/heuristic/weights';
 import { syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
-import { describeStartVerdict, runStartVerdict, startCandidate } from '../src/tuner/start-verdict';
+import { describeStartVerdict, findStart, runStartVerdict } from '../src/tuner/start-verdict';
 import { validationSeeds } from '../src/tuner/seeds';
 import { createOptimizer } from '../src/tuner/optimizers';
 import { parseConfig } from '../src/tuner/config';
@@ -67,7 +67,7 @@ describe('the start is validated beside the finalists', () => {
     const store = Store.open(db, { readonly: true });
     try {
       const problem = loadRunProblem(store, id);
-      const start = startCandidate(store, id, problem.space.params(problem.space.startGenome()))!;
+      const start = findStart(store.getCandidates(id, 0), problem.space.params(problem.space.startGenome()))!;
       expect(start.generation).toBe(0);
       expect(store.getGames(start.id, 'validation').map((g) => g.seed)).toEqual([...validationSeeds(config.seed, 8)].sort((a, b) => a - b));
       const verdict = runStartVerdict(store, problem)!;

@@ -33,9 +33,7 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network'], searchThrea
   let known = loaded.get(ref.sha256);
   if (known && known.searchThreads < searchThreads) {
     // Made for fewer threads: read it again with room for more (one copy of the tables stays in memory).
-    loaded.delete(ref.sha256);
-    void pools.get(known)?.close();
-    pools.delete(known);
+    forget(ref.sha256);
     known = undefined;
   }
   if (known) {
@@ -48,18 +46,22 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network'], searchThrea
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
   // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
-  if (loaded.size >= KEEP) {
-    const oldest = loaded.get(loaded.keys().next().value!)!;
-    loaded.delete(loaded.keys().next().value!);
-    void pools.get(oldest)?.close();
-    pools.delete(oldest);
-  }
+  if (loaded.size >= KEEP) forget(loaded.keys().next().value!);
   loaded.set(ref.sha256, machine);
   return machine;
 }
 
 /** Each machine's root-split helpers (started at its first split decision). */
 const pools = new Map<NetworkMachine, NetworkSearchThreads>();
+
+/** Drops a loaded network and stops its helper threads. */
+function forget(sha256: string): void {
+  const machine = loaded.get(sha256);
+  if (!machine) return;
+  loaded.delete(sha256);
+  void pools.get(machine)?.close();
+  pools.delete(machine);
+}
 
 function poolOf(machine: NetworkMachine): NetworkSearchThreads {
   let pool = pools.get(machine);

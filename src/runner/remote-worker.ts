@@ -88,9 +88,10 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     const bytes = await networkBytesOnRedis(registry, hash);
     if (bytes === null) return; // withLocalTables names the missing network
     const need = o.concurrency * (bytes + PROCESS_OVERHEAD_BYTES);
-    const room = Math.min(freemem(), o.maxMemoryBytes ?? Infinity);
+    const free = freemem();
+    const room = Math.min(free, o.maxMemoryBytes ?? Infinity);
     if (need > room) {
-      const why = `on ${host}: the network ${hash.slice(0, 12)}… needs ${formatBytes(need)} (${o.concurrency} game process${o.concurrency > 1 ? 'es' : ''} × ${formatBytes(bytes)} of tables and ${formatBytes(PROCESS_OVERHEAD_BYTES)} beside them); this worker has ${formatBytes(room)}${o.maxMemoryBytes !== undefined && o.maxMemoryBytes <= freemem() ? ' (--max-memory)' : ' free'}: give it fewer --concurrency, or run it on a machine with more memory`;
+      const why = `on ${host}: the network ${hash.slice(0, 12)}… needs ${formatBytes(need)} (${o.concurrency} game process${o.concurrency > 1 ? 'es' : ''} × ${formatBytes(bytes)} of tables and ${formatBytes(PROCESS_OVERHEAD_BYTES)} beside them); this worker has ${formatBytes(room)}${o.maxMemoryBytes !== undefined && o.maxMemoryBytes <= free ? ' (--max-memory)' : ' free'}: give it fewer --concurrency, or run it on a machine with more memory`;
       log(`refused a batch: ${why}`);
       throw new UnrecoverableError(why);
     }

@@ -4,16 +4,16 @@
  * on the same games. A run whose finalists won their place by in-sample luck hands back its start (the
  * tuner picks the best validated point, the start included) and says so, here, in one line.
  */
-import type { Candidate, Store } from '../store/store';
+import type { Store } from '../store/store';
 import { meanWithCI95, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import type { RunProblem } from './run-problem';
 import { gameObjective, type ScoredGame } from './fitness';
 
-/** The start point's candidate: the first generation's candidate with the start's parameters. */
-export function startCandidate(store: Store, runId: number, startParams: unknown): Candidate | undefined {
+/** The candidate among these with the start's parameters (a first generation always holds one). */
+export function findStart<C extends { params: unknown }>(candidates: readonly C[], startParams: unknown): C | undefined {
   const key = JSON.stringify(startParams);
-  return store.getCandidates(runId, 0).find((c) => JSON.stringify(c.params) === key);
+  return candidates.find((c) => JSON.stringify(c.params) === key);
 }
 
 export interface StartVerdict {
@@ -70,8 +70,7 @@ export function startVerdict(store: Store, runId: number, config: RunConfig, sta
   if (!run || run.bestCandidate === null) return null;
   const validated = store.validatedCandidates(runId).map((c) => ({ id: c.id, params: c.params, validation: c.validation!, games: store.getGames(c.id, 'validation') }));
   // The start validated as itself, or as a finalist with its parameters (an elite that kept them).
-  const key = JSON.stringify(startParams);
-  const start = validated.find((c) => JSON.stringify(c.params) === key);
+  const start = findStart(validated, startParams);
   if (!start || !validated.some((c) => c.id === run.bestCandidate)) return null;
   return weighStart(config.fitness, start, run.bestCandidate, validated);
 }

@@ -32,7 +32,7 @@ import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream, validationSeeds } from './seeds';
 import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
-import { startCandidate, weighStart, type StartVerdict } from './start-verdict';
+import { findStart, weighStart, type StartVerdict } from './start-verdict';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
@@ -300,7 +300,7 @@ export class Tuner {
     const finalists = distinct.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
     // The start, played on the same seeds unless a finalist is the start itself (generation 0 always holds it).
     const startParams = problem.space.params(problem.space.startGenome());
-    const start = finalists.find((c) => JSON.stringify(c.params) === JSON.stringify(startParams)) ?? startCandidate(store, runId, startParams);
+    const start = findStart(finalists, startParams) ?? findStart(store.getCandidates(runId, 0), startParams);
     if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
     const played = finalists.includes(start) ? finalists : [...finalists, start];
     const seeds = validationSeeds(config.seed, config.validation.games);

@@ -26,7 +26,6 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
         const best = exportBest(store, runId, opts.out);
-
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);

@@ -128,7 +128,7 @@ export class NetworkMachine {
     };
     const block = place(BLOCK_BYTES);
     const control = place(64);
-    const searchThreads = options.searchThreads ?? 1;
+    const searchThreads = this.searchThreads;
     const scratch = place(SCRATCH_BYTES * (options.threads + searchThreads));
     const rowLeft = place(ROW_COUNT * 2);
     const rowRight = place(ROW_COUNT * 2);
