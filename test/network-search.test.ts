@@ -5,7 +5,7 @@
  * worker processes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
@@ -20,6 +20,7 @@ import { NetworkTraining } from '../src/learn/ntuple/training';
 import { cacheBits } from '../src/player/expectimax';
 import { closeNetworkThreads, createNetworkPlayer, networkHelperTasks, networkPlayerSpec } from '../src/player/network-player';
 import { playerKey } from '../src/player/spec';
+import { depthRuleProblem, ruledDepth } from '../src/player/network-settings';
 import { createLocalRunner } from '../src/runner/local';
 import { playSeeds } from '../src/runner/runner';
 import { randomBoards } from './helpers/boards';
@@ -238,6 +239,43 @@ describe('the network player at a depth', () => {
       expect(large.decide!(b)).toEqual(d2.decide!(b));
       expect(small.decide!(b)).toEqual(d1.decide!(b));
     }
+  });
+
+  it('a depth rule: each decision is the fixed-depth player\'s at the depth the board\'s empty cells give (one deeper when full, one shallower when open); the rule is in the key; a player file carries it', () => {
+    const byDepth = [0, 1, 2, 3].map((depth) => createNetworkPlayer(networkPlayerSpec(file, { depth, cprob: 1e-4 })));
+    const rule = { deeperAtEmpty: 3, shallowerAtEmpty: 8 };
+    const ruled = createNetworkPlayer(networkPlayerSpec(file, { depth: 1, cprob: 1e-4, depthRule: rule }));
+    // Boards from full to open, so all three depths are taken.
+    const boards = randomBoards('depth-rule', 300, 0.3, 10).filter((b) => countEmpty(b) >= 1 && countEmpty(b) <= 10);
+    const seen = new Set<number>();
+    for (const b of boards.slice(0, 60)) {
+      const e = countEmpty(b);
+      const want = e <= 3 ? 2 : e >= 8 ? 0 : 1;
+      seen.add(want);
+      expect(ruled.decide!(b)).toEqual(byDepth[want].decide!(b));
+    }
+    expect([...seen].sort()).toEqual([0, 1, 2]);
+    // Never below 0: at depth 0 an open board stays greedy; a full one searches depth 1.
+    const greedyRuled = createNetworkPlayer(networkPlayerSpec(file, { depth: 0, cprob: 1e-4, depthRule: rule }));
+    for (const b of boards.slice(0, 40)) expect(greedyRuled.decide!(b)).toEqual(byDepth[countEmpty(b) <= 3 ? 1 : 0].decide!(b));
+    const plain = networkPlayerSpec(file, { depth: 1, cprob: 1e-4 });
+    expect(playerKey(networkPlayerSpec(file, { depth: 1, cprob: 1e-4, depthRule: rule }))).not.toBe(playerKey(plain));
+    // A network player file's rule reaches the spec (the depth staying the command's).
+    const json = join(dir, 'ruled.json');
+    writeFileSync(json, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule }));
+    expect(networkPlayerSpec(json, { depth: 1, cprob: 1e-4 }).search).toEqual({ depth: 1, cprob: 1e-4, depthRule: rule });
+  });
+
+  it('ruledDepth: one deeper at or below the full threshold, one shallower at or above the open one, within 0 and the maximum', () => {
+    for (let e = 0; e <= 16; e++) {
+      for (const d of [0, 1, 2, 6]) {
+        expect(ruledDepth(d, e, undefined, 6)).toBe(d);
+        expect(ruledDepth(d, e, { deeperAtEmpty: 2 }, 6)).toBe(e <= 2 ? Math.min(6, d + 1) : d);
+        expect(ruledDepth(d, e, { shallowerAtEmpty: 9 }, 6)).toBe(e >= 9 ? Math.max(0, d - 1) : d);
+      }
+    }
+    expect(depthRuleProblem({ deeperAtEmpty: 4, shallowerAtEmpty: 4 })).toMatch(/shallowerAtEmpty \(4\) must be above deeperAtEmpty \(4\)/);
+    expect(depthRuleProblem({ deeperAtEmpty: 4, shallowerAtEmpty: 5 })).toBeNull();
   });
 
   it('sweep plays it at each depth (the same games as play at that depth)', () => {

@@ -14,7 +14,7 @@ import type { NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
 import { loadWeights, type Weights } from '../src/heuristic/weights';
-import { runCli } from './helpers/cli';
+import { runCli, startCli, waitForOutput } from './helpers/cli';
 import { all } from './helpers/runs';
 
 const dir = mkdtempSync(join(tmpdir(), 'tune2048-network-tune-'));
@@ -53,7 +53,7 @@ function config(extra: { space?: object; fitness?: object } = {}, name = `cfg-${
 const tempDb = () => join(mkdtempSync(join(dir, 'db-')), 'tune.sqlite');
 
 describe('tuning on a learned network', () => {
-  it('tunes its stage weights through workers; export writes a network player file whose games are the tuned settings\'', () => {
+  it('tunes its stage weights through workers; export writes a network player file whose games are the tuned settings\'', async () => {
     const db = tempDb();
     const r = runCli(['tune', '-c', config(), '--db', db, '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
@@ -93,6 +93,22 @@ describe('tuning on a learned network', () => {
     const report = runCli(['report', '1', '--db', db, '--out', join(dir, 'report.html'), '--json']);
     expect(report.code, report.stderr).toBe(0);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('network:net.bin');
+
+    // The viewer, asked to play the run's best, gets one line: why a page does not play a network, and the replay to open.
+    const served = startCli(['serve', '--db', db, '--port', '0']);
+    try {
+      let out = '';
+      served.child.stdout!.on('data', (d) => (out += d));
+      await waitForOutput(served, 'stdout', /^http:\/\/\S+\n/);
+      const r = await fetch(`${out.trim()}/api/weights/one?source=run:1`);
+      expect(r.status).toBe(409);
+      const why = ((await r.json()) as { error: string }).error;
+      expect(why).toMatch(/^run 1 tuned what sits on the network "net\.bin" \(\d+ MB of tables\): the page does not play networks \(.*memory.*\); watch its best held-out game replayed instead: \/viewer\?replay=run:1$/);
+      expect(why).not.toContain('\n');
+      expect((await fetch(`${out.trim()}/api/runs/1/replay`)).status).toBe(200);
+    } finally {
+      served.child.kill('SIGKILL');
+    }
   });
 
   it('cprob is tuned when named; a start from a network player file keeps the weights it does not tune', () => {
@@ -105,6 +121,22 @@ describe('tuning on a learned network', () => {
     expect(exported.stageWeights).toEqual([1.5, 0.8]);
     expect(exported.cprob).toBeGreaterThanOrEqual(0.0001);
     expect(exported.cprob).toBeLessThanOrEqual(0.05);
+  });
+
+  it('the depth rule is tuned when named: thresholds in whole empty cells (rounded), off outside 0-16; the export carries the rule and plays its games', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', config({ space: { params: { 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } } }), '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const params = all<{ params: string }>(db, 'SELECT params FROM candidates').map((c) => JSON.parse(c.params) as Record<string, number>);
+    expect(params[0]).toEqual({ 'depthRule.deeperAtEmpty': -1, 'depthRule.shallowerAtEmpty': 17 }); // the start: no rule
+    const out = join(dir, 'best-rule.json');
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { cprob: number; stageWeights: number[]; depthRule?: { deeperAtEmpty?: number; shallowerAtEmpty?: number } };
+    for (const t of [file.depthRule?.deeperAtEmpty, file.depthRule?.shallowerAtEmpty]) if (t !== undefined) expect(Number.isInteger(t) && t >= 0 && t <= 16).toBe(true);
+    const here = createNetworkPlayer({ network: { file: net, sha256: fileSha256(net) }, search: { depth: 1, cprob: file.cprob, stageWeights: file.stageWeights, ...(file.depthRule ? { depthRule: file.depthRule } : {}) } });
+    const played = runCli(['play', '--player', `network:${out}`, '-d', '1', '-n', '2', '-s', '60', '--json']);
+    expect(played.code, played.stderr).toBe(0);
+    expect((JSON.parse(played.stdout) as { games: { score: number }[] }).games.map((g) => g.score)).toEqual([60, 61].map((s) => playGame(here, s).score));
   });
 
   it('heuristic terms on top: tuned from a start file with heuristic weights; the export plays the tuned heuristic\'s games', () => {
@@ -135,7 +167,7 @@ describe('tuning on a learned network', () => {
       else expect(r.stderr).toMatch(message);
     };
     const db = tempDb();
-    refused(['tune', '-c', config({ space: { params: { depth: {} } } }), '--db', db], 'space.params: "depth" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob, or heuristic.<weight> with heuristic weights)');
+    refused(['tune', '-c', config({ space: { params: { depth: {} } } }), '--db', db], 'space.params: "depth" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob, depthRule.deeperAtEmpty, depthRule.shallowerAtEmpty, or heuristic.<weight> with heuristic weights)');
     refused(['tune', '-c', config({ space: { params: { 'stageWeight.2': {} } } }), '--db', db], /"stageWeight\.2" is not a parameter of this network/);
     refused(['tune', '-c', config({ space: { params: { cprob: { min: 0.01 } } } }), '--db', db], 'space.params.cprob: give its "min" and "max"');
     refused(['tune', '-c', config({ fitness: { player: { kind: 'network', file: 'missing.bin' } } }), '--db', db], /missing\.bin/);
@@ -147,6 +179,13 @@ describe('tuning on a learned network', () => {
     const zero = join(dir, 'zero.json');
     writeFileSync(zero, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, stageWeights: [1, 0] }));
     refused(['play', '--player', `network:${zero}`, '-n', '1'], /field "stageWeights\.1": must be above 0/);
+    refused(['tune', '-c', config({ space: { params: { 'depthRule.deeperAtEmpty': { min: 0, max: 20 } } } }), '--db', db], 'space.params.depthRule.deeperAtEmpty: [0, 20] must lie in [-1, 17] (empty cells; -1 or 17: the rule off)');
+    const crossed = join(dir, 'crossed.json');
+    writeFileSync(crossed, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, depthRule: { deeperAtEmpty: 5, shallowerAtEmpty: 3 } }));
+    refused(['play', '--player', `network:${crossed}`, '-n', '1'], /field "depthRule": shallowerAtEmpty must be above deeperAtEmpty/);
+    const half = join(dir, 'half.json');
+    writeFileSync(half, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, depthRule: { deeperAtEmpty: 2.5 } }));
+    refused(['play', '--player', `network:${half}`, '-n', '1'], /field "depthRule\.deeperAtEmpty": deeperAtEmpty must be a whole number of empty cells/);
     const other = join(dir, 'other.json');
     writeFileSync(other, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: '0'.repeat(64) } }));
     refused(['play', '--player', `network:${other}`, '-n', '1'], /names the network ".*net\.bin" with sha256 000000000000…; that file now has [0-9a-f]{12}…/);

@@ -83,6 +83,16 @@ describe('tune2048 serve in Chromium', () => {
     await page.waitForSelector('#final-score', { timeout: 240_000 });
     expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(best.score);
     expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(best.moves);
+    // Asked to play it, the viewer says in one line why not and what to open.
+    await page.goto(`${url}/viewer?weights=run:1`);
+    await page.waitForFunction(() => (document.getElementById('weights') as HTMLSelectElement | null)?.value === 'run:1');
+    await page.click('#start');
+    await page.waitForFunction(() => /cannot play/.test(document.getElementById('status')?.textContent ?? ''));
+    expect(await page.$eval('#status', (e) => e.textContent)).toBe('error: cannot play run:1 here: run 1 tuned the external player "fixture", a program the page cannot run; watch its best held-out game replayed instead: /viewer?replay=run:1');
+    // The browser logs the 409 it was answered (expected here, and only here).
+    const expected409 = errors.findIndex((e) => /viewer\?weights=run:1: Failed to load resource: .* 409/.test(e));
+    expect(expected409).toBeGreaterThanOrEqual(0);
+    errors.splice(expected409, 1);
     // A built-in player's run keeps no moves: the API says so.
     const builtIn = tempDb();
     expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', builtIn]).done).code).toBe(0);

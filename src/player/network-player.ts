@@ -15,10 +15,10 @@ import { readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file'
 import { InputError } from '../util/errors';
 import { cacheBits, DEFAULT_SEARCH, type DepthSetting } from './expectimax';
 import type { NetworkPlayerSpec } from './spec';
-import { countDistinctTiles } from '../engine/board';
+import { countDistinctTiles, countEmpty } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { deepen, type Clock } from './move-budget';
-import { leafHeuristic, loadNetworkSettings, stageWeightsProblem } from './network-settings';
+import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, type DepthRule } from './network-settings';
 import { buildHeuristicTables, loadableTables } from '../heuristic/tables';
 import { heuristicFields } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
@@ -83,13 +83,14 @@ export async function closeNetworkThreads(): Promise<void> {
   await Promise.all(all.map((p) => p.close()));
 }
 
-/** The depth of a decision on `board`: `auto` is expectimax's rule, max(3, distinct tiles − 2). */
-function depthOn(depth: DepthSetting, board: Board): number {
-  return depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
+/** The depth of a decision on `board`: `auto` is expectimax's rule, max(3, distinct tiles − 2); then the depth rule's step by empty cells. */
+function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined): number {
+  const d = depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
+  return ruledDepth(d, countEmpty(board), rule, MAX_DEPTH);
 }
 
 export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
-  const { depth, cprob, msPerMove, stageWeights, threads = 1 } = spec.search;
+  const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1 } = spec.search;
   const machine = networkMachineFor(spec.network, threads);
   if (stageWeights) {
     const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
@@ -108,9 +109,9 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
   };
   /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
   const values = (board: Board): number[] => {
-    if (!msPerMove) return valuesAt(board, depthOn(depth, board));
+    if (!msPerMove) return valuesAt(board, depthOn(depth, board, depthRule));
     let vs: number[] = [];
-    deepen(depthOn(depth, board), msPerMove, (d) => (vs = valuesAt(board, d)), clock);
+    deepen(depthOn(depth, board, depthRule), msPerMove, (d) => (vs = valuesAt(board, d)), clock);
     return vs;
   };
   /** The best move, ties to the earlier; -1 when none is legal. */
@@ -122,7 +123,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
-  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
+  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic && !depthRule ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
@@ -135,12 +136,12 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
 /**
  * The spec of a network file (its hash read from the whole file) searched as `search` says; or of a network
  * player file (network-settings.ts): its network, checked against the hash it names, with its cprob, stage
- * weights and heuristic (the depth and time per move stay `search`'s).
+ * weights, depth rule and heuristic (the depth and time per move stay `search`'s).
  */
 export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
   if (looksLikeJson(path)) {
     const settings = loadNetworkSettings(path);
-    const spec: NetworkPlayerSpec = { ...networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}) }), ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+    const spec: NetworkPlayerSpec = { ...networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}) }), ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
     if (spec.network.sha256 !== settings.network.sha256) throw new InputError(`network player file "${path}" names the network "${settings.network.file}" with sha256 ${settings.network.sha256.slice(0, 12)}…; that file now has ${spec.network.sha256.slice(0, 12)}… (trained or exported again?)`);
     if (settings.stageWeights) {
       const problem = stageWeightsProblem(settings.stageWeights, readNetworkShape(settings.network.file).stages.length);
@@ -148,7 +149,7 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
     }
     return spec;
   }
-  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}), ...(search.threads && search.threads > 1 ? { threads: search.threads } : {}) } };
+  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}), ...(search.depthRule ? { depthRule: { ...search.depthRule } } : {}), ...(search.threads && search.threads > 1 ? { threads: search.threads } : {}) } };
 }
 
 /** A file whose first byte is "{" (a network file begins with its magic, "tune2048"). */

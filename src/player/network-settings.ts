@@ -1,6 +1,6 @@
 /**
  * What sits on a learned network, as a file (`tune2048/network-player`): the network it is for (path and
- * SHA-256), the search's cprob, a weight per stage on the network's value at the leaves and heuristic terms
+ * SHA-256), the search's cprob and depth rule, a weight per stage on the network's value at the leaves and heuristic terms
  * added there (tune2048's weights, without stages or learned lines). `export` writes
  * one for a run that tuned a network; `network:FILE.json` plays it wherever `network:FILE.bin` plays (the
  * depth stays the command's: -d, or compare's @dN).
@@ -14,6 +14,39 @@ import { parseWeights, type Weights } from '../heuristic/weights';
 
 export const NETWORK_SETTINGS_FORMAT = 'tune2048/network-player';
 
+const emptyCells = (what: string) => v.optional(v.pipe(v.number(), v.integer(`${what} must be a whole number of empty cells`), v.minValue(0), v.maxValue(16)));
+
+function depthRuleSchema() {
+  return v.pipe(
+    v.strictObject({ deeperAtEmpty: emptyCells('deeperAtEmpty'), shallowerAtEmpty: emptyCells('shallowerAtEmpty') }),
+    v.check((r) => depthRuleProblem(r) === null, 'shallowerAtEmpty must be above deeperAtEmpty'),
+  );
+}
+
+/** The depth of a decision from how full the board is (network-player.ts applies it on top of -d or auto). */
+export interface DepthRule {
+  /** At most this many empty cells: one chance layer deeper (a full board's search is cheap and its move decides the game). */
+  deeperAtEmpty?: number;
+  /** At least this many empty cells: one shallower (an open board's is dear and rarely decides anything). */
+  shallowerAtEmpty?: number;
+}
+
+/** What is wrong with a depth rule, or null. */
+export function depthRuleProblem(r: DepthRule): string | null {
+  if (r.deeperAtEmpty !== undefined && r.shallowerAtEmpty !== undefined && r.shallowerAtEmpty <= r.deeperAtEmpty) {
+    return `shallowerAtEmpty (${r.shallowerAtEmpty}) must be above deeperAtEmpty (${r.deeperAtEmpty})`;
+  }
+  return null;
+}
+
+/** A decision's depth under a rule, from the depth without it and the board's empty cells (never below 0 nor above `max`). */
+export function ruledDepth(depth: number, empty: number, rule: DepthRule | undefined, max: number): number {
+  if (!rule) return depth;
+  if (rule.deeperAtEmpty !== undefined && empty <= rule.deeperAtEmpty) return Math.min(max, depth + 1);
+  if (rule.shallowerAtEmpty !== undefined && empty >= rule.shallowerAtEmpty) return Math.max(0, depth - 1);
+  return depth;
+}
+
 const settingsSchema = v.object({
   format: v.literal(NETWORK_SETTINGS_FORMAT),
   version: v.literal(1, 'must be 1 (this tune2048 reads version 1 of network player files)'),
@@ -22,6 +55,8 @@ const settingsSchema = v.object({
   cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1))),
   /** One weight per stage of the network, multiplying the network's value at the search's leaves. */
   stageWeights: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be above 0'))), v.minLength(1, 'must name a weight per stage'))),
+  /** The depth by how full the board is: one chance layer deeper with at most `deeperAtEmpty` empty cells, one shallower with at least `shallowerAtEmpty`. */
+  depthRule: v.optional(depthRuleSchema()),
   /** Weights (tune2048/weights) whose heuristic is added to the network's value at every leaf. */
   heuristic: v.optional(v.unknown()),
   name: v.optional(v.string()),

@@ -6,6 +6,7 @@
 import { heuristicFields, type Weights } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
 import type { DepthSetting } from './expectimax';
+import type { DepthRule } from './network-settings';
 import type { SyntheticLandscape } from './synthetic';
 import { InputError } from '../util/errors';
 
@@ -87,9 +88,10 @@ export interface NetworkPlayerSpec {
   /**
    * Depth 0: greedy; msPerMove: a time budget per move, deepening up to `depth` (src/player/move-budget.ts);
    * stageWeights: per stage, a weight on the network's value at the leaves (absent: 1 each, training's values);
+   * depthRule: one deeper or shallower by the board's empty cells (network-settings.ts);
    * threads: the root moves split over this many threads sharing the tables (network-threads.ts: the same games).
    */
-  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[]; threads?: number };
+  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[]; depthRule?: DepthRule; threads?: number };
   /** Heuristic terms added to the network's value at every leaf (weights without stages or learned lines). */
   heuristic?: Weights;
 }

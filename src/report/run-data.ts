@@ -102,7 +102,7 @@ function bestOf(config: RunConfig, space: BoundedSpace, genome: readonly number[
   // A network's settings read as a player's parameters: the network named by its file and hash (a page replays its stored games).
   if (space instanceof NetworkSpace) {
     const s = space.toSettings(genome);
-    return { weights: null, player: { name: `network:${networkPlayerOf(config)!.file.split('/').pop()}`, version: space.sha256.slice(0, 12), params: { cprob: s.cprob, ...Object.fromEntries(s.stageWeights.map((w, k) => [`stageWeight.${k}`, w])), ...space.params(genome) } } };
+    return { weights: null, player: { name: `network:${networkPlayerOf(config)!.file.split('/').pop()}`, version: space.sha256.slice(0, 12), params: { cprob: s.cprob, ...Object.fromEntries(s.stageWeights.map((w, k) => [`stageWeight.${k}`, w])), ...space.params(genome), ...space.ruleParams(genome) } } };
   }
   return { weights: (space as ParameterSpace).toWeights(genome), player: null };
 }

@@ -19,6 +19,9 @@ import { listRunItems } from '../report/run-list';
 import { learnDetail, listLearnItems } from '../report/learn-data';
 import { Store } from '../store/store';
 import { exportBest } from '../tuner/export';
+import { networkPlayerOf } from '../tuner/config';
+import { ExternalSpace } from '../tuner/external-space';
+import { loadRunProblem } from '../tuner/run-problem';
 import { InputError } from '../util/errors';
 
 /** build/ of this package: the front end bundles and the search module. */
@@ -115,6 +118,31 @@ export function createDashboardServer(o: ServeOptions): Server {
   const runExists = (id: number) => readStore(o.db, (s) => s.getRun(id) !== undefined);
 
   /** A weights source of the viewer: preset:NAME, file:NAME (a listed file) or run:ID (its best so far). */
+  /**
+   * Why the page cannot play a run's best (a network or an external program), in one line naming what to do
+   * instead; null when it can (weights).
+   */
+  function notPlayableInPage(source: string): string | null {
+    const id = /^run:(\d+)$/.exec(source)?.[1];
+    if (!id || !runExists(Number(id))) return null;
+    return readStore(o.db, (s) => {
+      const problem = loadRunProblem(s, Number(id));
+      const replay = `watch its best held-out game replayed instead: /viewer?replay=run:${id}`;
+      const network = networkPlayerOf(problem.config);
+      if (network) {
+        let size = '';
+        try {
+          size = ` (${Math.round(statSync(network.file).size / 1e6)} MB of tables)`;
+        } catch {
+          // a network file gone since: the line still says why
+        }
+        return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: the page does not play networks (their tables would be downloaded whole into the tab's memory, and their search needs shared memory, which a page has only when cross-origin isolated); ${replay}`;
+      }
+      if (problem.space instanceof ExternalSpace) return `run ${id} tuned the external player "${problem.space.announcement.name}", a program the page cannot run; ${replay}`;
+      return null;
+    });
+  }
+
   function weightsFor(source: string): Weights | null {
     const [kind, ...rest] = source.split(':');
     const name = rest.join(':');
@@ -192,6 +220,8 @@ export function createDashboardServer(o: ServeOptions): Server {
       return json(res, 200, [...presets, ...files, ...runs]);
     }
     if (path === '/api/weights/one') {
+      const why = notPlayableInPage(url.searchParams.get('source') ?? '');
+      if (why) return json(res, 409, { error: why });
       const weights = weightsFor(url.searchParams.get('source') ?? '');
       if (!weights) return json(res, 404, { error: `no weights "${url.searchParams.get('source')}"` });
       return json(res, 200, weights);

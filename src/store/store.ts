@@ -533,6 +533,17 @@ export class Store {
     return (this.db.prepare('SELECT * FROM learn_runs ORDER BY id').all() as LearnRunRow[]).map(decodeLearnRun);
   }
 
+  /** Raises a learning run's target (`learn resume --games`): its stored config's games, a finished run stopped again. */
+  extendLearnRun(id: number, games: number): void {
+    this.db
+      .transaction(() => {
+        const run = this.requireLearnRun(id);
+        const config = { ...(run.storedConfig as { games: number }), games };
+        this.db.prepare("UPDATE learn_runs SET config = ?, status = CASE status WHEN 'finished' THEN 'stopped' ELSE status END, finished_at = NULL WHERE id = ?").run(JSON.stringify(config), id);
+      })
+      .immediate();
+  }
+
   /** Makes this process the learning run's holder (the rules of acquireRun). */
   acquireLearnRun(id: number, pid = process.pid, host = hostname(), now = Date.now()): void {
     this.db

@@ -70,6 +70,7 @@ export function exportBest(store: Store, runId: number, out?: string): Weights |
       network: { file: networkPlayerOf(config)!.file, sha256: problem.network!.sha256 },
       cprob: settings.cprob,
       stageWeights: settings.stageWeights,
+      ...(settings.depthRule ? { depthRule: settings.depthRule } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
       name: `${run.name}-run${run.id}`,
       provenance: { ...provenance(store, problem, best), depth: config.fitness.depth },

@@ -1,18 +1,21 @@
 /**
  * What sits on a learned network, as a tuning space: a weight per stage on the network's value at the
- * search's leaves (`stageWeight.K`), the search's cutoff (`cprob`) and heuristic terms added at the leaves
+ * search's leaves (`stageWeight.K`), the search's cutoff (`cprob`), the depth rule's thresholds
+ * (`depthRule.deeperAtEmpty`, `depthRule.shallowerAtEmpty`: empty cells, rounded) and heuristic terms added at the leaves
  * (`heuristic.<any weights parameter>`, from a start whose network player file has heuristic weights). The
  * config may leave space.params out (every stage weight, from 1/4 to 4 on a log scale); what is not tuned
  * keeps its start value (1 per stage and fitness.cprob, or a network player file's).
  */
 import type { Weights } from '../heuristic/weights';
-import type { NetworkSettings } from '../player/network-settings';
+import type { DepthRule, NetworkSettings } from '../player/network-settings';
 import { InputError } from '../util/errors';
 import { BoundedSpace, checkBounds, checkStart, ParameterSpace, readParam, type ParamSpec } from './space';
 
 export interface NetworkStart {
   cprob: number;
   stageWeights: number[];
+  /** One chance layer deeper or shallower by the board's empty cells (absent: the run's depth everywhere). */
+  depthRule?: DepthRule;
   /** Heuristic terms added at the leaves (tune2048's weights, without stages). */
   heuristic?: Weights;
 }
@@ -20,11 +23,14 @@ export interface NetworkStart {
 const HEURISTIC = 'heuristic.';
 
 const STAGE_WEIGHT = /^stageWeight\.([0-7])$/;
+/** The depth rule's thresholds: whole numbers of empty cells (a genome's value rounded), absent in the start = off (-1 deeper, 17 shallower). */
+const DEPTH_RULE = ['depthRule.deeperAtEmpty', 'depthRule.shallowerAtEmpty'] as const;
+const RULE_OFF = { 'depthRule.deeperAtEmpty': -1, 'depthRule.shallowerAtEmpty': 17 };
 const DEFAULT_STAGE_WEIGHT: ParamSpec = { min: 0.25, max: 4, scale: 'log' };
 
 /** Every parameter name a network of `stages` stages can tune. */
 export function networkParamNames(stages: number): string[] {
-  return [...Array.from({ length: stages }, (_, k) => `stageWeight.${k}`), 'cprob'];
+  return [...Array.from({ length: stages }, (_, k) => `stageWeight.${k}`), 'cprob', ...DEPTH_RULE];
 }
 
 export class NetworkSpace extends BoundedSpace {
@@ -52,7 +58,9 @@ export class NetworkSpace extends BoundedSpace {
       if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network (${known.join(', ')}, or heuristic.<weight> with heuristic weights)`);
       const stage = STAGE_WEIGHT.exec(name);
       if (!stage && (given.min === undefined || given.max === undefined)) throw new InputError(`space.params.${name}: give its "min" and "max"`);
-      const spec: ParamSpec = { min: given.min ?? DEFAULT_STAGE_WEIGHT.min, max: given.max ?? DEFAULT_STAGE_WEIGHT.max, scale: given.scale ?? 'log', ...(given.start !== undefined ? { start: given.start } : {}) };
+      const rule = (DEPTH_RULE as readonly string[]).includes(name);
+      const spec: ParamSpec = { min: given.min ?? DEFAULT_STAGE_WEIGHT.min, max: given.max ?? DEFAULT_STAGE_WEIGHT.max, scale: given.scale ?? (rule ? 'linear' : 'log'), ...(given.start !== undefined ? { start: given.start } : {}) };
+      if (rule && (spec.min < -1 || spec.max > 17)) throw new InputError(`space.params.${name}: [${spec.min}, ${spec.max}] must lie in [-1, 17] (empty cells; -1 or 17: the rule off)`);
       checkBounds(name, spec);
       if (stage && spec.min <= 0) throw new InputError(`space.params.${name}: a stage weight is above 0 (min ${spec.min})`);
       if (name === 'cprob' && (spec.min < 0 || spec.max >= 1)) throw new InputError(`space.params.cprob: [${spec.min}, ${spec.max}] must lie in [0, 1)`);
@@ -69,20 +77,50 @@ export class NetworkSpace extends BoundedSpace {
     return this.specs[i].start ?? startOf(this.start, this.names[i]);
   }
 
+  /** The depth rule's tuned thresholds as the player uses them (rounded; -1 deeper or 17 shallower: off). */
+  ruleParams(genome: readonly number[]): Record<string, number> {
+    const rule = this.toSettings(genome).depthRule;
+    const tuned = DEPTH_RULE.filter((n) => this.names.includes(n));
+    return Object.fromEntries(tuned.map((n) => [n, n === 'depthRule.deeperAtEmpty' ? (rule?.deeperAtEmpty ?? RULE_OFF[n]) : (rule?.shallowerAtEmpty ?? RULE_OFF[n])]));
+  }
+
   /** The settings of a genome: tuned values from it, the others from the start. */
   toSettings(genome: readonly number[]): NetworkStart {
     const p = this.params(genome);
     const heuristic = this.heuristic ? this.heuristic.toWeights(genome.slice(this.networkCount)) : this.start.heuristic;
-    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w), ...(heuristic ? { heuristic } : {}) };
+    const depthRule = ruleOf(p, this.start.depthRule);
+    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w), ...(depthRule ? { depthRule } : {}), ...(heuristic ? { heuristic } : {}) };
   }
 }
 
 function startOf(start: NetworkStart, name: string): number {
   const stage = STAGE_WEIGHT.exec(name);
-  return stage ? start.stageWeights[Number(stage[1])] : start.cprob;
+  if (stage) return start.stageWeights[Number(stage[1])];
+  if (name === 'depthRule.deeperAtEmpty') return start.depthRule?.deeperAtEmpty ?? RULE_OFF[name];
+  if (name === 'depthRule.shallowerAtEmpty') return start.depthRule?.shallowerAtEmpty ?? RULE_OFF[name];
+  return start.cprob;
+}
+
+/**
+ * The depth rule of tuned thresholds (rounded to whole cells; out of 0–16: that side off), the start's where
+ * not tuned; a shallower threshold at or below the deeper one is off (the deeper side wins on a full board).
+ */
+function ruleOf(p: Record<string, number>, start: DepthRule | undefined): DepthRule | undefined {
+  const deeper = Math.round(p['depthRule.deeperAtEmpty'] ?? start?.deeperAtEmpty ?? -1);
+  const shallower = Math.round(p['depthRule.shallowerAtEmpty'] ?? start?.shallowerAtEmpty ?? 17);
+  const rule: DepthRule = {
+    ...(deeper >= 0 && deeper <= 16 ? { deeperAtEmpty: deeper } : {}),
+    ...(shallower >= 0 && shallower <= 16 && (deeper < 0 || shallower > deeper) ? { shallowerAtEmpty: shallower } : {}),
+  };
+  return Object.keys(rule).length > 0 ? rule : undefined;
 }
 
 /** A run's start from a network player file's settings (1 per stage and `cprob` where it says nothing). */
-export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights' | 'heuristic'>): NetworkStart {
-  return { cprob: settings?.cprob ?? cprob, stageWeights: settings?.stageWeights ? [...settings.stageWeights] : Array.from({ length: stages }, () => 1), ...(settings?.heuristic ? { heuristic: settings.heuristic } : {}) };
+export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights' | 'heuristic' | 'depthRule'>): NetworkStart {
+  return {
+    cprob: settings?.cprob ?? cprob,
+    stageWeights: settings?.stageWeights ? [...settings.stageWeights] : Array.from({ length: stages }, () => 1),
+    ...(settings?.depthRule ? { depthRule: { ...settings.depthRule } } : {}),
+    ...(settings?.heuristic ? { heuristic: settings.heuristic } : {}),
+  };
 }

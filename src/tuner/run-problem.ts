@@ -103,7 +103,7 @@ function prepareNetworkRun(config: RunConfig): StoredConfig {
 
 /** The network player of a run's settings. */
 export function networkSpec(config: RunConfig, stored: StoredNetwork, settings: NetworkStart): NetworkPlayerSpec {
-  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights, ...(settings.depthRule ? { depthRule: settings.depthRule } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
 }
 
 /** The synchronous preparation of a run of tune2048's own heuristic (an external player's needs prepareRun: it starts the program). */
@@ -141,7 +141,12 @@ export function createRun(store: Store, what: RunConfig | StoredConfig, name?: s
 const storedNetworkSchema = v.object({
   sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
   stages: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8)),
-  start: v.object({ cprob: v.pipe(v.number(), v.minValue(0), v.ltValue(1)), stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))), heuristic: v.optional(v.unknown()) }),
+  start: v.object({
+    cprob: v.pipe(v.number(), v.minValue(0), v.ltValue(1)),
+    stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))),
+    depthRule: v.optional(v.object({ deeperAtEmpty: v.optional(v.number()), shallowerAtEmpty: v.optional(v.number()) })),
+    heuristic: v.optional(v.unknown()),
+  }),
 });
 
 const storedExternalSchema = v.object({

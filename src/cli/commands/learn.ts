@@ -107,9 +107,16 @@ export function command(): Command {
     .argument('<run>', 'learning run id', parseRunId)
     .addOption(dbOption())
     .option('--threads <n>', "n-tuple networks: training threads (default: the config's)", parseIntegerOption('--threads', 1, 64))
+    .option('--games <n>', 'train on to N games in all (raises the run\'s target; a finished run goes on)', parseIntegerOption('--games', 1, 1e9))
     .option('--json', 'one JSON object on stdout when it ends')
-    .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number }) => {
+    .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
+        if (opts.games !== undefined) {
+          const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
+          const target = (store.requireLearnRun(runId).storedConfig as LearnConfig).games;
+          if (opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
+          if (opts.games !== target) store.extendLearnRun(runId, opts.games);
+        }
         if (store.requireLearnRun(runId).status === 'finished') {
           console.error(`tune2048: learning run ${runId} is already finished; nothing to do`);
           return;

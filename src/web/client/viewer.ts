@@ -89,7 +89,8 @@ export function startViewer(app: HTMLElement): void {
   async function weights(): Promise<unknown> {
     const source = ($('weights') as HTMLSelectElement).value;
     const r = await fetch(`/api/weights/one?source=${encodeURIComponent(source)}`);
-    if (!r.ok) throw new Error(`cannot load ${source}`);
+    // The server's one line (a network or an external program: why the page cannot play it, and what to open instead).
+    if (!r.ok) throw new Error(`cannot play ${source} here: ${((await r.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${r.status}`}`);
     return r.json();
   }
   /** Learned tables already fetched, by hash: half a megabyte each, the same for every start and hint. */
