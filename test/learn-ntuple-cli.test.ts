@@ -108,6 +108,18 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(networkFiles(db)).toEqual(['learn-1-8000.bin']); // strays of the killed process removed
   });
 
+  it('a finished run goes on with resume --games N: the network of a run started for N games, to the bit; a target not above the games played is refused', () => {
+    const db = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: GAMES / 2 }), '--db', db]).code).toBe(0);
+    const below = runCli(['learn', 'resume', '1', '--db', db, '--games', String(GAMES / 2)]);
+    expect(below.code).toBe(2);
+    expect(below.stderr.trim()).toBe(`tune2048: --games ${GAMES / 2} is not above the ${GAMES / 2} games learning run 1 has already played`);
+    const r = runCli(['learn', 'resume', '1', '--db', db, '--games', String(GAMES)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/finished at 8000\/8000 games/);
+    expect(exported(db).equals(uninterrupted)).toBe(true);
+  });
+
   it("resumed, a checkpoint's last training games are the ones this process played (never the empty ring of the games before)", async () => {
     const db = join(dir(), 'learn.sqlite');
     const run = startCli(['learn', 'start', '-c', config({ games: 3000, checkpointEvery: 500, heldOut: { games: 0, seed: 1 } }), '--db', db]);
