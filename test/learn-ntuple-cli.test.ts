@@ -120,6 +120,27 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(exported(db).equals(uninterrupted)).toBe(true);
   });
 
+  it('resume --learning-rate R trains on at R from the latest checkpoint: the network of a run whose config planned that rate change there, to the bit (and not the one of a run that kept its rate)', () => {
+    const db = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: GAMES / 2 }), '--db', db]).code).toBe(0);
+    const noGames = runCli(['learn', 'resume', '1', '--db', db, '--learning-rate', '0.05']);
+    expect(noGames.code).toBe(2);
+    expect(noGames.stderr.trim()).toBe(`tune2048: learning run 1 has played all its ${GAMES / 2} games: add --games N (above ${GAMES / 2}) to train on at another rate`);
+    const zero = runCli(['learn', 'resume', '1', '--db', db, '--games', String(GAMES), '--learning-rate', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--learning-rate must be a number from 0\.000001 to 1, got "0"/);
+    const r = runCli(['learn', 'resume', '1', '--db', db, '--games', String(GAMES), '--learning-rate', '0.05']);
+    expect(r.code, r.stderr).toBe(0);
+    const resumed = exported(db);
+    expect(resumed.equals(uninterrupted)).toBe(false);
+    const stored = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { storedConfig: { rateChanges: unknown } };
+    expect(stored.storedConfig.rateChanges).toEqual([{ games: GAMES / 2, learningRate: 0.05 }]);
+
+    const planned = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ rateChanges: [{ games: GAMES / 2, learningRate: 0.05 }] }), '--db', planned]).code).toBe(0);
+    expect(exported(planned).equals(resumed)).toBe(true);
+  });
+
   it("resumed, a checkpoint's last training games are the ones this process played (never the empty ring of the games before)", async () => {
     const db = join(dir(), 'learn.sqlite');
     const run = startCli(['learn', 'start', '-c', config({ games: 3000, checkpointEvery: 500, heldOut: { games: 0, seed: 1 } }), '--db', db]);
@@ -216,6 +237,9 @@ describe('tune2048 learn with an n-tuple network', () => {
       [{ network: { stages: [{ maxTile: [2, 1024] }] } }, /leave boards whose largest tile is 2048 in no stage/],
       [{ learningRate: 0 }, /learningRate/],
       [{ threads: 0 }, /threads/],
+      [{ rateChanges: [{ games: 4000, learningRate: 0.05 }, { games: 4000, learningRate: 0.02 }] }, /field "rateChanges\.1\.games": 4000 must be above the change before it \(4000\)/],
+      [{ rateChanges: [{ games: 4000, learningRate: 2 }] }, /field "rateChanges\.0\.learningRate": must be at most 1/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /threads, heldOut and rateChanges are for n-tuple networks/],
     ];
     for (const [change, message] of cases) {
       const db = join(dir(), 'never.sqlite');

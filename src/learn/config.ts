@@ -23,6 +23,19 @@ export const learnConfigSchema = v.strictObject({
   games: count,
   /** The TD(0) step on a board's value per unit of error (spread over its 16 table reads). */
   learningRate: v.pipe(v.number(), v.gtValue(0, 'must be above 0'), v.maxValue(1, 'must be at most 1 (larger steps diverge)')),
+  /**
+   * A schedule (n-tuple networks): from game `games` on, train at `learningRate` (each after the one before;
+   * `learn resume --learning-rate R` adds one at the run's latest checkpoint). A step too large for a
+   * network's settled values only stirs them: a smaller one later lets them settle.
+   */
+  rateChanges: v.optional(
+    v.array(
+      v.strictObject({
+        games: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1')),
+        learningRate: v.pipe(v.number(), v.gtValue(0, 'must be above 0'), v.maxValue(1, 'must be at most 1 (larger steps diverge)')),
+      }),
+    ),
+  ),
   /** Games between stored checkpoints (a kill -9 loses at most this many). */
   checkpointEvery: v.optional(count, 2000),
   /**
@@ -71,8 +84,23 @@ export function parseLearnConfig(data: unknown, origin = 'learning config'): Lea
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
   const config = result.output;
   if (config.network) checkShape(config.network, origin);
-  else if (config.threads !== undefined || config.heldOut !== undefined) throw new InputError(`${origin}: threads and heldOut are for n-tuple networks (add "network": {})`);
+  else if (config.threads !== undefined || config.heldOut !== undefined || config.rateChanges !== undefined) throw new InputError(`${origin}: threads, heldOut and rateChanges are for n-tuple networks (add "network": {})`);
+  const changes = config.rateChanges ?? [];
+  const back = changes.findIndex((c, k) => k > 0 && c.games <= changes[k - 1].games);
+  if (back >= 0) throw new InputError(`${origin}: field "rateChanges.${back}.games": ${changes[back].games} must be above the change before it (${changes[back - 1].games})`);
   return config;
+}
+
+/** The learning rate of training game `game` (the config's, or the last rate change at or before it). */
+export function learningRateAt(config: LearnConfig, game: number): number {
+  let rate = config.learningRate;
+  for (const c of config.rateChanges ?? []) if (c.games <= game) rate = c.learningRate;
+  return rate;
+}
+
+/** The first game after `game` where the rate changes (Infinity: none). */
+export function nextRateChange(config: LearnConfig, game: number): number {
+  return (config.rateChanges ?? []).find((c) => c.games > game)?.games ?? Infinity;
 }
 
 /** The n-tuple network a learning config trains, or null for the line network. */

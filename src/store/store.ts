@@ -533,12 +533,13 @@ export class Store {
     return (this.db.prepare('SELECT * FROM learn_runs ORDER BY id').all() as LearnRunRow[]).map(decodeLearnRun);
   }
 
-  /** Raises a learning run's target (`learn resume --games`): its stored config's games, a finished run stopped again. */
-  extendLearnRun(id: number, games: number): void {
+  /** Rewrites a learning run's stored config (`learn resume --games/--learning-rate`); a finished run becomes stopped again. */
+  updateLearnConfig(id: number, change: (config: Record<string, unknown>) => Record<string, unknown>): void {
     this.db
       .transaction(() => {
         const run = this.requireLearnRun(id);
-        const config = { ...(run.storedConfig as { games: number }), games };
+        refuseIfHeld(`learning run ${id}`, run, process.pid, hostname(), Date.now()); // never under a process training it
+        const config = change({ ...(run.storedConfig as Record<string, unknown>) });
         this.db.prepare("UPDATE learn_runs SET config = ?, status = CASE status WHEN 'finished' THEN 'stopped' ELSE status END, finished_at = NULL WHERE id = ?").run(JSON.stringify(config), id);
       })
       .immediate();

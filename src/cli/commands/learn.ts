@@ -15,7 +15,7 @@ import type { Store } from '../../store/store';
 import { suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
-import { parseIntegerOption } from '../options';
+import { parseIntegerOption, parseNumberOption } from '../options';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
@@ -108,15 +108,23 @@ export function command(): Command {
     .addOption(dbOption())
     .option('--threads <n>', "n-tuple networks: training threads (default: the config's)", parseIntegerOption('--threads', 1, 64))
     .option('--games <n>', 'train on to N games in all (raises the run\'s target; a finished run goes on)', parseIntegerOption('--games', 1, 1e9))
+    .option('--learning-rate <r>', 'n-tuple networks: train at this rate from the latest checkpoint on (kept in the run\'s config as a rate change)', parseNumberOption('--learning-rate', 1e-6, 1))
     .option('--json', 'one JSON object on stdout when it ends')
-    .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number }) => {
+    .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number; learningRate?: number }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
-        if (opts.games !== undefined) {
-          const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
-          const target = (store.requireLearnRun(runId).storedConfig as LearnConfig).games;
-          if (opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
-          if (opts.games !== target) store.extendLearnRun(runId, opts.games);
+        const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
+        const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
+        if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
+        const games = opts.games ?? config.games;
+        let rateChanges = config.rateChanges;
+        if (opts.learningRate !== undefined) {
+          if (!config.network) throw new InputError(`--learning-rate is for n-tuple networks; learning run ${runId} learns line tables`);
+          if (done === 0) throw new InputError(`learning run ${runId} has no checkpoint yet: set "learningRate" in its config instead`);
+          if (games <= done) throw new InputError(`learning run ${runId} has played all its ${config.games} games: add --games N (above ${done}) to train on at another rate`);
+          // The new rate holds from the checkpoint on: changes the config planned from there are replaced.
+          rateChanges = [...(config.rateChanges ?? []).filter((c) => c.games < done), { games: done, learningRate: opts.learningRate }];
         }
+        if (games !== config.games || rateChanges !== config.rateChanges) store.updateLearnConfig(runId, (stored) => ({ ...stored, games, ...(rateChanges ? { rateChanges } : {}) }));
         if (store.requireLearnRun(runId).status === 'finished') {
           console.error(`tune2048: learning run ${runId} is already finished; nothing to do`);
           return;

@@ -272,6 +272,11 @@ export class NetworkMachine {
   movesDone(): number {
     return (this.control[C.MOVES_LO] >>> 0) + (this.control[C.MOVES_HI] >>> 0) * 2 ** 32;
   }
+
+  /** The TD step of the games trained from the next train call on (the threads read it as a call begins). */
+  setStep(step: number): void {
+    new Float64Array(this.memory.buffer)[(this.block + F_BASE) / 8 + F.STEP] = step;
+  }
 }
 
 export interface GameResult {

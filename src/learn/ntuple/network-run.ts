@@ -13,7 +13,7 @@ import { freemem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Store } from '../../store/store';
 import { InputError, RunLostError } from '../../util/errors';
-import { DEFAULT_HELD_OUT, networkShapeOf, type LearnConfig } from '../config';
+import { DEFAULT_HELD_OUT, learningRateAt, networkShapeOf, nextRateChange, type LearnConfig } from '../config';
 import type { LearnOptions, LearnOutcome } from '../learn-run';
 import { formatBytes } from './machine';
 import { networkFileBytes } from './network-file';
@@ -176,7 +176,9 @@ export async function runNetworkLearning(
     }, 200);
     try {
       while (training.games < config.games && !training.stopped) {
-        const limit = Math.min(config.games, (Math.floor(training.games / config.checkpointEvery) + 1) * config.checkpointEvery);
+        // A chunk ends at a checkpoint or where the learning rate changes (so a change falls between games alike on any resume).
+        const limit = Math.min(config.games, (Math.floor(training.games / config.checkpointEvery) + 1) * config.checkpointEvery, nextRateChange(config, training.games));
+        training.setLearningRate(learningRateAt(config, training.games));
         const t = (chunkStart = performance.now());
         const cpu = process.cpuUsage();
         await training.trainTo(limit);

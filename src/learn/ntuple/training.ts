@@ -63,6 +63,11 @@ export class NetworkTraining {
     return (this.trainer ??= new Trainer(this.machine));
   }
 
+  /** The learning rate of the games trained from now on (a run's rateChanges). */
+  setLearningRate(rate: number): void {
+    this.machine.setStep(rate / (8 * this.settings.shape.tuples.length));
+  }
+
   /** Trains up to game `limit` (or a stop); returns the games done. */
   async trainTo(limit: number): Promise<number> {
     this.firstPlayed ??= this.games;

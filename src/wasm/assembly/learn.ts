@@ -67,6 +67,8 @@ let startCount: u32 = 0;
 let trainSeed: f64 = 0;
 let evalSeed: f64 = 0;
 let step: f64 = 0;
+/** This thread's block (the step is read again from it at each train call: a run's learning rate may change between chunks). */
+let blockAt: usize = 0;
 let share: f64 = 0;
 
 /** Where this instance's static data ends: the layout starts above it. */
@@ -76,6 +78,7 @@ export function heapBase(): usize {
 
 /** Makes this instance (thread `thread`) use the memory laid out as `block` describes. */
 export function attach(block: usize, thread: i32): void {
+  blockAt = block;
   control = <usize>load<u32>(block + (W_CONTROL << 2));
   useMoveTables(
     <usize>load<u32>(block + (W_ROW_LEFT << 2)),
@@ -238,6 +241,7 @@ function playGame(seed: f64, g: u32, learn: bool): void {
 
 /** Trains on the next unclaimed games until the limit or a stop; returns when none is left to claim. */
 export function train(): void {
+  step = load<f64>(blockAt + F_BASE + (F_STEP << 3));
   while (atomic.load<i32>(control + C_STOP) == 0) {
     const g = atomic.add<u32>(control + C_NEXT, 1);
     if (g >= atomic.load<u32>(control + C_LIMIT)) return;
