@@ -135,6 +135,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(resumed.equals(uninterrupted)).toBe(false);
     const stored = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { storedConfig: { rateChanges: unknown } };
     expect(stored.storedConfig.rateChanges).toEqual([{ games: GAMES / 2, learningRate: 0.05 }]);
+    expect(runCli(['learn', 'show', '1', '--db', db]).stdout).toContain('learning rate 0.1, 0.05 from game 4,000');
 
     const planned = join(dir(), 'learn.sqlite');
     expect(runCli(['learn', 'start', '-c', config({ rateChanges: [{ games: GAMES / 2, learningRate: 0.05 }] }), '--db', planned]).code).toBe(0);

@@ -212,5 +212,6 @@ export async function runNetworkLearning(
 }
 
 export function describeNetworkRun(config: LearnConfig): string {
-  return describeShape(networkShapeOf(config)!);
+  const changes = (config.rateChanges ?? []).map((c) => `, ${c.learningRate} from game ${c.games.toLocaleString('en-US')}`).join('');
+  return `${describeShape(networkShapeOf(config)!)}; learning rate ${config.learningRate}${changes}`;
 }
