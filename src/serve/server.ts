@@ -117,7 +117,6 @@ export function createDashboardServer(o: ServeOptions): Server {
   }
   const runExists = (id: number) => readStore(o.db, (s) => s.getRun(id) !== undefined);
 
-  /** A weights source of the viewer: preset:NAME, file:NAME (a listed file) or run:ID (its best so far). */
   /**
    * Why the page cannot play a run's best (a network or an external program), in one line naming what to do
    * instead; null when it can (weights).
@@ -143,6 +142,7 @@ export function createDashboardServer(o: ServeOptions): Server {
     });
   }
 
+  /** A weights source of the viewer: preset:NAME, file:NAME (a listed file) or run:ID (its best so far). */
   function weightsFor(source: string): Weights | null {
     const [kind, ...rest] = source.split(':');
     const name = rest.join(':');
