@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { countEmpty, type Board } from '../src/engine/board';
 import { buildHeuristicTables, loadableTables, tableHeuristic } from '../src/heuristic/tables';
-import { loadWeights } from '../src/heuristic/weights';
+import { loadWeights, stageOf, stageWeights } from '../src/heuristic/weights';
 import { playGame } from '../src/engine/game';
 import { NetworkMachine } from '../src/learn/ntuple/machine';
 import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
@@ -226,6 +226,25 @@ describe('the network player at a depth', () => {
     }
     const game = (threads: number) => ({ ...playGame(createNetworkPlayer(networkPlayerSpec(file, { depth: 1, cprob: 1e-4, ...(threads > 1 ? { threads } : {}) })), 21), ms: 0 });
     expect(game(2)).toEqual(game(1));
+    await closeNetworkThreads();
+  });
+
+  it('a heuristic with stages on top: each decision adds the terms of its root board\'s stage (as tune2048\'s expectimax), alike on one thread and two', async () => {
+    const staged = loadWeights('haskell-staged');
+    expect(staged.stages!.list.length).toBe(2);
+    const boards = randomBoards('staged-heuristic', 200, 0.3, 12).filter((b) => countEmpty(b) >= 1 && countEmpty(b) <= 6);
+    const byStage = [0, 1].map((k) => createNetworkPlayer({ ...networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }), heuristic: stageWeights(staged, k) }));
+    const one = createNetworkPlayer({ ...networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }), heuristic: staged });
+    const two = createNetworkPlayer({ ...networkPlayerSpec(file, { depth: 1, cprob: 1e-4, threads: 2 }), heuristic: staged });
+    const seen = new Set<number>();
+    for (const b of boards.slice(0, 60)) {
+      const k = stageOf(staged, b);
+      seen.add(k);
+      const want = byStage[k].decide!(b);
+      expect(one.decide!(b)).toEqual(want);
+      expect(two.decide!(b)).toEqual(want);
+    }
+    expect([...seen].sort()).toEqual([0, 1]);
     await closeNetworkThreads();
   });
 

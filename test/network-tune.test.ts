@@ -158,6 +158,19 @@ describe('tuning on a learned network', () => {
     expect((JSON.parse(played.stdout) as { games: { score: number }[] }).games.map((g) => g.score)).toEqual([90, 91].map((s) => playGame(here, s).score));
   });
 
+  it('a heuristic with stages on top: a stage\'s weight is tuned, the other stage\'s kept', () => {
+    const start = join(dir, 'start-staged.json');
+    writeFileSync(start, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, heuristic: loadWeights('haskell-staged') }));
+    const db = tempDb();
+    const r = runCli(['tune', '-c', config({ space: { start: 'start-staged.json', params: { 'heuristic.stages.1.empty': { min: 0, max: 500 } } } }), '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const file = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as { heuristic: Weights };
+    const [before, after] = [loadWeights('haskell-staged').stages!.list, file.heuristic.stages!.list];
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1].empty).toBeGreaterThanOrEqual(0);
+    expect(after[1].empty).toBeLessThanOrEqual(500);
+  });
+
   it('bad spaces, start files and network player files: one line, exit 2, nothing created', () => {
     const refused = (args: string[], message: string | RegExp) => {
       const r = runCli(args);
@@ -191,9 +204,6 @@ describe('tuning on a learned network', () => {
     refused(['play', '--player', `network:${other}`, '-n', '1'], /names the network ".*net\.bin" with sha256 000000000000…; that file now has [0-9a-f]{12}…/);
     refused(['tune', '-c', config({ space: { start: 'other.json' } }), '--db', db], /space\.start ".*other\.json" is for the network with sha256 000000000000…/);
     refused(['tune', '-c', config({ space: { params: { 'heuristic.empty': { min: 0, max: 10 } } } }), '--db', db], 'space.params: "heuristic.empty": the start has no heuristic weights to tune (space.start: a network player file with "heuristic")');
-    const staged = join(dir, 'staged-heuristic.json');
-    writeFileSync(staged, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, heuristic: loadWeights('haskell-staged') }));
-    refused(['play', '--player', `network:${staged}`, '-n', '1'], `network player file "${staged}": heuristic: weights with stages are not added to a network yet (the network's own stages have stageWeights)`);
     const newer = join(dir, 'newer.json');
     writeFileSync(newer, JSON.stringify({ format: 'tune2048/network-player', version: 2, network: { file: 'net.bin', sha256: fileSha256(net) } }));
     refused(['play', '--player', `network:${newer}`, '-n', '1'], /field "version": must be 1 \(this tune2048 reads version 1/);

@@ -19,8 +19,8 @@ import { countDistinctTiles, countEmpty } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { deepen, type Clock } from './move-budget';
 import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, type DepthRule } from './network-settings';
-import { buildHeuristicTables, loadableTables } from '../heuristic/tables';
-import { heuristicFields } from '../heuristic/weights';
+import { buildStagedTables, loadableTables, type LoadableTables } from '../heuristic/tables';
+import { heuristicFields, type Weights } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
 
 export const NETWORK_PREFIX = 'network:';
@@ -83,6 +83,13 @@ export async function closeNetworkThreads(): Promise<void> {
   await Promise.all(all.map((p) => p.close()));
 }
 
+/** A heuristic's leaf tables per stage (one without stages), each with the key the machine knows it by, and the stage of a root board. */
+function leafTables(w: Weights): { stages: { key: string; tables: LoadableTables }[]; stageOf(board: Board): number } {
+  const staged = buildStagedTables(w);
+  const key = canonicalJson(heuristicFields(w));
+  return { stages: staged.stages.map((t, k) => ({ key: `${key}#${k}`, tables: loadableTables(t) })), stageOf: staged.stageOf };
+}
+
 /** The depth of a decision on `board`: `auto` is expectimax's rule, max(3, distinct tiles − 2); then the depth rule's step by empty cells. */
 function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined): number {
   const d = depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
@@ -96,14 +103,15 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
     if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
   }
-  // The heuristic's tables, built once; a machine holds one heuristic's, rewritten only when another player's are asked for.
-  const heuristic = spec.heuristic ? { key: canonicalJson(heuristicFields(leafHeuristic(spec.heuristic, 'the heuristic on a network'))), tables: loadableTables(buildHeuristicTables(spec.heuristic)) } : null;
+  // The heuristic's tables, built once per stage; a machine holds one stage's, rewritten only when another stage or player's are asked for.
+  const heuristic = spec.heuristic ? leafTables(leafHeuristic(spec.heuristic, 'the heuristic on a network')) : null;
   const valuesAt = (board: Board, d: number): number[] => {
     // Per decision: another player (other settings) may share the machine.
     machine.exports.setNetworkSearch(d, cprob);
     if (stageWeights) stageWeights.forEach((w, k) => machine.exports.setStageWeight(k, w));
     else machine.exports.clearStageWeights();
-    machine.setLeafHeuristic(heuristic?.key ?? null, heuristic?.tables ?? null);
+    const stage = heuristic ? heuristic.stageOf(board) : 0;
+    machine.setLeafHeuristic(heuristic?.stages[stage].key ?? null, heuristic?.stages[stage].tables ?? null);
     if (threads > 1 && d > 0) return poolOf(machine).values({ lo: board.lo, hi: board.hi, dirs: [0, 1, 2, 3], depth: d, cprob, stageWeights: stageWeights ?? null });
     return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
   };

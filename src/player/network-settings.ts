@@ -1,7 +1,7 @@
 /**
  * What sits on a learned network, as a file (`tune2048/network-player`): the network it is for (path and
  * SHA-256), the search's cprob and depth rule, a weight per stage on the network's value at the leaves and heuristic terms
- * added there (tune2048's weights, without stages or learned lines). `export` writes
+ * added there (tune2048's weights, per stage too; without learned lines). `export` writes
  * one for a run that tuned a network; `network:FILE.json` plays it wherever `network:FILE.bin` plays (the
  * depth stays the command's: -d, or compare's @dN).
  */
@@ -79,9 +79,11 @@ export function loadNetworkSettings(path: string): NetworkSettings {
   return { ...s, heuristic, network: { ...s.network, file: resolve(dirname(resolve(path)), s.network.file) } };
 }
 
-/** Weights a network's leaves can add: a heuristic without stages or learned lines (their tables are not built there). */
+/**
+ * Weights a network's leaves can add: any heuristic but learned lines (their tables are not built there).
+ * With stages, a decision adds the terms of its root board's stage, as tune2048's expectimax does.
+ */
 export function leafHeuristic(w: Weights, origin: string): Weights {
-  if (w.stages) throw new InputError(`${origin}: weights with stages are not added to a network yet (the network's own stages have stageWeights)`);
   if (w.learned) throw new InputError(`${origin}: weights with learned line tables are not added to a network (it learned its own)`);
   return w;
 }

@@ -16,7 +16,7 @@ export interface NetworkStart {
   stageWeights: number[];
   /** One chance layer deeper or shallower by the board's empty cells (absent: the run's depth everywhere). */
   depthRule?: DepthRule;
-  /** Heuristic terms added at the leaves (tune2048's weights, without stages). */
+  /** Heuristic terms added at the leaves (tune2048's weights; with stages, the root board's stage's). */
   heuristic?: Weights;
 }
 
