@@ -21,7 +21,7 @@ export const learnConfigSchema = v.strictObject({
   seed: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(2 ** 31 - 1)),
   /** Training games in all (resume goes on to this many). */
   games: count,
-  /** The TD(0) step on a board's value per unit of error (spread over its 16 table reads). */
+  /** The TD(0) step on a board's value per unit of error (spread over its table reads: 8 per tuple). */
   learningRate: v.pipe(v.number(), v.gtValue(0, 'must be above 0'), v.maxValue(1, 'must be at most 1 (larger steps diverge)')),
   /**
    * A schedule (n-tuple networks): from game `games` on, train at `learningRate` (each after the one before;
