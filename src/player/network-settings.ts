@@ -25,9 +25,9 @@ function depthRuleSchema() {
 
 /** The depth of a decision from how full the board is (network-player.ts applies it on top of -d or auto). */
 export interface DepthRule {
-  /** At most this many empty cells: one chance layer deeper (a full board's search is cheap and its move decides the game). */
+  /** At most this many empty cells: one chance layer deeper (a full board's move is the one that loses games; deeper there is not cheap: the move frees cells). */
   deeperAtEmpty?: number;
-  /** At least this many empty cells: one shallower (an open board's is dear and rarely decides anything). */
+  /** At least this many empty cells: one shallower (an open board's move rarely decides anything). */
   shallowerAtEmpty?: number;
 }
 
