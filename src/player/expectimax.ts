@@ -36,6 +36,11 @@ export { MAX_DEPTH, MAX_THREADS };
 
 export type DepthSetting = number | 'auto';
 
+/** A decision's depth on `board`: a fixed depth, or `auto`'s rule, max(3, distinct tiles − 2) (nneonneo's), at most MAX_DEPTH. */
+export function depthOf(depth: DepthSetting, board: Board): number {
+  return depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
+}
+
 export interface SearchSettings {
   /** Chance layers below the root move, or 'auto' = max(3, distinct tiles − 2). */
   depth: DepthSetting;
@@ -174,9 +179,7 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
     active = { tables, bits, base, flush };
   }
 
-  function depthFor(board: Board): number {
-    return settings.depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : settings.depth;
-  }
+  const depthFor = (board: Board): number => depthOf(settings.depth, board);
 
   const split = settings.threads >= 1 ? createRootSplit(wasm, bits, settings.threads, base) : null;
 

@@ -13,9 +13,9 @@ import { NetworkMachine } from '../learn/ntuple/machine';
 import { NetworkSearchThreads } from './network-threads';
 import { readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file';
 import { InputError } from '../util/errors';
-import { cacheBits, DEFAULT_SEARCH, type DepthSetting } from './expectimax';
+import { cacheBits, DEFAULT_SEARCH, depthOf, type DepthSetting } from './expectimax';
 import type { NetworkPlayerSpec } from './spec';
-import { countDistinctTiles, countEmpty } from '../engine/board';
+import { countEmpty } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { deepen, type Clock } from './move-budget';
 import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, type DepthRule } from './network-settings';
@@ -90,10 +90,9 @@ function leafTables(w: Weights): { stages: { key: string; tables: LoadableTables
   return { stages: staged.stages.map((t, k) => ({ key: `${key}#${k}`, tables: loadableTables(t) })), stageOf: staged.stageOf };
 }
 
-/** The depth of a decision on `board`: `auto` is expectimax's rule, max(3, distinct tiles − 2); then the depth rule's step by empty cells. */
+/** The depth of a decision on `board`: expectimax's (fixed, or auto's rule), then the depth rule's step by empty cells. */
 function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined): number {
-  const d = depth === 'auto' ? Math.min(MAX_DEPTH, Math.max(3, countDistinctTiles(board) - 2)) : depth;
-  return ruledDepth(d, countEmpty(board), rule, MAX_DEPTH);
+  return ruledDepth(depthOf(depth, board), countEmpty(board), rule, MAX_DEPTH);
 }
 
 export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
