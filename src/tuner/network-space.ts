@@ -23,9 +23,19 @@ export interface NetworkStart {
 const HEURISTIC = 'heuristic.';
 
 const STAGE_WEIGHT = /^stageWeight\.([0-7])$/;
-/** The depth rule's thresholds: whole numbers of empty cells (a genome's value rounded), absent in the start = off (-1 deeper, 17 shallower). */
-const DEPTH_RULE = ['depthRule.deeperAtEmpty', 'depthRule.shallowerAtEmpty'] as const;
-const RULE_OFF = { 'depthRule.deeperAtEmpty': -1, 'depthRule.shallowerAtEmpty': 17 };
+/** The depth rule's thresholds: whole numbers of empty cells (a genome's value rounded); `off` stands for a side the rule leaves out. */
+const RULE_PARAMS = {
+  'depthRule.deeperAtEmpty': { field: 'deeperAtEmpty', off: -1 },
+  'depthRule.shallowerAtEmpty': { field: 'shallowerAtEmpty', off: 17 },
+} as const;
+type RuleParam = keyof typeof RULE_PARAMS;
+const DEPTH_RULE = Object.keys(RULE_PARAMS) as RuleParam[];
+const isRuleParam = (name: string): name is RuleParam => name in RULE_PARAMS;
+
+/** A rule's threshold as a parameter's value (its `off` value when the rule leaves that side out). */
+function ruleValue(rule: DepthRule | undefined, name: RuleParam): number {
+  return rule?.[RULE_PARAMS[name].field] ?? RULE_PARAMS[name].off;
+}
 const DEFAULT_STAGE_WEIGHT: ParamSpec = { min: 0.25, max: 4, scale: 'log' };
 
 /** Every parameter name a network of `stages` stages can tune. */
@@ -58,7 +68,7 @@ export class NetworkSpace extends BoundedSpace {
       if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network (${known.join(', ')}, or heuristic.<weight> with heuristic weights)`);
       const stage = STAGE_WEIGHT.exec(name);
       if (!stage && (given.min === undefined || given.max === undefined)) throw new InputError(`space.params.${name}: give its "min" and "max"`);
-      const rule = (DEPTH_RULE as readonly string[]).includes(name);
+      const rule = isRuleParam(name);
       const spec: ParamSpec = { min: given.min ?? DEFAULT_STAGE_WEIGHT.min, max: given.max ?? DEFAULT_STAGE_WEIGHT.max, scale: given.scale ?? (rule ? 'linear' : 'log'), ...(given.start !== undefined ? { start: given.start } : {}) };
       if (rule && (spec.min < -1 || spec.max > 17)) throw new InputError(`space.params.${name}: [${spec.min}, ${spec.max}] must lie in [-1, 17] (empty cells; -1 or 17: the rule off)`);
       checkBounds(name, spec);
@@ -79,9 +89,8 @@ export class NetworkSpace extends BoundedSpace {
 
   /** The depth rule's tuned thresholds as the player uses them (rounded; -1 deeper or 17 shallower: off). */
   ruleParams(genome: readonly number[]): Record<string, number> {
-    const rule = this.toSettings(genome).depthRule;
-    const tuned = DEPTH_RULE.filter((n) => this.names.includes(n));
-    return Object.fromEntries(tuned.map((n) => [n, n === 'depthRule.deeperAtEmpty' ? (rule?.deeperAtEmpty ?? RULE_OFF[n]) : (rule?.shallowerAtEmpty ?? RULE_OFF[n])]));
+    const rule = ruleOf(this.params(genome), this.start.depthRule);
+    return Object.fromEntries(DEPTH_RULE.filter((n) => this.names.includes(n)).map((n) => [n, ruleValue(rule, n)]));
   }
 
   /** The settings of a genome: tuned values from it, the others from the start. */
@@ -96,9 +105,7 @@ export class NetworkSpace extends BoundedSpace {
 function startOf(start: NetworkStart, name: string): number {
   const stage = STAGE_WEIGHT.exec(name);
   if (stage) return start.stageWeights[Number(stage[1])];
-  if (name === 'depthRule.deeperAtEmpty') return start.depthRule?.deeperAtEmpty ?? RULE_OFF[name];
-  if (name === 'depthRule.shallowerAtEmpty') return start.depthRule?.shallowerAtEmpty ?? RULE_OFF[name];
-  return start.cprob;
+  return isRuleParam(name) ? ruleValue(start.depthRule, name) : start.cprob;
 }
 
 /**
@@ -106,8 +113,8 @@ function startOf(start: NetworkStart, name: string): number {
  * not tuned; a shallower threshold at or below the deeper one is off (the deeper side wins on a full board).
  */
 function ruleOf(p: Record<string, number>, start: DepthRule | undefined): DepthRule | undefined {
-  const deeper = Math.round(p['depthRule.deeperAtEmpty'] ?? start?.deeperAtEmpty ?? -1);
-  const shallower = Math.round(p['depthRule.shallowerAtEmpty'] ?? start?.shallowerAtEmpty ?? 17);
+  const deeper = Math.round(p['depthRule.deeperAtEmpty'] ?? ruleValue(start, 'depthRule.deeperAtEmpty'));
+  const shallower = Math.round(p['depthRule.shallowerAtEmpty'] ?? ruleValue(start, 'depthRule.shallowerAtEmpty'));
   const rule: DepthRule = {
     ...(deeper >= 0 && deeper <= 16 ? { deeperAtEmpty: deeper } : {}),
     ...(shallower >= 0 && shallower <= 16 && (deeper < 0 || shallower > deeper) ? { shallowerAtEmpty: shallower } : {}),
