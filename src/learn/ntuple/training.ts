@@ -40,6 +40,11 @@ export function summarize(results: readonly { score: number; maxRank: number }[]
   return { games: n, mean, rates, maxTile };
 }
 
+/** The TD step per entry of a learning rate: the rate spread over a value's reads (8 symmetric boards per tuple). */
+function stepOf(rate: number, shape: NetworkShape): number {
+  return rate / (8 * shape.tuples.length);
+}
+
 export class NetworkTraining {
   readonly machine: NetworkMachine;
   private trainer: Trainer | null = null;
@@ -53,7 +58,7 @@ export class NetworkTraining {
       threads: settings.threads,
       trainSeed: settings.seed,
       evalSeed: settings.heldOut.seed,
-      step: settings.learningRate / (8 * settings.shape.tuples.length),
+      step: stepOf(settings.learningRate, settings.shape),
       evalCapacity: settings.heldOut.games,
       starts: settings.starts,
     });
@@ -65,7 +70,7 @@ export class NetworkTraining {
 
   /** The learning rate of the games trained from now on (a run's rateChanges). */
   setLearningRate(rate: number): void {
-    this.machine.setStep(rate / (8 * this.settings.shape.tuples.length));
+    this.machine.setStep(stepOf(rate, this.settings.shape));
   }
 
   /** Trains up to game `limit` (or a stop); returns the games done. */

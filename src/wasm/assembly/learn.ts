@@ -67,7 +67,7 @@ let startCount: u32 = 0;
 let trainSeed: f64 = 0;
 let evalSeed: f64 = 0;
 let step: f64 = 0;
-/** This thread's block (the step is read again from it at each train call: a run's learning rate may change between chunks). */
+/** This thread's block: the step is read from it at each train call (a run's learning rate may change between chunks). */
 let blockAt: usize = 0;
 let share: f64 = 0;
 
@@ -93,7 +93,6 @@ export function attach(block: usize, thread: i32): void {
   const scratch = <usize>load<u32>(block + (W_SCRATCH << 2)) + <usize>(thread * load<i32>(block + (W_SCRATCH_BYTES << 2)));
   trainSeed = load<f64>(block + F_BASE + (F_TRAIN_SEED << 3));
   evalSeed = load<f64>(block + F_BASE + (F_EVAL_SEED << 3));
-  step = load<f64>(block + F_BASE + (F_STEP << 3));
   share = load<f64>(block + F_BASE + (F_SHARE << 3));
   useNetwork(
     load<i32>(block + (W_TUPLES << 2)),
