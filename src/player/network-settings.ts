@@ -16,7 +16,8 @@ export const NETWORK_SETTINGS_FORMAT = 'tune2048/network-player';
 
 const emptyCells = (what: string) => v.optional(v.pipe(v.number(), v.integer(`${what} must be a whole number of empty cells`), v.minValue(0), v.maxValue(16)));
 
-function depthRuleSchema() {
+/** A depth rule as network player files and stored runs hold it: whole empty-cell counts, the shallower side above the deeper. */
+export function depthRuleSchema() {
   return v.pipe(
     v.strictObject({ deeperAtEmpty: emptyCells('deeperAtEmpty'), shallowerAtEmpty: emptyCells('shallowerAtEmpty') }),
     v.check((r) => depthRuleProblem(r) === null, 'shallowerAtEmpty must be above deeperAtEmpty'),

@@ -14,7 +14,7 @@ import { loadParamsFile, paramsFor } from '../player/external/params-file';
 import { readAnnouncement, replayDiffers } from '../player/external/play';
 import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../player/external/protocol';
 import { fileSha256 } from '../player/network-player';
-import { leafHeuristic, loadNetworkSettings } from '../player/network-settings';
+import { depthRuleSchema, leafHeuristic, loadNetworkSettings } from '../player/network-settings';
 import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '../player/spec';
 import { readNetworkShape } from '../learn/ntuple/network-file';
 import type { Run, Store } from '../store/store';
@@ -144,7 +144,7 @@ const storedNetworkSchema = v.object({
   start: v.object({
     cprob: v.pipe(v.number(), v.minValue(0), v.ltValue(1)),
     stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))),
-    depthRule: v.optional(v.object({ deeperAtEmpty: v.optional(v.number()), shallowerAtEmpty: v.optional(v.number()) })),
+    depthRule: v.optional(depthRuleSchema()),
     heuristic: v.optional(v.unknown()),
   }),
 });
