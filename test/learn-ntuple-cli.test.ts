@@ -142,6 +142,46 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(exported(planned).equals(resumed)).toBe(true);
   });
 
+  it('temporal coherence: the accumulators are kept beside each checkpoint, so kill -9 and resume give the network of a run never stopped, to the bit; their file is no network, and a changed one is refused', async () => {
+    const tc = { coherence: true, learningRate: 1 };
+    const whole = join(dir(), 'learn.sqlite');
+    const r = runCli(['learn', 'start', '-c', config(tc), '--db', whole]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('temporal coherence, learning rate 1');
+    expect(networkFiles(whole).sort()).toEqual(['learn-1-8000.accumulators', 'learn-1-8000.bin']);
+    const coherent = exported(whole);
+    expect(coherent.equals(uninterrupted)).toBe(false);
+    const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', whole, '--json']).stdout) as { curve: { heldOut: { mean: number } }[] };
+    expect(shown.curve.at(-1)!.heldOut.mean).toBeGreaterThan(shown.curve[0].heldOut.mean);
+
+    const db = join(dir(), 'learn.sqlite');
+    const run = startCli(['learn', 'start', '-c', config(tc), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 2);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const at = peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games;
+    expect(at).toBeLessThan(GAMES);
+    // The accumulators file is for resuming, not for playing: one line naming it.
+    const acc = join(`${db}.networks`, `learn-1-${at}.accumulators`);
+    const played = runCli(['play', '--player', `network:${acc}`, '-n', '1']);
+    expect(played.code).toBe(2);
+    expect(played.stderr.trim()).toMatch(/^tune2048: ".*\.accumulators" holds a learning run's temporal coherence accumulators \(for resuming it\), not a network: use the run's network file \(tune2048 learn export\)$/);
+    // Changed, the checkpoint is refused; restored, it resumes to the network of the run never stopped.
+    const good = readFileSync(acc);
+    const changed = Buffer.from(good);
+    const header = 16 + changed.readUInt32LE(12);
+    changed.writeFloatLE(changed.readFloatLE(header + 400) + 1, header + 400);
+    writeFileSync(acc, changed);
+    const refused = runCli(['learn', 'resume', '1', '--db', db]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n').at(-1)).toMatch(/fails its checksum \(CRC-32\): the file is damaged$/);
+    writeFileSync(acc, good);
+    const resumed = runCli(['learn', 'resume', '1', '--db', db]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(exported(db).equals(coherent)).toBe(true);
+    expect(networkFiles(db).sort()).toEqual(['learn-1-8000.accumulators', 'learn-1-8000.bin']);
+  });
+
   it("resumed, a checkpoint's last training games are the ones this process played (never the empty ring of the games before)", async () => {
     const db = join(dir(), 'learn.sqlite');
     const run = startCli(['learn', 'start', '-c', config({ games: 3000, checkpointEvery: 500, heldOut: { games: 0, seed: 1 } }), '--db', db]);
@@ -185,7 +225,7 @@ describe('tune2048 learn with an n-tuple network', () => {
       execFileSync('mount', ['-o', 'remount,size=1m', mount]);
       const refused = runCli(['learn', 'start', '-c', config({}, mount), '--db', join(mount, 'learn.sqlite')]);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/^tune2048: a checkpoint of this network needs 2\.0 MiB free on the disk of ".*" \(two network files of 1\.0 MiB\); it has [01]\.\d MiB\n$/);
+      expect(refused.stderr).toMatch(/^tune2048: a checkpoint of this network needs 2\.0 MiB free on the disk of ".*" \(two checkpoints' files of 1\.0 MiB\); it has [01]\.\d MiB\n$/);
       expect(readdirSync(mount)).toEqual(['learn.json']);
       execFileSync('mount', ['-o', 'remount,size=4m', mount]);
       const db = join(mount, 'learn.sqlite');
@@ -240,7 +280,7 @@ describe('tune2048 learn with an n-tuple network', () => {
       [{ threads: 0 }, /threads/],
       [{ rateChanges: [{ games: 4000, learningRate: 0.05 }, { games: 4000, learningRate: 0.02 }] }, /field "rateChanges\.1\.games": 4000 must be above the change before it \(4000\)/],
       [{ rateChanges: [{ games: 4000, learningRate: 2 }] }, /field "rateChanges\.0\.learningRate": must be at most 1/],
-      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /threads, heldOut and rateChanges are for n-tuple networks/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /threads, heldOut, rateChanges and coherence are for n-tuple networks/],
     ];
     for (const [change, message] of cases) {
       const db = join(dir(), 'never.sqlite');

@@ -111,9 +111,10 @@ describe('the network against the plain-grid reference', () => {
 
 describe('training against the reference, to the bit', () => {
   /** Trains `games` games from game 0 in WebAssembly (one thread, on this thread) and in the reference. */
-  function trainBoth(shape: NetworkShape, games: number, seed: number, late?: { boards: Board[]; share: number }) {
-    const m = machine(shape, { trainSeed: seed, starts: late });
+  function trainBoth(shape: NetworkShape, games: number, seed: number, late?: { boards: Board[]; share: number }, coherence = false) {
+    const m = machine(shape, { trainSeed: seed, starts: late, coherence });
     const ref = referenceOf(m);
+    if (coherence) ref.accumulators = m.accumulators().map((t) => Float32Array.from(t));
     m.control[0] = 0; // NEXT
     m.control[1] = games; // LIMIT
     m.exports.train();
@@ -128,6 +129,37 @@ describe('training against the reference, to the bit', () => {
       refGames.forEach((r, g) => expect(m.trainingGame(g)).toEqual({ score: r.score, moves: r.moves, maxRank: r.maxRank }));
       expect(refGames.at(-1)!.score).toBeGreaterThan(0);
       m.tables().forEach((t, k) => expect(Buffer.from(t.buffer, t.byteOffset, t.byteLength).equals(Buffer.from(ref.tables[k].buffer)), `table ${k}`).toBe(true));
+    });
+  }
+
+  const sameBits = (a: Float32Array, b: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+  for (const [name, shape, games] of [['4×4-tuples', SMALL, 40], ['stages with promotion', STAGED, 30]] as const) {
+    it(`temporal coherence, ${name}: ${games} training games give the same scores, tables and accumulators as the reference, and other tables than plain TD`, () => {
+      const { m, ref, refGames } = trainBoth(shape, games, 4321, undefined, true);
+      refGames.forEach((r, g) => expect(m.trainingGame(g)).toEqual({ score: r.score, moves: r.moves, maxRank: r.maxRank }));
+      m.tables().forEach((t, k) => expect(sameBits(t, ref.tables[k]), `table ${k}`).toBe(true));
+      const acc = m.accumulators();
+      acc.forEach((t, k) => expect(sameBits(t, ref.accumulators![k]), `accumulator ${k}`).toBe(true));
+      // The accumulators hold what they say: A ≥ |E| entry by entry (up to float32 rounding), and some entries' errors cancelled (|E| < A).
+      const half = acc.length / 2;
+      let cancelled = 0;
+      let touched = 0;
+      let below = 0;
+      for (let k = 0; k < half; k++) {
+        for (let i = 0; i < acc[k].length; i++) {
+          const e = acc[k][i];
+          const a = acc[half + k][i];
+          if (a < Math.abs(e) * (1 - 1e-6)) below++;
+          if (a > 0) touched++;
+          if (Math.abs(e) < 0.5 * a) cancelled++;
+        }
+      }
+      expect(below).toBe(0);
+      expect(touched).toBeGreaterThan(100);
+      expect(cancelled).toBeGreaterThan(10);
+      const plain = trainBoth(shape, games, 4321).m;
+      expect(m.tables().every((t, k) => sameBits(t, plain.tables()[k]))).toBe(false);
     });
   }
 

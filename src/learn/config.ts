@@ -36,6 +36,14 @@ export const learnConfigSchema = v.strictObject({
       }),
     ),
   ),
+  /**
+   * Temporal coherence learning (n-tuple networks; Beal & Smith 1999, Jaśkowski 2018): each entry's step is
+   * the learning rate times |E| / A, E the sum of that entry's past errors and A the sum of their sizes (1
+   * before its first update): an entry learns fast while its errors keep one sign and settles when they
+   * cancel, so no rate schedule is needed (the usual rate is then 1). Two accumulators per entry: the
+   * tables' memory three times over, and each checkpoint writes them beside the network file.
+   */
+  coherence: v.optional(v.boolean()),
   /** Games between stored checkpoints (a kill -9 loses at most this many). */
   checkpointEvery: v.optional(count, 2000),
   /**
@@ -84,7 +92,7 @@ export function parseLearnConfig(data: unknown, origin = 'learning config'): Lea
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
   const config = result.output;
   if (config.network) checkShape(config.network, origin);
-  else if (config.threads !== undefined || config.heldOut !== undefined || config.rateChanges !== undefined) throw new InputError(`${origin}: threads, heldOut and rateChanges are for n-tuple networks (add "network": {})`);
+  else if (config.threads !== undefined || config.heldOut !== undefined || config.rateChanges !== undefined || config.coherence !== undefined) throw new InputError(`${origin}: threads, heldOut, rateChanges and coherence are for n-tuple networks (add "network": {})`);
   const changes = config.rateChanges ?? [];
   const back = changes.findIndex((c, k) => k > 0 && c.games <= changes[k - 1].games);
   if (back >= 0) throw new InputError(`${origin}: field "rateChanges.${back}.games": ${changes[back].games} must be above the change before it (${changes[back - 1].games})`);

@@ -93,7 +93,7 @@ export function command(): Command {
       const config = loadLearnConfig(opts.config);
       if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
       const shape = networkShapeOf(config);
-      if (shape) checkNetworkResources(shape, opts.db);
+      if (shape) checkNetworkResources(shape, opts.db, config.coherence);
       await withStore(opts.db, 'write', async (store) => {
         if (opts.threads !== undefined && !config.network) throw new InputError('--threads is for n-tuple networks (a config with "network"); line tables train on one thread');
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });

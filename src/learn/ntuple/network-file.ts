@@ -7,7 +7,9 @@
  *   tuple, 16^length entries each · CRC-32 of everything before it (u32 LE)
  *
  * Version 1 is the line network of src/learn/table-file.ts; both are named by path and SHA-256 of the
- * whole file. A file is written to a temporary name in the same folder and renamed, so the final name never
+ * whole file. A learning run with temporal coherence keeps its accumulators beside each checkpoint in a file
+ * of the same format whose header adds `"accumulators": true` and whose tables are twice as many (every
+ * table's E, then every table's A): a file for resuming a run, not a network, and refused as one. A file is written to a temporary name in the same folder and renamed, so the final name never
  * holds a half-written file (a full disk leaves the previous file as it was).
  */
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -21,8 +23,8 @@ export const NETWORK_FILE_VERSION = 2;
 /** No entry may exceed this in magnitude (a network's value of a board is a sum of 8·tuples of them). */
 export const MAX_ENTRY = 1e9;
 
-export function encodeHeader(shape: NetworkShape): Buffer {
-  let json = JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote });
+export function encodeHeader(shape: NetworkShape, accumulators = false): Buffer {
+  let json = JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote, ...(accumulators ? { accumulators: true } : {}) });
   while (json.length % 4 !== 0) json += ' ';
   const out = Buffer.alloc(16 + json.length);
   out.write(MAGIC, 0, 'latin1');
@@ -42,6 +44,15 @@ export function networkFileBytes(shape: NetworkShape): number {
  * they are (a view of the WebAssembly memory: no copy of 268 MB).
  */
 export function writeNetworkFile(path: string, shape: NetworkShape, tables: readonly Float32Array[]): string {
+  return writeTables(path, encodeHeader(shape), tables, 'network file');
+}
+
+/** Writes a learning run's temporal coherence accumulators (every table's E, then every table's A) atomically; returns the SHA-256. */
+export function writeAccumulatorsFile(path: string, shape: NetworkShape, accumulators: readonly Float32Array[]): string {
+  return writeTables(path, encodeHeader(shape, true), accumulators, 'accumulators file');
+}
+
+function writeTables(path: string, header: Buffer, tables: readonly Float32Array[], what: string): string {
   const tmp = `${path}.tmp-${process.pid}`;
   const hash = createHash('sha256');
   let crc = 0;
@@ -53,7 +64,7 @@ export function writeNetworkFile(path: string, shape: NetworkShape, tables: read
       hash.update(bytes);
       crc = crc32(bytes, crc);
     };
-    put(encodeHeader(shape));
+    put(header);
     // Chunks of 16 MiB: crc32 and the hash take at most 2 GiB at once, and memory stays flat.
     for (const t of tables) {
       const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
@@ -71,7 +82,7 @@ export function writeNetworkFile(path: string, shape: NetworkShape, tables: read
     if (fd !== null) closeSync(fd);
     rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot write network file "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
+    throw new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
   }
   return hash.digest('hex');
 }
@@ -116,13 +127,16 @@ function checkPreamble(head: Buffer, path: string, size: number): number {
   return length;
 }
 
-function parseHeader(json: Buffer, path: string): NetworkShape {
-  let shape: NetworkShape;
+function parseHeader(json: Buffer, path: string, accumulators = false): NetworkShape {
+  let header: NetworkShape & { accumulators?: boolean };
   try {
-    shape = JSON.parse(json.toString('utf8')) as NetworkShape;
+    header = JSON.parse(json.toString('utf8')) as NetworkShape & { accumulators?: boolean };
   } catch {
     throw new InputError(`network file "${path}": its header is not JSON (a damaged file)`);
   }
+  if (header.accumulators === true && !accumulators) throw new InputError(`"${path}" holds a learning run's temporal coherence accumulators (for resuming it), not a network: use the run's network file (tune2048 learn export)`);
+  if (header.accumulators !== true && accumulators) throw new InputError(`"${path}" is a network file, not a learning run's temporal coherence accumulators`);
+  const shape: NetworkShape = { tuples: header.tuples, stages: header.stages, promote: header.promote };
   checkShape(shape, `network file "${path}"`);
   return shape;
 }
@@ -132,6 +146,25 @@ function parseHeader(json: Buffer, path: string): NetworkShape {
  * ±MAX_ENTRY. `into`, when given, receives the tables (views into WebAssembly memory) instead of new arrays.
  */
 export function readNetworkFile(path: string, into?: (shape: NetworkShape) => Float32Array[]): NetworkFile {
+  return readTables(path, into ?? tablesOf, false);
+}
+
+/**
+ * Reads and checks a learning run's accumulators file (every entry finite) into `into` (the machine's
+ * accumulators, E then A); returns the file's SHA-256. `shape` is the run's: a file of another is refused.
+ */
+export function readAccumulatorsFile(path: string, shape: NetworkShape, into: Float32Array[], origin: string): string {
+  return readTables(
+    path,
+    (found) => {
+      if (JSON.stringify(found) !== JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote })) throw new InputError(`${origin} holds accumulators of another network shape`);
+      return into;
+    },
+    true,
+  ).sha256;
+}
+
+function readTables(path: string, into: (shape: NetworkShape) => Float32Array[], accumulators: boolean): NetworkFile {
   const fd = openFile(path);
   try {
     const size = statSync(path).size;
@@ -140,14 +173,16 @@ export function readNetworkFile(path: string, into?: (shape: NetworkShape) => Fl
     const length = checkPreamble(head, path, size);
     const json = Buffer.alloc(length);
     readSync(fd, json, 0, length, 16);
-    const shape = parseHeader(json, path);
-    const expected = 16 + length + networkEntries(shape) * 4 + 4;
+    const shape = parseHeader(json, path, accumulators);
+    const expected = 16 + length + (accumulators ? 2 : 1) * networkEntries(shape) * 4 + 4;
     if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${shape.tuples.length} tuples, ${shape.stages.length} stages) needs ${expected}: truncated or of another shape`);
     const hash = createHash('sha256');
     hash.update(head);
     hash.update(json);
     let crc = crc32(json, crc32(head));
-    const tables = into ? into(shape) : tablesOf(shape);
+    const tables = into(shape);
+    // An entry of a network is bounded (values are sums of them); an accumulator (a sum of errors) need only be finite.
+    const bound = accumulators ? Number.MAX_VALUE : MAX_ENTRY;
     let position = 16 + length;
     tables.forEach((t, k) => {
       const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
@@ -161,7 +196,7 @@ export function readNetworkFile(path: string, into?: (shape: NetworkShape) => Fl
       }
       for (let i = 0; i < t.length; i++) {
         const x = t[i];
-        if (!(Math.abs(x) <= MAX_ENTRY)) throw new InputError(`network file "${path}": table ${k} entry ${i} is ${x}; entries must be finite and within ±${MAX_ENTRY.toExponential(0)}`);
+        if (!(Math.abs(x) <= bound)) throw new InputError(`network file "${path}": table ${k} entry ${i} is ${x}; entries must be finite${accumulators ? '' : ` and within ±${MAX_ENTRY.toExponential(0)}`}`);
       }
     });
     const tail = Buffer.alloc(4);

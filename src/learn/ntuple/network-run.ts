@@ -4,9 +4,10 @@
  * curve), writes the network file beside the database (atomically, holding no database lock), then names
  * it in one short transaction and deletes the previous checkpoint's file: only the latest keeps tables.
  *
- * The tables and the number of the next game are the whole state, so with one thread a run stopped
- * anywhere (Ctrl-C at a game boundary; kill -9: from its latest checkpoint) and resumed ends with exactly
- * the tables of a run never stopped.
+ * The tables and the number of the next game are the whole state (with temporal coherence, the
+ * accumulators too: a second file beside the network file, its hash in the checkpoint's stats), so with
+ * one thread a run stopped anywhere (Ctrl-C at a game boundary; kill -9: from its latest checkpoint) and
+ * resumed ends with exactly the tables of a run never stopped.
  */
 import { mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { freemem } from 'node:os';
@@ -32,6 +33,8 @@ export interface CheckpointStats {
   recent: GamesSummary;
   /** The held-out greedy games (null at a stop: a Ctrl-C does not wait for them). */
   heldOut: GamesSummary | null;
+  /** With temporal coherence: the SHA-256 of the accumulators file beside the network file (accumulatorsFile). */
+  accumulatorsSha256?: string;
 }
 
 /** The folder of a database's network files: beside it, named after it. */
@@ -45,6 +48,11 @@ function checkpointFile(storePath: string, runId: number, games: number): { rel:
   return { rel, abs: join(dirname(resolve(storePath)), rel) };
 }
 
+/** The accumulators file (temporal coherence) beside a checkpoint's network file. */
+function accumulatorsFile(networkFile: string): string {
+  return networkFile.replace(/\.bin$/, '.accumulators');
+}
+
 export function storedNetworkPath(storePath: string, rel: string): string {
   return join(dirname(resolve(storePath)), rel);
 }
@@ -54,14 +62,15 @@ export function storedNetworkPath(storePath: string, rel: string): string {
  * one WebAssembly memory), and on the database's disk two network files (a checkpoint's file is written
  * before the previous one goes). Called before anything is created.
  */
-export function checkNetworkResources(shape: NetworkShape, storePath: string): void {
-  const bytes = networkFileBytes(shape);
-  if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network (${describeShape(shape)}) needs ${formatBytes(bytes)} of memory to train and this machine has ${formatBytes(freemem())} free`);
-  checkDisk(dirname(resolve(storePath)), shape);
+export function checkNetworkResources(shape: NetworkShape, storePath: string, coherence = false): void {
+  const bytes = (coherence ? 3 : 1) * networkFileBytes(shape);
+  if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network (${describeShape(shape)}${coherence ? ', with temporal coherence accumulators' : ''}) needs ${formatBytes(bytes)} of memory to train and this machine has ${formatBytes(freemem())} free`);
+  checkDisk(dirname(resolve(storePath)), shape, coherence);
 }
 
-function checkDisk(dir: string, shape: NetworkShape): void {
-  const need = 2 * networkFileBytes(shape);
+function checkDisk(dir: string, shape: NetworkShape, coherence: boolean): void {
+  // Two checkpoints' files (the next is written before the previous goes), each with its accumulators under coherence.
+  const need = 2 * (coherence ? 3 : 1) * networkFileBytes(shape);
   let free: number;
   try {
     const s = statfsSync(dir);
@@ -69,7 +78,7 @@ function checkDisk(dir: string, shape: NetworkShape): void {
   } catch {
     return; // a file system that cannot say: the write will tell
   }
-  if (free < need) throw new InputError(`a checkpoint of this network needs ${formatBytes(need)} free on the disk of "${dir}" (two network files of ${formatBytes(need / 2)}); it has ${formatBytes(free)}`);
+  if (free < need) throw new InputError(`a checkpoint of this network needs ${formatBytes(need)} free on the disk of "${dir}" (two checkpoints' files of ${formatBytes(need / 2)}); it has ${formatBytes(free)}`);
 }
 
 /** Network files of this run no checkpoint names (a kill between writing one and naming it, or before deleting the old one). */
@@ -80,7 +89,8 @@ function removeStrays(dir: string, runId: number, keep: string | null): void {
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith(`learn-${runId}-`) && name !== keep) rmSync(join(dir, name), { force: true });
+  const kept = keep === null ? [] : [keep, accumulatorsFile(keep)];
+  for (const name of names) if (name.startsWith(`learn-${runId}-`) && !kept.includes(name)) rmSync(join(dir, name), { force: true });
 }
 
 export interface NetworkProgress {
@@ -101,13 +111,14 @@ export async function runNetworkLearning(
   const threads = options.threads ?? config.threads ?? 1;
   const dir = networksDir(store.path);
   mkdirSync(dir, { recursive: true });
-  checkDisk(dir, shape);
+  const coherence = config.coherence ?? false;
+  checkDisk(dir, shape, coherence);
   store.acquireLearnRun(runId);
   let training: NetworkTraining | null = null;
   try {
     if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
     const starts = config.starts ? { boards: options.startBoards!(config.starts, config.seed), share: config.starts.share } : undefined;
-    training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts });
+    training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts, coherence });
     const last = store.lastLearnCheckpoint(runId);
     let moves0 = 0;
     let seconds0 = 0;
@@ -117,8 +128,14 @@ export async function runNetworkLearning(
       const path = storedNetworkPath(store.path, last.tableFile);
       const hash = training.load(path, `learning run ${runId}'s checkpoint at ${last.games} games ("${path}")`);
       if (hash !== last.tableSha256) throw new InputError(`learning run ${runId}'s network file "${path}" is not the one its checkpoint stored (sha256 ${hash.slice(0, 12)}…, stored ${String(last.tableSha256).slice(0, 12)}…)`);
-      training.games = last.games;
       const stats = last.stats as CheckpointStats | null;
+      if (coherence) {
+        const at = accumulatorsFile(path);
+        if (!stats?.accumulatorsSha256) throw new InputError(`learning run ${runId}'s checkpoint at ${last.games} games names no temporal coherence accumulators file`);
+        const sum = training.loadAccumulators(at, `learning run ${runId}'s accumulators at ${last.games} games ("${at}")`);
+        if (sum !== stats.accumulatorsSha256) throw new InputError(`learning run ${runId}'s accumulators file "${at}" is not the one its checkpoint stored (sha256 ${sum.slice(0, 12)}…, stored ${stats.accumulatorsSha256.slice(0, 12)}…)`);
+      }
+      training.games = last.games;
       moves0 = stats?.moves ?? 0;
       seconds0 = stats?.trainSeconds ?? 0;
       cpu0 = stats?.cpuSeconds ?? 0;
@@ -160,12 +177,17 @@ export async function runNetworkLearning(
       const hash = training!.save(file.abs);
       let previous: string | null;
       try {
+        if (coherence) s.accumulatorsSha256 = training!.saveAccumulators(accumulatorsFile(file.abs));
         previous = store.saveLearnCheckpoint({ runId, games: training!.games, meanScore: s.recent.mean, maxTile: s.recent.maxTile, tables: null, tableFile: file.rel, tableSha256: hash, stats: s, at: Date.now() });
       } catch (e) {
         rmSync(file.abs, { force: true });
+        rmSync(accumulatorsFile(file.abs), { force: true });
         throw e;
       }
-      if (previous) rmSync(storedNetworkPath(store.path, previous), { force: true });
+      if (previous) {
+        rmSync(storedNetworkPath(store.path, previous), { force: true });
+        rmSync(accumulatorsFile(storedNetworkPath(store.path, previous)), { force: true });
+      }
       savedAt = training!.games;
       options.onCheckpoint?.(training!.games);
     };
@@ -213,5 +235,5 @@ export async function runNetworkLearning(
 
 export function describeNetworkRun(config: LearnConfig): string {
   const changes = (config.rateChanges ?? []).map((c) => `, ${c.learningRate} from game ${c.games.toLocaleString('en-US')}`).join('');
-  return `${describeShape(networkShapeOf(config)!)}; learning rate ${config.learningRate}${changes}`;
+  return `${describeShape(networkShapeOf(config)!)}; ${config.coherence ? 'temporal coherence, ' : ''}learning rate ${config.learningRate}${changes}`;
 }

@@ -15,6 +15,8 @@ type Grid = number[][];
 export interface ReferenceNetwork {
   shape: NetworkShape;
   tables: Float32Array[];
+  /** Temporal coherence learning: every table's E, then every table's A (as NetworkMachine.accumulators() lists them). */
+  accumulators?: Float32Array[];
 }
 
 const gridOf = (board: Board): Grid => {
@@ -64,12 +66,30 @@ export function referenceValue(net: ReferenceNetwork, board: Board): number {
   return sum;
 }
 
-/** One TD step: every read entry moves by step · (target − value), one after the other. */
+/**
+ * One TD step: every read entry moves by step · (target − value), one after the other. With temporal
+ * coherence, each entry's move is scaled by |E| / A of its own accumulators (1 while A is 0), then E takes the
+ * error and A its size.
+ */
 export function referenceUpdate(net: ReferenceNetwork, board: Board, target: number, step: number): void {
   const stage = stageOf(net, board);
-  const delta = step * (target - referenceValue(net, board));
+  const error = target - referenceValue(net, board);
+  const delta = step * error;
   const n = net.shape.tuples.length;
-  for (const [t, index] of readsOf(net, board)) net.tables[stage * n + t][index] = entry(net, stage, t, index) + delta;
+  const acc = net.accumulators;
+  for (const [t, index] of readsOf(net, board)) {
+    const k = stage * n + t;
+    if (!acc) {
+      net.tables[k][index] = entry(net, stage, t, index) + delta;
+      continue;
+    }
+    const e = acc[k];
+    const a = acc[net.tables.length + k];
+    const rate = a[index] === 0 ? 1 : Math.abs(e[index]) / a[index];
+    net.tables[k][index] = entry(net, stage, t, index) + delta * rate;
+    e[index] += error;
+    a[index] += Math.abs(error);
+  }
 }
 
 interface Choice {

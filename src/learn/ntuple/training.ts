@@ -4,7 +4,7 @@
  */
 import type { Board } from '../../engine/board';
 import { NetworkMachine } from './machine';
-import { readNetworkFile, writeNetworkFile } from './network-file';
+import { readAccumulatorsFile, readNetworkFile, writeAccumulatorsFile, writeNetworkFile } from './network-file';
 import type { NetworkShape } from './shape';
 import { Trainer } from './trainer';
 
@@ -18,6 +18,8 @@ export interface TrainingSettings {
   /** Held-out greedy games on evalSeed + 0..games−1, at each checkpoint (0: none). */
   heldOut: { games: number; seed: number };
   starts?: { boards: readonly Board[]; share: number };
+  /** Temporal coherence learning: each entry's step scaled by |E| / A of its own errors (accumulators kept in memory and in checkpoints). */
+  coherence?: boolean;
 }
 
 /** The tiles whose rates a summary gives. */
@@ -61,6 +63,7 @@ export class NetworkTraining {
       step: stepOf(settings.learningRate, settings.shape),
       evalCapacity: settings.heldOut.games,
       starts: settings.starts,
+      coherence: settings.coherence,
     });
   }
 
@@ -118,6 +121,16 @@ export class NetworkTraining {
       return this.machine.tables();
     });
     return file.sha256;
+  }
+
+  /** Writes the temporal coherence accumulators atomically (a run with coherence); returns the file's SHA-256. */
+  saveAccumulators(path: string): string {
+    return writeAccumulatorsFile(path, this.settings.shape, this.machine.accumulators());
+  }
+
+  /** Reads a run's temporal coherence accumulators into its memory; returns the file's SHA-256. */
+  loadAccumulators(path: string, origin = `accumulators file "${path}"`): string {
+    return readAccumulatorsFile(path, this.settings.shape, this.machine.accumulators(), origin);
   }
 
   async close(): Promise<void> {

@@ -15,7 +15,7 @@
  * control words, per-thread scratch, the row tables, the network's description and tables, the results of
  * training and evaluation games, the late-start boards.
  */
-import { maxRankOf, networkUpdate, networkValue, setStageStride, updateAt, useNetwork } from './ntuple';
+import { maxRankOf, networkUpdate, networkValue, setCoherence, setStageStride, updateAt, useNetwork } from './ntuple';
 import { clearLeafHeuristic, clearStageWeights, searchMove as networkSearchMove, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic, useSearchTable } from './network-search';
 import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveTables } from './network-moves';
 
@@ -41,6 +41,7 @@ const W_STAGE_STRIDE = 17;
 const W_SEARCH_TABLE = 18; // the main instance's transposition table (network-search.ts), 0 when it has none
 const W_SEARCH_BITS = 19;
 const W_SEARCH_THREAD = 20; // the instance that holds it (the threads' instances train and have none)
+const W_COHERENCE = 21; // temporal coherence: the bytes from an entry to its accumulators (0: plain TD)
 const F_BASE = 128;
 const F_TRAIN_SEED = 0;
 const F_EVAL_SEED = 1;
@@ -104,6 +105,7 @@ export function attach(block: usize, thread: i32): void {
     scratch,
   );
   setStageStride(<usize>load<u32>(block + (W_STAGE_STRIDE << 2)));
+  setCoherence(<usize>load<u32>(block + (W_COHERENCE << 2)));
   // Searching instances are threads SEARCH_THREAD, SEARCH_THREAD + 1, …: the main one and the root split's helpers, a table each.
   const first = load<i32>(block + (W_SEARCH_THREAD << 2));
   const bits = load<i32>(block + (W_SEARCH_BITS << 2));

@@ -169,6 +169,18 @@ export function setStageStride(stride: usize): void {
   stageStride = stride;
 }
 
+/**
+ * Temporal coherence learning (Beal & Smith 1999; Jaśkowski 2018), 0 when off: the distance in bytes from an
+ * entry to its accumulators, E (the sum of its errors) at +coherence and A (the sum of their magnitudes) at
+ * +2·coherence, float32 each. An entry's step is scaled by |E| / A (1 while A is 0): entries whose errors keep
+ * one sign learn at the full rate, entries whose errors cancel out settle.
+ */
+let coherence: usize = 0;
+
+export function setCoherence(offset: usize): void {
+  coherence = offset;
+}
+
 /** The value from a slot of addresses (its stage as `addresses` returned it). */
 export function valueAt(at: usize, stage: i32): f64 {
   let sum: f64 = 0;
@@ -193,6 +205,10 @@ export function networkValue(b: u64): f64 {
  * moves twice).
  */
 export function updateAt(at: usize, stage: i32, target: f64, step: f64): void {
+  if (coherence != 0) {
+    coherentUpdateAt(at, stage, target, step);
+    return;
+  }
   const delta = step * (target - valueAt(at, stage));
   const end = at + (<usize>(tupleCount << 3) << 2);
   if (stage == 0 || !promote) {
@@ -205,6 +221,25 @@ export function updateAt(at: usize, stage: i32, target: f64, step: f64): void {
       const a = <usize>load<u32>(p);
       store<f32>(a, <f32>(<f64>entryAt(a, stage, stageStride) + delta));
     }
+  }
+}
+
+/** updateAt with temporal coherence: each entry's move scaled by its |E| / A before E and A take the error. */
+function coherentUpdateAt(at: usize, stage: i32, target: f64, step: f64): void {
+  const error = target - valueAt(at, stage);
+  const delta = step * error;
+  const size = Math.abs(error);
+  const end = at + (<usize>(tupleCount << 3) << 2);
+  const lazy = stage != 0 && promote;
+  for (let p = at; p < end; p += 4) {
+    const a = <usize>load<u32>(p);
+    const e = <f64>load<f32>(a + coherence);
+    const m = <f64>load<f32>(a + (coherence << 1));
+    const rate = m == 0 ? 1.0 : Math.abs(e) / m;
+    const w = lazy ? <f64>entryAt(a, stage, stageStride) : <f64>load<f32>(a);
+    store<f32>(a, <f32>(w + delta * rate));
+    store<f32>(a + coherence, <f32>(e + error));
+    store<f32>(a + (coherence << 1), <f32>(m + size));
   }
 }
 
