@@ -143,24 +143,23 @@ describe('tune2048 learn with an n-tuple network', () => {
   });
 
   it('temporal coherence: the accumulators are kept beside each checkpoint, so kill -9 and resume give the network of a run never stopped, to the bit; their file is no network, and a changed one is refused', async () => {
-    const tc = { coherence: true, learningRate: 1 };
+    const tc = { coherence: true, learningRate: 1, games: GAMES / 2, checkpointEvery: EVERY / 2 };
     const whole = join(dir(), 'learn.sqlite');
     const r = runCli(['learn', 'start', '-c', config(tc), '--db', whole]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('temporal coherence, learning rate 1');
-    expect(networkFiles(whole).sort()).toEqual(['learn-1-8000.accumulators', 'learn-1-8000.bin']);
+    expect(networkFiles(whole).sort()).toEqual(['learn-1-4000.accumulators', 'learn-1-4000.bin']);
     const coherent = exported(whole);
-    expect(coherent.equals(uninterrupted)).toBe(false);
     const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', whole, '--json']).stdout) as { curve: { heldOut: { mean: number } }[] };
     expect(shown.curve.at(-1)!.heldOut.mean).toBeGreaterThan(shown.curve[0].heldOut.mean);
 
     const db = join(dir(), 'learn.sqlite');
     const run = startCli(['learn', 'start', '-c', config(tc), '--db', db]);
-    await waitFor(() => checkpoints(db) >= 2);
+    await waitFor(() => checkpoints(db) >= 1);
     run.child.kill('SIGKILL');
     await run.done;
     const at = peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games;
-    expect(at).toBeLessThan(GAMES);
+    expect(at).toBeLessThan(GAMES / 2);
     // The accumulators file is for resuming, not for playing: one line naming it.
     const acc = join(`${db}.networks`, `learn-1-${at}.accumulators`);
     const played = runCli(['play', '--player', `network:${acc}`, '-n', '1']);
@@ -179,7 +178,11 @@ describe('tune2048 learn with an n-tuple network', () => {
     const resumed = runCli(['learn', 'resume', '1', '--db', db]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(exported(db).equals(coherent)).toBe(true);
-    expect(networkFiles(db).sort()).toEqual(['learn-1-8000.accumulators', 'learn-1-8000.bin']);
+    expect(networkFiles(db).sort()).toEqual(['learn-1-4000.accumulators', 'learn-1-4000.bin']);
+    // Not the plain network of the same games.
+    const plain = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: GAMES / 2 }), '--db', plain]).code).toBe(0);
+    expect(exported(plain).equals(coherent)).toBe(false);
   });
 
   it("resumed, a checkpoint's last training games are the ones this process played (never the empty ring of the games before)", async () => {
