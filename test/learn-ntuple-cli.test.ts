@@ -215,6 +215,25 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(exported(db).equals(uninterrupted)).toBe(true);
   });
 
+  it('Ctrl-C while the late-start boards are collected (minutes for a deep tile): stopped there, exit 130, nothing trained; resumed, it collects them again and trains', async () => {
+    const db = join(dir(), 'learn.sqlite');
+    const slow = { games: 1000, checkpointEvery: 500, starts: { weights: 'tuned-d1', depth: 1, maxTile: 4096, positions: 200, share: 0.2 } };
+    const run = startCli(['learn', 'start', '-c', config(slow), '--db', db]);
+    await waitFor(() => peek<{ status: string }>(db, 'SELECT status FROM learn_runs WHERE id = 1')?.status === 'running');
+    run.child.kill('SIGINT');
+    const done = await run.done;
+    expect(done.code).toBe(130);
+    expect(done.stdout).toContain(`learning run 1 (small tuples) stopped at 0/1000 games`);
+    expect(done.stdout).toContain(`next: tune2048 learn resume 1 --db ${db}`);
+    expect(done.stderr).not.toContain('collected 200 start boards');
+    expect(checkpoints(db)).toBe(0);
+    expect(peek<{ status: string }>(db, 'SELECT status FROM learn_runs WHERE id = 1')!.status).toBe('stopped');
+    const r = runCli(['learn', 'resume', '1', '--db', db, '--games', '500']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('collected 200 start boards holding 4096 (tuned-d1 at depth 1)');
+    expect(checkpoints(db)).toBe(1);
+  });
+
   it('a disk that fills during a checkpoint: one line, exit 2, the previous checkpoint stays valid and resumes to the same network', async () => {
     const mount = dir();
     try {

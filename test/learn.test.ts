@@ -246,16 +246,20 @@ describe('learning configs', () => {
 describe('late starts (multi-stage TD)', () => {
   const starts = { weights: 'tuned-d1', depth: 0, maxTile: 128, positions: 4, share: 0.5 };
 
-  it('collects the same boards every time, each the first of its game to hold the tile', () => {
-    const a = lateBoards(starts, 5);
-    expect(a).toEqual(lateBoards(starts, 5));
+  it('collects the same boards every time, each the first of its game to hold the tile; reports each game and gives up on a stop', async () => {
+    const seen: [number, number][] = [];
+    const a = (await lateBoards(starts, 5, { onGame: (found, games) => seen.push([found, games]) }))!;
+    expect(a).toEqual(await lateBoards(starts, 5));
     expect(a).toHaveLength(4);
     for (const b of a) expect(Math.max(...boardToGrid(b).flat())).toBe(128);
-    expect(lateBoards(starts, 6)).not.toEqual(a);
+    expect(await lateBoards(starts, 6)).not.toEqual(a);
+    expect(seen.at(-1)![0]).toBe(4);
+    expect(seen.map(([, games]) => games)).toEqual(seen.map((_, k) => k + 1));
+    expect(await lateBoards(starts, 5, { shouldStop: () => true })).toBeNull();
   });
 
-  it('a player that does not reach the tile: one line saying what it reached and what to change', () => {
-    expect(() => lateBoards({ ...starts, maxTile: 32768, positions: 1 }, 5)).toThrow(/starts: tuned-d1 at depth 0 reached 32768 in 0 of 50 games \(1 wanted\); lower starts.maxTile/);
+  it('a player that does not reach the tile: one line saying what it reached and what to change', async () => {
+    await expect(lateBoards({ ...starts, maxTile: 32768, positions: 1 }, 5)).rejects.toThrow(/starts: tuned-d1 at depth 0 reached 32768 in 0 of 50 games \(1 wanted\); lower starts.maxTile/);
   });
 
   it('a run with late starts stopped at a game boundary and resumed ends with the tables of a run never stopped (and other tables than without them)', async () => {

@@ -20,8 +20,11 @@ export interface LearnProgress {
   recentMean: number;
 }
 
-/** The late-start boards of a config (src/player/late-boards.ts; injected, so learn/ needs no player). */
-export type StartBoards = (starts: NonNullable<LearnConfig['starts']>, seed: number) => Board[];
+/**
+ * The late-start boards of a config (src/player/late-boards.ts; injected, so learn/ needs no player); null
+ * when a stop came while collecting them (the run is then stopped where it was).
+ */
+export type StartBoards = (starts: NonNullable<LearnConfig['starts']>, seed: number, on?: { shouldStop?: () => boolean }) => Promise<Board[] | null>;
 
 export interface LearnOptions {
   /** Required when the config has `starts`. */
@@ -84,7 +87,14 @@ export async function runLearning(store: Store, runId: number, options: LearnOpt
   try {
     // Collected again on every resume: the same boards, since the collecting games are seeded too.
     if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
-    if (config.starts) lateStarts = options.startBoards!(config.starts, config.seed);
+    if (config.starts) {
+      const found = await options.startBoards!(config.starts, config.seed, { shouldStop: options.shouldStop });
+      if (found === null) {
+        store.releaseLearnRun(runId, 'stopped');
+        return { status: 'stopped', games, config, recentMean };
+      }
+      lateStarts = found;
+    }
     let sliceStart = performance.now();
     while (games < config.games && !options.shouldStop?.()) {
       const g = trainGame(net, config.seed + games, config.learningRate, startOf(games));

@@ -1,7 +1,9 @@
 /**
  * Boards strong play reaches: the start positions of multi-stage TD learning (a learning config's
  * `starts`). Game i of the collecting player is seeded by ("<seed>:start:<i>"), so the same config always
- * collects the same boards (a resumed learning run collects them again).
+ * collects the same boards (a resumed learning run collects them again). Collecting takes minutes for a
+ * deep tile (500 depth-1 games to 8192: ~8 minutes), so it yields between games: progress is drawn and a
+ * stop (Ctrl-C) is heard at the next game.
  */
 import { maxRank, makeBoard, type Board } from '../engine/board';
 import { moved, moveInto } from '../engine/moves';
@@ -20,7 +22,14 @@ export interface LateBoardsSpec {
 /** Games tried per position wanted before giving up (a player that rarely reaches the tile). */
 const GAMES_PER_POSITION = 50;
 
-export function lateBoards(spec: LateBoardsSpec, seed: number): Board[] {
+export interface Collecting {
+  /** After each game: boards found so far and games played. */
+  onGame?: (found: number, games: number) => void;
+  /** Asked after each game: true gives up collecting (lateBoards returns null). */
+  shouldStop?: () => boolean;
+}
+
+export async function lateBoards(spec: LateBoardsSpec, seed: number, on: Collecting = {}): Promise<Board[] | null> {
   const player = createExpectimaxPlayer(loadWeights(spec.weights), { depth: spec.depth });
   const rank = Math.log2(spec.maxTile);
   const found: Board[] = [];
@@ -39,6 +48,9 @@ export function lateBoards(spec: LateBoardsSpec, seed: number): Board[] {
         break;
       }
     }
+    on.onGame?.(found.length, games);
+    await new Promise<void>((done) => setImmediate(done));
+    if (on.shouldStop?.()) return null;
   }
   if (found.length < spec.positions) {
     throw new InputError(`starts: ${spec.weights} at depth ${spec.depth} reached ${spec.maxTile} in ${found.length} of ${games} games (${spec.positions} wanted); lower starts.maxTile or starts.positions, or use a stronger player`);

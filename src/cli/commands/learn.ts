@@ -22,10 +22,16 @@ import { parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
 
-/** The late-start boards, with a line on stderr (collecting takes seconds to minutes). */
-function collectStarts(starts: NonNullable<LearnConfig['starts']>, seed: number): Board[] {
-  const boards = lateBoards(starts, seed);
-  console.error(`collected ${boards.length} start boards holding ${starts.maxTile} (${starts.weights} at depth ${starts.depth})`);
+/** The late-start boards, with progress on stderr (collecting takes seconds to minutes); null when stopped. */
+async function collectStarts(starts: NonNullable<LearnConfig['starts']>, seed: number, on: { shouldStop?: () => boolean } = {}): Promise<Board[] | null> {
+  const progress = createProgress('boards', starts.positions, `collecting start boards holding ${starts.maxTile} [{bar}] {value}/{total} | {games} games of ${starts.weights} at depth ${starts.depth} | ETA {eta_formatted}`, { games: 0 });
+  let boards: Board[] | null;
+  try {
+    boards = await lateBoards(starts, seed, { onGame: (found, games) => progress.update(found, { games }), shouldStop: on.shouldStop });
+  } finally {
+    progress.stop();
+  }
+  if (boards) console.error(`collected ${boards.length} start boards holding ${starts.maxTile} (${starts.weights} at depth ${starts.depth})`);
   return boards;
 }
 

@@ -117,7 +117,14 @@ export async function runNetworkLearning(
   let training: NetworkTraining | null = null;
   try {
     if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
-    const starts = config.starts ? { boards: options.startBoards!(config.starts, config.seed), share: config.starts.share } : undefined;
+    const boards = config.starts ? await options.startBoards!(config.starts, config.seed, { shouldStop: options.shouldStop }) : [];
+    if (boards === null) {
+      // Stopped while collecting the late starts: nothing trained, the run stays where it was.
+      store.releaseLearnRun(runId, 'stopped');
+      const games = store.lastLearnCheckpoint(runId)?.games ?? 0;
+      return { status: 'stopped', games, config, recentMean: (store.lastLearnCheckpoint(runId)?.stats as CheckpointStats | null)?.recent.mean ?? 0 };
+    }
+    const starts = config.starts ? { boards, share: config.starts.share } : undefined;
     training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts, coherence });
     const last = store.lastLearnCheckpoint(runId);
     let moves0 = 0;
