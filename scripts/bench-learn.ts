@@ -1,9 +1,11 @@
 /**
  * Training speed of an n-tuple network in WebAssembly (npm run bench:learn): training moves a second on one
  * thread and on two threads over one shared network, and greedy (held-out) moves a second, in interleaved
- * rounds from the same warmed-up network (its games long, as in a real run), medians printed.
+ * rounds from the same warmed-up network (its games long, as in a real run), medians printed; with
+ * --coherence, one thread with temporal coherence too (its accumulators' extra reads and writes), in the
+ * same rounds on the same tables.
  *
- *   npm run bench:learn -- [--tuples default|small] [--rounds 5] [--games 3000] [--warm 20000] [--json]
+ *   npm run bench:learn -- [--tuples default|small] [--rounds 5] [--games 3000] [--warm 20000] [--coherence] [--json]
  */
 import { Command } from 'commander';
 import { DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
@@ -14,9 +16,10 @@ const o = new Command()
   .option('--rounds <n>', 'interleaved rounds', Number, 5)
   .option('--games <n>', 'training games per measurement', Number, 3000)
   .option('--warm <n>', 'training games before measuring (longer games, tables filled)', Number, 20000)
+  .option('--coherence', 'also one thread with temporal coherence learning, in the same rounds')
   .option('--json', 'one JSON object')
   .parse()
-  .opts<{ tuples: string; rounds: number; games: number; warm: number; json?: boolean }>();
+  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; json?: boolean }>();
 
 const shape: NetworkShape = { tuples: o.tuples === 'small' ? [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]] : DEFAULT_TUPLES, stages: ONE_STAGE, promote: true };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -25,6 +28,7 @@ async function main() {
   // One network; a one-thread and a two-thread trainer take turns on it (the same memory, copied between them).
   const one = new NetworkTraining({ shape, threads: 1, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 } });
   const two = new NetworkTraining({ shape, threads: 2, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 } });
+  const tc = o.coherence ? new NetworkTraining({ shape, threads: 1, seed: 1, learningRate: 1, heldOut: { games: 300, seed: 1e9 }, coherence: true }) : null;
   const copy = (from: NetworkTraining, to: NetworkTraining) => {
     const src = from.machine.tables();
     to.machine.tables().forEach((t, k) => t.set(src[k]));
@@ -32,7 +36,7 @@ async function main() {
   };
   process.stderr.write(`warming up: ${o.warm} training games on one thread…\n`);
   await one.trainTo(o.warm);
-  const rates: Record<'one' | 'two' | 'greedy', number[]> = { one: [], two: [], greedy: [] };
+  const rates: Record<'one' | 'two' | 'greedy' | 'coherent', number[]> = { one: [], two: [], greedy: [], coherent: [] };
   const measure = async (t: NetworkTraining, games: number) => {
     const moves0 = t.movesDone();
     const start = performance.now();
@@ -41,13 +45,18 @@ async function main() {
   };
   for (let r = 0; r < o.rounds; r++) {
     rates.one.push(await measure(one, o.games));
+    if (tc) {
+      // The same tables and next game as the plain thread; the tables it leaves are not carried on.
+      copy(one, tc);
+      rates.coherent.push(await measure(tc, o.games));
+    }
     copy(one, two);
     rates.two.push(await measure(two, o.games));
     copy(two, one);
     const start = performance.now();
     const held = await one.heldOut();
     rates.greedy.push(held.games > 0 ? sumMoves(one) / ((performance.now() - start) / 1000) : 0);
-    process.stderr.write(`round ${r + 1}/${o.rounds}: one thread ${(rates.one[r] / 1e6).toFixed(3)} M moves/s, two threads ${(rates.two[r] / 1e6).toFixed(3)} M, greedy ${(rates.greedy[r] / 1e6).toFixed(3)} M\n`);
+    process.stderr.write(`round ${r + 1}/${o.rounds}: one thread ${(rates.one[r] / 1e6).toFixed(3)} M moves/s, two threads ${(rates.two[r] / 1e6).toFixed(3)} M, greedy ${(rates.greedy[r] / 1e6).toFixed(3)} M${tc ? `, coherence (one thread) ${(rates.coherent[r] / 1e6).toFixed(3)} M` : ''}\n`);
   }
   const result = {
     network: o.tuples === 'small' ? '4 × 4-tuples' : '4 × 6-tuples',
@@ -55,6 +64,7 @@ async function main() {
     gamesPerMeasurement: o.games,
     trainingMovesPerSecond: { oneThread: Math.round(median(rates.one)), twoThreads: Math.round(median(rates.two)), perThreadOfTwo: Math.round(median(rates.two) / 2) },
     greedyMovesPerSecond: Math.round(median(rates.greedy)),
+    ...(tc ? { coherenceMovesPerSecond: { oneThread: Math.round(median(rates.coherent)), ratioToPlain: median(rates.coherent.map((c, k) => c / rates.one[k])) } } : {}),
   };
   if (o.json) console.log(JSON.stringify(result));
   else {
@@ -62,7 +72,9 @@ async function main() {
     console.log(`  training, one thread:   ${(result.trainingMovesPerSecond.oneThread / 1e6).toFixed(3)} M moves/s`);
     console.log(`  training, two threads:  ${(result.trainingMovesPerSecond.twoThreads / 1e6).toFixed(3)} M moves/s (${(result.trainingMovesPerSecond.perThreadOfTwo / 1e6).toFixed(3)} M per thread)`);
     console.log(`  greedy play (held-out): ${(result.greedyMovesPerSecond / 1e6).toFixed(3)} M moves/s on one thread`);
+    if (result.coherenceMovesPerSecond) console.log(`  temporal coherence, one thread: ${(result.coherenceMovesPerSecond.oneThread / 1e6).toFixed(3)} M moves/s (× ${result.coherenceMovesPerSecond.ratioToPlain.toFixed(2)} of plain, median of the rounds' ratios)`);
   }
+  await tc?.close();
   await one.close();
   await two.close();
 }

@@ -142,14 +142,13 @@ describe('training against the reference, to the bit', () => {
       const acc = m.accumulators();
       acc.forEach((t, k) => expect(sameBits(t, ref.accumulators![k]), `accumulator ${k}`).toBe(true));
       // The accumulators hold what they say: A ≥ |E| entry by entry (up to float32 rounding), and some entries' errors cancelled (|E| < A).
-      const half = acc.length / 2;
       let cancelled = 0;
       let touched = 0;
       let below = 0;
-      for (let k = 0; k < half; k++) {
-        for (let i = 0; i < acc[k].length; i++) {
-          const e = acc[k][i];
-          const a = acc[half + k][i];
+      for (const pairs of acc) {
+        for (let i = 0; i < pairs.length; i += 2) {
+          const e = pairs[i];
+          const a = pairs[i + 1];
           if (a < Math.abs(e) * (1 - 1e-6)) below++;
           if (a > 0) touched++;
           if (Math.abs(e) < 0.5 * a) cancelled++;

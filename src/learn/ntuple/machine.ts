@@ -34,7 +34,7 @@ export interface LearnExports {
 }
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*).
-const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21 } as const;
+const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22 } as const;
 const F_BASE = 128;
 const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3 } as const;
 const BLOCK_BYTES = 256;
@@ -65,7 +65,7 @@ export interface MachineOptions {
   searchThreads?: number;
   /** Room for heuristic terms at the search's leaves (9 tables of 65,536 f64, 4.5 MiB): setLeafHeuristic. */
   leafHeuristic?: boolean;
-  /** Temporal coherence learning: two float32 accumulators per entry (E, A), the tables' memory twice more. */
+  /** Temporal coherence learning: two float32 accumulators per entry (E, A side by side), the tables' memory twice more. */
   coherence?: boolean;
 }
 
@@ -114,8 +114,8 @@ export class NetworkMachine {
   private leafHeuristicKey: string | null = null;
   private readonly ringPtr: number;
   private readonly evalPtr: number;
-  /** Bytes from an entry to its E accumulator (A at twice that); 0 without temporal coherence. */
-  private readonly coherenceOffset: number;
+  /** Where the accumulator pairs start (temporal coherence), 0 without. */
+  private readonly pairsAt: number;
 
   constructor(
     readonly shape: NetworkShape,
@@ -149,9 +149,10 @@ export class NetworkMachine {
     this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
     this.tablePtr = [];
     for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));
-    // The accumulators mirror the tables at a fixed distance (every table's size is a multiple of 64 bytes): E, then A.
-    this.coherenceOffset = options.coherence ? align(at - this.tablePtr[0], 64) : 0;
-    if (options.coherence) at = this.tablePtr[0] + 3 * this.coherenceOffset;
+    // The accumulator pairs mirror the tables at twice their size (every table's size is a multiple of 64 bytes, so
+    // the tables are contiguous): the pair of the entry at a is at 2·a + pairShift.
+    this.pairsAt = options.coherence ? place(2 * (at - this.tablePtr[0])) : 0;
+    const pairShift = (this.pairsAt - 2 * this.tablePtr[0]) >>> 0;
     const bytes = align(at, PAGE);
     if (bytes / PAGE > MAX_PAGES) {
       throw new InputError(`a network of ${shape.tuples.length} tuples in ${shape.stages.length} stages needs ${formatBytes(bytes)}; WebAssembly memory holds at most 4 GiB: use fewer or shorter tuples, or fewer stages`);
@@ -184,7 +185,8 @@ export class NetworkMachine {
     word(W.SEARCH_TABLE, searchTable);
     word(W.SEARCH_BITS, searchBits);
     word(W.SEARCH_THREAD, options.threads);
-    word(W.COHERENCE, this.coherenceOffset);
+    word(W.COHERENCE, options.coherence ? 1 : 0);
+    word(W.PAIR_SHIFT, pairShift);
     f64[(block + F_BASE) / 8 + F.TRAIN_SEED] = options.trainSeed;
     f64[(block + F_BASE) / 8 + F.EVAL_SEED] = options.evalSeed;
     f64[(block + F_BASE) / 8 + F.STEP] = options.step;
@@ -268,12 +270,11 @@ export class NetworkMachine {
     return out;
   }
 
-  /** The temporal coherence accumulators in file order: every table's E, then every table's A (views into the memory). */
+  /** The temporal coherence accumulators in file order: per table, its entries' (E, A) pairs (views into the memory). */
   accumulators(): Float32Array[] {
-    if (!this.coherenceOffset) throw new Error('this network machine learns without temporal coherence (MachineOptions.coherence)');
-    const view = (k: number, t: Float32Array) => new Float32Array(this.memory.buffer, t.byteOffset + k * this.coherenceOffset, t.length);
-    const tables = this.tables();
-    return [...tables.map((t) => view(1, t)), ...tables.map((t) => view(2, t))];
+    if (!this.pairsAt) throw new Error('this network machine learns without temporal coherence (MachineOptions.coherence)');
+    const first = this.tablePtr[0];
+    return this.tables().map((t) => new Float32Array(this.memory.buffer, this.pairsAt + 2 * (t.byteOffset - first), 2 * t.length));
   }
 
   /** Training game g's result as the ring holds it (valid while g is among the last RING games finished). */

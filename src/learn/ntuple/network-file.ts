@@ -8,8 +8,8 @@
  *
  * Version 1 is the line network of src/learn/table-file.ts; both are named by path and SHA-256 of the
  * whole file. A learning run with temporal coherence keeps its accumulators beside each checkpoint in a file
- * of the same format whose header adds `"accumulators": true` and whose tables are twice as many (every
- * table's E, then every table's A): a file for resuming a run, not a network, and refused as one. A file is written to a temporary name in the same folder and renamed, so the final name never
+ * of the same format whose header adds `"accumulators": true` and whose tables are twice as long (each
+ * entry's E and A, side by side): a file for resuming a run, not a network, and refused as one. A file is written to a temporary name in the same folder and renamed, so the final name never
  * holds a half-written file (a full disk leaves the previous file as it was).
  */
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -47,7 +47,7 @@ export function writeNetworkFile(path: string, shape: NetworkShape, tables: read
   return writeTables(path, encodeHeader(shape), tables, 'network file');
 }
 
-/** Writes a learning run's temporal coherence accumulators (every table's E, then every table's A) atomically; returns the SHA-256. */
+/** Writes a learning run's temporal coherence accumulators (per table, its entries' (E, A) pairs) atomically; returns the SHA-256. */
 export function writeAccumulatorsFile(path: string, shape: NetworkShape, accumulators: readonly Float32Array[]): string {
   return writeTables(path, encodeHeader(shape, true), accumulators, 'accumulators file');
 }
@@ -151,7 +151,7 @@ export function readNetworkFile(path: string, into?: (shape: NetworkShape) => Fl
 
 /**
  * Reads and checks a learning run's accumulators file (every entry finite) into `into` (the machine's
- * accumulators, E then A); returns the file's SHA-256. `shape` is the run's: a file of another is refused.
+ * accumulator pairs, table by table); returns the file's SHA-256. `shape` is the run's: a file of another is refused.
  */
 export function readAccumulatorsFile(path: string, shape: NetworkShape, into: Float32Array[], origin: string): string {
   return readTables(

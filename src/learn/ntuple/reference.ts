@@ -15,7 +15,7 @@ type Grid = number[][];
 export interface ReferenceNetwork {
   shape: NetworkShape;
   tables: Float32Array[];
-  /** Temporal coherence learning: every table's E, then every table's A (as NetworkMachine.accumulators() lists them). */
+  /** Temporal coherence learning: per table, its entries' (E, A) pairs (as NetworkMachine.accumulators() lists them). */
   accumulators?: Float32Array[];
 }
 
@@ -83,12 +83,12 @@ export function referenceUpdate(net: ReferenceNetwork, board: Board, target: num
       net.tables[k][index] = entry(net, stage, t, index) + delta;
       continue;
     }
-    const e = acc[k];
-    const a = acc[net.tables.length + k];
-    const rate = a[index] === 0 ? 1 : Math.abs(e[index]) / a[index];
+    const pairs = acc[k];
+    const e = 2 * index;
+    const rate = pairs[e + 1] === 0 ? 1 : Math.abs(pairs[e]) / pairs[e + 1];
     net.tables[k][index] = entry(net, stage, t, index) + delta * rate;
-    e[index] += error;
-    a[index] += Math.abs(error);
+    pairs[e] += error;
+    pairs[e + 1] += Math.abs(error);
   }
 }
 

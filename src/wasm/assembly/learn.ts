@@ -41,7 +41,8 @@ const W_STAGE_STRIDE = 17;
 const W_SEARCH_TABLE = 18; // the main instance's transposition table (network-search.ts), 0 when it has none
 const W_SEARCH_BITS = 19;
 const W_SEARCH_THREAD = 20; // the instance that holds it (the threads' instances train and have none)
-const W_COHERENCE = 21; // temporal coherence: the bytes from an entry to its accumulators (0: plain TD)
+const W_COHERENCE = 21; // temporal coherence: 1 on, 0 plain TD
+const W_PAIR_SHIFT = 22; // with it, an entry at a has its accumulators at 2·a + this (u32, wrapping)
 const F_BASE = 128;
 const F_TRAIN_SEED = 0;
 const F_EVAL_SEED = 1;
@@ -105,7 +106,7 @@ export function attach(block: usize, thread: i32): void {
     scratch,
   );
   setStageStride(<usize>load<u32>(block + (W_STAGE_STRIDE << 2)));
-  setCoherence(<usize>load<u32>(block + (W_COHERENCE << 2)));
+  setCoherence(load<i32>(block + (W_COHERENCE << 2)) != 0, <usize>load<u32>(block + (W_PAIR_SHIFT << 2)));
   // Searching instances are threads SEARCH_THREAD, SEARCH_THREAD + 1, …: the main one and the root split's helpers, a table each.
   const first = load<i32>(block + (W_SEARCH_THREAD << 2));
   const bits = load<i32>(block + (W_SEARCH_BITS << 2));

@@ -170,16 +170,22 @@ export function setStageStride(stride: usize): void {
 }
 
 /**
- * Temporal coherence learning (Beal & Smith 1999; Jaśkowski 2018), 0 when off: the distance in bytes from an
- * entry to its accumulators, E (the sum of its errors) at +coherence and A (the sum of their magnitudes) at
- * +2·coherence, float32 each. An entry's step is scaled by |E| / A (1 while A is 0): entries whose errors keep
- * one sign learn at the full rate, entries whose errors cancel out settle.
+ * Temporal coherence learning (Beal & Smith 1999; Jaśkowski 2018): each entry has two float32 accumulators,
+ * E (the sum of its errors) and A (the sum of their magnitudes), side by side so one cache miss brings both;
+ * the pair of the entry at address a is at 2·a + pairShift (wrapping). An entry's step is scaled by |E| / A
+ * (1 while A is 0): entries whose errors keep one sign learn at the full rate, entries whose errors cancel
+ * out settle.
  */
-let coherence: usize = 0;
+let coherence = false;
+let pairShift: usize = 0;
 
-export function setCoherence(offset: usize): void {
-  coherence = offset;
+export function setCoherence(on: bool, shift: usize): void {
+  coherence = on;
+  pairShift = shift;
 }
+
+/** Loads of the accumulator pairs, summed here so they are made: the second pass then finds them in the cache. */
+let touched: f32 = 0;
 
 /** The value from a slot of addresses (its stage as `addresses` returned it). */
 export function valueAt(at: usize, stage: i32): f64 {
@@ -205,7 +211,7 @@ export function networkValue(b: u64): f64 {
  * moves twice).
  */
 export function updateAt(at: usize, stage: i32, target: f64, step: f64): void {
-  if (coherence != 0) {
+  if (coherence) {
     coherentUpdateAt(at, stage, target, step);
     return;
   }
@@ -231,15 +237,20 @@ function coherentUpdateAt(at: usize, stage: i32, target: f64, step: f64): void {
   const size = Math.abs(error);
   const end = at + (<usize>(tupleCount << 3) << 2);
   const lazy = stage != 0 && promote;
+  // First every pair's load in a tight loop (the misses in flight together, as valueAt's reads), then the updates.
+  let t: f32 = 0;
+  for (let p = at; p < end; p += 4) t += load<f32>((<usize>load<u32>(p) << 1) + pairShift);
+  touched = t;
   for (let p = at; p < end; p += 4) {
     const a = <usize>load<u32>(p);
-    const e = <f64>load<f32>(a + coherence);
-    const m = <f64>load<f32>(a + (coherence << 1));
+    const pair = (a << 1) + pairShift;
+    const e = <f64>load<f32>(pair);
+    const m = <f64>load<f32>(pair, 4);
     const rate = m == 0 ? 1.0 : Math.abs(e) / m;
     const w = lazy ? <f64>entryAt(a, stage, stageStride) : <f64>load<f32>(a);
     store<f32>(a, <f32>(w + delta * rate));
-    store<f32>(a + coherence, <f32>(e + error));
-    store<f32>(a + (coherence << 1), <f32>(m + size));
+    store<f32>(pair, <f32>(e + error));
+    store<f32>(pair, <f32>(m + size), 4);
   }
 }
 
