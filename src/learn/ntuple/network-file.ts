@@ -9,8 +9,9 @@
  * Version 1 is the line network of src/learn/table-file.ts; both are named by path and SHA-256 of the
  * whole file. A learning run with temporal coherence keeps its accumulators beside each checkpoint in a file
  * of the same format whose header adds `"accumulators": true` and whose tables are twice as long (each
- * entry's E and A, side by side): a file for resuming a run, not a network, and refused as one. A file is written to a temporary name in the same folder and renamed, so the final name never
- * holds a half-written file (a full disk leaves the previous file as it was).
+ * entry's E and A, side by side): a file for resuming a run, not a network, and refused as one. A file is
+ * written to a temporary name in the same folder and renamed, so the final name never holds a half-written
+ * file (a full disk leaves the previous file as it was).
  */
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';

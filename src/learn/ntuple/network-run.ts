@@ -59,8 +59,9 @@ export function storedNetworkPath(storePath: string, rel: string): string {
 
 /**
  * Refuses to start a network the machine cannot hold, saying how much it needs: its memory (the tables in
- * one WebAssembly memory), and on the database's disk two network files (a checkpoint's file is written
- * before the previous one goes). Called before anything is created.
+ * one WebAssembly memory, three times over with temporal coherence's accumulators), and on the database's
+ * disk two checkpoints' files (a checkpoint's files are written before the previous one's go). Called
+ * before anything is created.
  */
 export function checkNetworkResources(shape: NetworkShape, storePath: string, coherence = false): void {
   const bytes = (coherence ? 3 : 1) * networkFileBytes(shape);
@@ -121,8 +122,8 @@ export async function runNetworkLearning(
     if (boards === null) {
       // Stopped while collecting the late starts: nothing trained, the run stays where it was.
       store.releaseLearnRun(runId, 'stopped');
-      const games = store.lastLearnCheckpoint(runId)?.games ?? 0;
-      return { status: 'stopped', games, config, recentMean: (store.lastLearnCheckpoint(runId)?.stats as CheckpointStats | null)?.recent.mean ?? 0 };
+      const last = store.lastLearnCheckpoint(runId);
+      return { status: 'stopped', games: last?.games ?? 0, config, recentMean: (last?.stats as CheckpointStats | null)?.recent.mean ?? 0 };
     }
     const starts = config.starts ? { boards, share: config.starts.share } : undefined;
     training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts, coherence });
