@@ -17,7 +17,7 @@ import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync,
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { InputError } from '../../util/errors';
-import { checkShape, networkEntries, tableEntries, type NetworkShape } from './shape';
+import { checkShape, networkEntries, sameShape, tableEntries, type NetworkShape } from './shape';
 
 const MAGIC = 'tune2048';
 export const NETWORK_FILE_VERSION = 2;
@@ -158,7 +158,7 @@ export function readAccumulatorsFile(path: string, shape: NetworkShape, into: Fl
   return readTables(
     path,
     (found) => {
-      if (JSON.stringify(found) !== JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote })) throw new InputError(`${origin} holds accumulators of another network shape`);
+      if (!sameShape(found, shape)) throw new InputError(`${origin} holds accumulators of another network shape`);
       return into;
     },
     true,

@@ -57,6 +57,11 @@ export function storedNetworkPath(storePath: string, rel: string): string {
   return join(dirname(resolve(storePath)), rel);
 }
 
+/** A checkpoint's files, as many bytes as training holds in memory: the network file, and with coherence its accumulators (twice its tables). */
+function checkpointBytes(shape: NetworkShape, coherence: boolean): number {
+  return (coherence ? 3 : 1) * networkFileBytes(shape);
+}
+
 /**
  * Refuses to start a network the machine cannot hold, saying how much it needs: its memory (the tables in
  * one WebAssembly memory, three times over with temporal coherence's accumulators), and on the database's
@@ -64,14 +69,14 @@ export function storedNetworkPath(storePath: string, rel: string): string {
  * before anything is created.
  */
 export function checkNetworkResources(shape: NetworkShape, storePath: string, coherence = false): void {
-  const bytes = (coherence ? 3 : 1) * networkFileBytes(shape);
+  const bytes = checkpointBytes(shape, coherence);
   if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network (${describeShape(shape)}${coherence ? ', with temporal coherence accumulators' : ''}) needs ${formatBytes(bytes)} of memory to train and this machine has ${formatBytes(freemem())} free`);
   checkDisk(dirname(resolve(storePath)), shape, coherence);
 }
 
 function checkDisk(dir: string, shape: NetworkShape, coherence: boolean): void {
   // Two checkpoints' files (the next is written before the previous goes), each with its accumulators under coherence.
-  const need = 2 * (coherence ? 3 : 1) * networkFileBytes(shape);
+  const need = 2 * checkpointBytes(shape, coherence);
   let free: number;
   try {
     const s = statfsSync(dir);
@@ -193,8 +198,9 @@ export async function runNetworkLearning(
         throw e;
       }
       if (previous) {
-        rmSync(storedNetworkPath(store.path, previous), { force: true });
-        rmSync(accumulatorsFile(storedNetworkPath(store.path, previous)), { force: true });
+        const old = storedNetworkPath(store.path, previous);
+        rmSync(old, { force: true });
+        rmSync(accumulatorsFile(old), { force: true });
       }
       savedAt = training!.games;
       options.onCheckpoint?.(training!.games);

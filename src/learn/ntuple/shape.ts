@@ -75,6 +75,12 @@ export function checkShape(shape: NetworkShape, origin: string): void {
 }
 
 /** The stage of a board whose largest rank is r, for r = 0..15 (rank 0: an empty board, in the first stage). */
+/** Whether two shapes are one network's (tuples, stages and promotion alike). */
+export function sameShape(a: NetworkShape, b: NetworkShape): boolean {
+  const key = (s: NetworkShape) => JSON.stringify({ tuples: s.tuples, stages: s.stages, promote: s.promote });
+  return key(a) === key(b);
+}
+
 export function stageOfRank(shape: NetworkShape): Uint8Array {
   const out = new Uint8Array(16);
   shape.stages.forEach((s, k) => {

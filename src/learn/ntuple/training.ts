@@ -5,7 +5,7 @@
 import type { Board } from '../../engine/board';
 import { NetworkMachine } from './machine';
 import { readAccumulatorsFile, readNetworkFile, writeAccumulatorsFile, writeNetworkFile } from './network-file';
-import type { NetworkShape } from './shape';
+import { sameShape, type NetworkShape } from './shape';
 import { Trainer } from './trainer';
 
 export interface TrainingSettings {
@@ -115,7 +115,7 @@ export class NetworkTraining {
   load(path: string, origin = `network file "${path}"`): string {
     const expected = JSON.stringify(this.settings.shape);
     const file = readNetworkFile(path, (shape) => {
-      if (JSON.stringify({ tuples: shape.tuples, stages: shape.stages, promote: shape.promote }) !== JSON.stringify({ tuples: this.settings.shape.tuples, stages: this.settings.shape.stages, promote: this.settings.shape.promote })) {
+      if (!sameShape(shape, this.settings.shape)) {
         throw new Error(`${origin} holds a network of another shape than ${expected}`);
       }
       return this.machine.tables();
