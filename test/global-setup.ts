@@ -3,12 +3,36 @@
  * folder of its own (TMPDIR, which os.tmpdir() and child processes follow), removed when the suite ends,
  * failed tests included. The end also checks the system's temporary folder: a tune2048-* folder that was not
  * there before the suite began was made by code that ignores TMPDIR, and fails the run, named.
+ *
+ * First, the CLI the tests run (dist/, test/helpers/cli.ts) is built from the sources if any is newer.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const ROOT = join(__dirname, '..');
+
+/** The newest modification time of the files under `dir` (what tsconfig.build.json compiles: not the web page, not the WebAssembly sources). */
+function newest(dir: string): number {
+  return Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((e) => {
+      const path = join(dir, e.name);
+      if (!e.isDirectory()) return statSync(path).mtimeMs;
+      return path === join(ROOT, 'src', 'web') || path === join(ROOT, 'src', 'wasm', 'assembly') ? 0 : newest(path);
+    }),
+  );
+}
+
+function buildCliIfStale(): void {
+  const built = join(ROOT, 'dist', 'cli', 'main.js');
+  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+}
+
 export default function setup(): () => void {
+  buildCliIfStale();
   const system = tmpdir();
   const ours = (names: string[]) => names.filter((n) => n.startsWith('tune2048'));
   const before = new Set(ours(readdirSync(system)));

@@ -1,6 +1,6 @@
 /**
- * The package runs from dist/, compiled to CommonJS by tsc, while the tests run the sources through tsx
- * (esbuild), which forgives what CommonJS does not: a top-level `const module` (or `exports`, `require`…)
+ * The package runs from dist/, compiled to CommonJS by tsc, while most tests import the sources through
+ * vitest (esbuild), which forgives what CommonJS does not: a top-level `const module` (or `exports`, `require`…)
  * clashes with the module wrapper's own parameters, and Node then mistakes the file for an ES module
  * ("exports is not defined in ES module scope", a learning thread that never starts). Every source file
  * of the package is compiled here as tsc compiles it and wrapped as Node wraps it.

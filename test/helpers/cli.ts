@@ -1,13 +1,16 @@
-/** Runs the CLI from source (through tsx), as a user would run the built one. */
+/**
+ * Runs the CLI as a user runs it: the built one (dist/, compiled by tsc from the sources; the suite's setup,
+ * test/global-setup.ts, builds it first whenever a source is newer). Not through tsx: esbuild turns every
+ * imported function into a getter call, which makes the TypeScript hot paths (games, line tables, the
+ * worker processes that play them) about 4× slower and the suite minutes longer.
+ */
 import { spawn, spawnSync, SpawnSyncOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(__dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
-// tsx by its file, so the CLI runs from any folder (a README tour runs in an empty one).
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+// By its absolute path, so the CLI runs from any folder (a README tour runs in an empty one).
+const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
 export interface CliResult {
   code: number;
@@ -16,7 +19,7 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResult {
-  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], {
+  const r = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 300_000,
@@ -32,7 +35,7 @@ export interface RunningCli {
 
 /** Starts the CLI in the background (for kill and Ctrl-C tests). */
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): RunningCli {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -70,8 +73,7 @@ export function childrenOf(pid: number): number[] {
 }
 
 /**
- * The worker processes of a command: its children running worker-farm's child module (a command run
- * through tsx may also have an esbuild service child).
+ * The worker processes of a command: its children running worker-farm's child module.
  */
 export function workersOf(pid: number): number[] {
   return childrenOf(pid).filter((child) => {
