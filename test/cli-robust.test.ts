@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/main';
 import { parseConfig } from '../src/tuner/config';
-import { alive, runCli, startCli, waitFor, waitForOutput, workersOf } from './helpers/cli';
+import { alive, ROOT, runCli, startCli, waitFor, waitForOutput, workersOf } from './helpers/cli';
 import { dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
 
@@ -66,6 +66,14 @@ describe('signals, pipes and processes', () => {
     const r = await run.done; // the workers hold the stderr pipe: it closes when they are gone
     expect(workers.filter(alive)).toEqual([]);
     expect(r.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('a worker whose parent was killed while it was still starting notices it too (the pid it watches comes from the parent, not from process.ppid)', () => {
+    // parentGone looks at most every 200 ms: the script waits that out before it asks.
+    const script = `const { parentGone } = require(${JSON.stringify(join(ROOT, 'dist', 'runner', 'parent.js'))}); for (const t = Date.now(); Date.now() - t < 250; ); console.log(parentGone());`;
+    const asks = (parent: number) => execFileSync(process.execPath, ['-e', script], { env: { ...process.env, TUNE2048_PARENT_PID: String(parent) }, encoding: 'utf8' }).trim();
+    expect(asks(process.pid)).toBe('false'); // its parent, alive
+    expect(asks(2 ** 22 + 1)).toBe('true'); // not its parent (above Linux's largest pid): already re-parented
   });
 
   it('double Ctrl-C: leaves at once, the run stored as stopped with no owner, workers gone', async () => {

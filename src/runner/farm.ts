@@ -113,7 +113,7 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
     maxCallTime: Infinity,
     maxRetries: retries,
     autoStart: true,
-    workerOptions: { execArgv, env: { ...process.env, TUNE2048_WORKER_MODULE: workerPath, TUNE2048_WORKER_METHOD: method } },
+    workerOptions: { execArgv, env: { ...process.env, TUNE2048_WORKER_MODULE: workerPath, TUNE2048_WORKER_METHOD: method, TUNE2048_PARENT_PID: String(process.pid) } },
     onChild: (child: ChildProcess) => {
       // After terminate(), worker-farm still restarts workers for the calls it re-queues: end them at once.
       if (killed) child.kill('SIGKILL');
