@@ -13,7 +13,7 @@ import { boardFromRanks, type Board } from '../src/engine/board';
 import { playGame } from '../src/engine/game';
 import { applyMove, type Direction } from '../src/engine/moves';
 import { parseLearnConfig } from '../src/learn/config';
-import { NetworkMachine } from '../src/learn/ntuple/machine';
+import { instantiateLearn, NetworkMachine } from '../src/learn/ntuple/machine';
 import { readNetworkFile, readNetworkShape, writeNetworkFile } from '../src/learn/ntuple/network-file';
 import { referenceGame, referenceUpdate, referenceValue, symmetries, type ReferenceNetwork } from '../src/learn/ntuple/reference';
 import { checkShape, DEFAULT_TUPLES, LINE_TUPLES, ONE_STAGE, tupleRuns, type NetworkShape } from '../src/learn/ntuple/shape';
@@ -213,6 +213,13 @@ describe('training against the reference, to the bit', () => {
 });
 
 describe('bad shapes and network files: one line naming the problem', () => {
+  it('a learning module built from other sources (no block layout, or another one) is refused, naming the build command', () => {
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    // The smallest module: no exports at all, so no BLOCK_LAYOUT.
+    const empty = new WebAssembly.Module(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    expect(() => instantiateLearn(empty, memory)).toThrow(/was built from other sources than this program \(block layout unknown, this program's \d+\); build both with: npm run build$/);
+  });
+
   const bad: [string, Partial<NetworkShape>, RegExp][] = [
     ['a repeated cell', { tuples: [[0, 1, 1]] }, /network\.tuples\[0\]: cell 1 is repeated/],
     ['a cell out of range', { tuples: [[0, 16]] }, /network\.tuples\[0\]: cell 16 is not a cell/],

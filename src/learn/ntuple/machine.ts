@@ -33,7 +33,8 @@ export interface LearnExports {
   searchNodes(): number;
 }
 
-// The block's words (src/wasm/assembly/learn.ts W_* and F_*).
+// The block's words (src/wasm/assembly/learn.ts W_* and F_*), in the layout BLOCK_LAYOUT (raise it there and here with any change).
+const BLOCK_LAYOUT = 2;
 const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22 } as const;
 const F_BASE = 128;
 const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3 } as const;
@@ -85,7 +86,14 @@ export function compiledLearnModule(): WebAssembly.Module {
 }
 
 export function instantiateLearn(module: WebAssembly.Module, memory: WebAssembly.Memory): LearnExports {
-  return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as LearnExports;
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports;
+  // A program and a learning module built from different sources would read each other's words wrongly: a
+  // network learned or searched with them would be silently wrong, so they refuse to run together.
+  const layout = (exports.BLOCK_LAYOUT as { value?: number } | undefined)?.value;
+  if (layout !== BLOCK_LAYOUT) {
+    throw new Error(`the learning module "${LEARN_WASM_PATH}" was built from other sources than this program (block layout ${layout ?? 'unknown'}, this program's ${BLOCK_LAYOUT}); build both with: npm run build`);
+  }
+  return exports as unknown as LearnExports;
 }
 
 const align = (x: number, to: number) => Math.ceil(x / to) * to;

@@ -20,6 +20,8 @@ import { clearLeafHeuristic, clearStageWeights, searchMove as networkSearchMove,
 import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveTables } from './network-moves';
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
+/** The block's layout, checked by machine.ts (BLOCK_LAYOUT): raise both with any change to the words below. */
+export const BLOCK_LAYOUT: i32 = 2;
 const W_CONTROL = 0;
 const W_SCRATCH = 1;
 const W_ROW_LEFT = 2;
