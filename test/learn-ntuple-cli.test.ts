@@ -215,7 +215,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(exported(db).equals(uninterrupted)).toBe(true);
   });
 
-  it('Ctrl-C while the late-start boards are collected (minutes for a deep tile): stopped there, exit 130, nothing trained; resumed, it collects them again and trains', async () => {
+  it('Ctrl-C while the late-start boards are collected (minutes for a deep tile): stopped there, exit 130, nothing trained; resumed, it collects them, stores them with the run and trains; resumed again, it reads them back', async () => {
     const db = join(dir(), 'learn.sqlite');
     const slow = { games: 1000, checkpointEvery: 500, starts: { weights: 'tuned-d1', depth: 1, maxTile: 4096, positions: 200, share: 0.2 } };
     const run = startCli(['learn', 'start', '-c', config(slow), '--db', db]);
@@ -232,6 +232,10 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('collected 200 start boards holding 4096 (tuned-d1 at depth 1)');
     expect(checkpoints(db)).toBe(1);
+    const again = runCli(['learn', 'resume', '1', '--db', db, '--games', '1000']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/collect/);
+    expect(checkpoints(db)).toBe(2);
   });
 
   it('a disk that fills during a checkpoint: one line, exit 2, the previous checkpoint stays valid and resumes to the same network', async () => {

@@ -8,14 +8,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { boardFromGrid, boardToGrid, countEmpty } from '../src/engine/board';
+import { boardFromGrid, boardToGrid, countEmpty, makeBoard } from '../src/engine/board';
 import { createRng, initialBoard, spawnTile } from '../src/engine/spawn';
 import { loadWeights, parseWeights, type Weights } from '../src/heuristic/weights';
 import { parseLearnConfig } from '../src/learn/config';
 import { emptyNetwork, networkValue, type LineNetwork } from '../src/learn/line-network';
 import { decodeNetwork, encodeNetwork, readNetworkFile, sha256, TABLE_FILE_BYTES } from '../src/learn/table-file';
 import { trainGame } from '../src/learn/td';
-import { learnState, runLearning } from '../src/learn/learn-run';
+import { learnState, runLearning, type StartBoards } from '../src/learn/learn-run';
+import { decodeBoards, encodeBoards } from '../src/learn/late-starts';
 import { lateBoards } from '../src/player/late-boards';
 import { Store } from '../src/store/store';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
@@ -262,7 +263,7 @@ describe('late starts (multi-stage TD)', () => {
     await expect(lateBoards({ ...starts, maxTile: 32768, positions: 1 }, 5)).rejects.toThrow(/starts: tuned-d1 at depth 0 reached 32768 in 0 of 50 games \(1 wanted\); lower starts.maxTile/);
   });
 
-  it('a run with late starts stopped at a game boundary and resumed ends with the tables of a run never stopped (and other tables than without them)', async () => {
+  it('a run with late starts stopped at a game boundary and resumed ends with the tables of a run never stopped (and other tables than without them); the boards are collected once, stored with the run', async () => {
     const config = parseLearnConfig({ format: 'tune2048/learn', name: 'late', seed: 3, games: 400, learningRate: 0.25, checkpointEvery: 100, starts });
     const tables = async (stopAfter?: number, withStarts = true) => {
       const dir = tmp();
@@ -270,12 +271,15 @@ describe('late starts (multi-stage TD)', () => {
       try {
         const id = store.createLearnRun({ name: 'late', storedConfig: withStarts ? config : { ...config, starts: undefined } });
         let checkpoints = 0;
-        const options = { startBoards: lateBoards, onCheckpoint: () => checkpoints++ };
+        let collections = 0;
+        const startBoards: StartBoards = (...args) => (collections++, lateBoards(...args));
+        const options = { startBoards, onCheckpoint: () => checkpoints++ };
         if (stopAfter !== undefined) {
           const first = await runLearning(store, id, { ...options, shouldStop: () => checkpoints >= stopAfter });
           expect(first.status).toBe('stopped');
         }
         expect((await runLearning(store, id, options)).status).toBe('finished');
+        expect(collections).toBe(withStarts ? 1 : 0);
         return sha256(encodeNetwork(learnState(store, id).net));
       } finally {
         store.close();
@@ -284,6 +288,14 @@ describe('late starts (multi-stage TD)', () => {
     const whole = await tables();
     expect(await tables(2)).toBe(whole);
     expect(await tables(undefined, false)).not.toBe(whole);
+  });
+
+  it('stored boards read back as they were (the sign bits of both halves included); damaged ones are refused in one line', () => {
+    const rng = seedrandom('boards');
+    const boards = Array.from({ length: 50 }, () => makeBoard((rng() * 2 ** 32) | 0, (rng() * 2 ** 32) | 0));
+    boards.push(makeBoard(-1, -(2 ** 31)), makeBoard(0, 2 ** 31 - 1));
+    expect(decodeBoards(encodeBoards(boards), 'x')).toEqual(boards);
+    expect(() => decodeBoards(encodeBoards(boards).subarray(0, 12), "learning run 1's stored start boards")).toThrow(/^learning run 1's stored start boards are damaged \(12 bytes; 8 a board\)$/);
   });
 
   it.each([

@@ -8,6 +8,7 @@ import type { Board } from '../engine/board';
 import { createRng } from '../engine/spawn';
 import type { Store } from '../store/store';
 import { parseLearnConfig, type LearnConfig } from './config';
+import { runStartBoards } from './late-starts';
 import { emptyNetwork, type LineNetwork } from './line-network';
 import { decodeNetwork, encodeNetwork } from './table-file';
 import { runNetworkLearning, type NetworkProgress } from './ntuple/network-run';
@@ -85,16 +86,12 @@ export async function runLearning(store: Store, runId: number, options: LearnOpt
     options.onCheckpoint?.(games);
   };
   try {
-    // Collected again on every resume: the same boards, since the collecting games are seeded too.
-    if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
-    if (config.starts) {
-      const found = await options.startBoards!(config.starts, config.seed, { shouldStop: options.shouldStop });
-      if (found === null) {
-        store.releaseLearnRun(runId, 'stopped');
-        return { status: 'stopped', games, config, recentMean };
-      }
-      lateStarts = found;
+    const found = await runStartBoards(store, runId, config, options);
+    if (found === null) {
+      store.releaseLearnRun(runId, 'stopped');
+      return { status: 'stopped', games, config, recentMean };
     }
+    lateStarts = found;
     let sliceStart = performance.now();
     while (games < config.games && !options.shouldStop?.()) {
       const g = trainGame(net, config.seed + games, config.learningRate, startOf(games));

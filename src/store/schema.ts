@@ -134,6 +134,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE learn_checkpoints ADD COLUMN table_sha256 TEXT;
   ALTER TABLE learn_checkpoints ADD COLUMN stats TEXT;          -- JSON: moves, training seconds, the last training games' and the held-out games' summaries
   `,
+  // 9: a learning run's late-start boards, stored at their first collection (minutes of games) so a resume reads them back
+  `
+  CREATE TABLE learn_starts (
+    run_id        INTEGER PRIMARY KEY REFERENCES learn_runs(id),
+    boards        BLOB NOT NULL             -- per board its two halves (lo, hi) as int32 little-endian, in collection order
+  );
+  `,
 ];
 
 /**

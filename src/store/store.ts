@@ -602,6 +602,24 @@ export class Store {
     return row && decodeLearnCheckpoint(row);
   }
 
+  /** A learning run's stored late-start boards (learn/late-starts.ts encodes them), or null before their first collection. */
+  learnStarts(id: number): Buffer | null {
+    if (this.schemaVersion() < 9) return null;
+    const row = this.db.prepare('SELECT boards FROM learn_starts WHERE run_id = ?').get(id) as { boards: Buffer } | undefined;
+    return row?.boards ?? null;
+  }
+
+  /** Stores a learning run's late-start boards, if this process holds the run. */
+  saveLearnStarts(id: number, boards: Uint8Array, pid = process.pid, host = hostname()): void {
+    this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT owner_pid, owner_host FROM learn_runs WHERE id = ?').get(id) as { owner_pid: number | null; owner_host: string | null };
+        if (row.owner_pid !== pid || row.owner_host !== host) throw new RunLostError(`learning run ${id} was taken over by another process; this process stops and writes nothing more`);
+        this.db.prepare('INSERT OR REPLACE INTO learn_starts (run_id, boards) VALUES (?, ?)').run(id, Buffer.from(boards.buffer, boards.byteOffset, boards.byteLength));
+      })
+      .immediate();
+  }
+
   /** Gives the learning run up with its final status (if this process still holds it). */
   releaseLearnRun(id: number, status: Exclude<RunStatus, 'running'>, error: string | null = null, pid = process.pid, host = hostname()): void {
     this.db

@@ -16,6 +16,7 @@ import type { Store } from '../../store/store';
 import { InputError, RunLostError } from '../../util/errors';
 import { DEFAULT_HELD_OUT, learningRateAt, networkShapeOf, nextRateChange, type LearnConfig } from '../config';
 import type { LearnOptions, LearnOutcome } from '../learn-run';
+import { runStartBoards } from '../late-starts';
 import { formatBytes } from './machine';
 import { networkFileBytes } from './network-file';
 import { describeShape, type NetworkShape } from './shape';
@@ -122,8 +123,7 @@ export async function runNetworkLearning(
   store.acquireLearnRun(runId);
   let training: NetworkTraining | null = null;
   try {
-    if (config.starts && !options.startBoards) throw new Error('a learning config with starts needs the late boards (LearnOptions.startBoards)');
-    const boards = config.starts ? await options.startBoards!(config.starts, config.seed, { shouldStop: options.shouldStop }) : [];
+    const boards = await runStartBoards(store, runId, config, options);
     if (boards === null) {
       // Stopped while collecting the late starts: nothing trained, the run stays where it was.
       store.releaseLearnRun(runId, 'stopped');
