@@ -170,6 +170,20 @@ describe('store', () => {
       paused.close();
     });
 
+    it("a learning run's writes (a checkpoint, its start boards) refuse a process that no longer holds it, and keep what the holder wrote", () => {
+      const store = Store.open(tempDb());
+      const id = store.createLearnRun({ name: 'x', storedConfig: {} });
+      store.acquireLearnRun(id, 4242, 'here');
+      const boards = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]);
+      store.saveLearnStarts(id, boards, 4242, 'here');
+      const lost = new RegExp(`^learning run ${id} was taken over by another process; this process stops and writes nothing more$`);
+      expect(() => store.saveLearnStarts(id, new Uint8Array(8), 4343, 'here')).toThrow(lost);
+      expect(() => store.saveLearnCheckpoint({ runId: id, games: 1, meanScore: 0, maxTile: 2, tables: null, at: 0 }, 4343, 'here')).toThrow(lost);
+      expect([...store.learnStarts(id)!]).toEqual([...boards]);
+      expect(store.learnCurve(id)).toEqual([]);
+      store.close();
+    });
+
     it('release clears the holder', () => {
       const { store, id } = setup();
       store.acquireRun(id);

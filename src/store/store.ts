@@ -555,6 +555,12 @@ export class Store {
       .immediate();
   }
 
+  /** Inside a write of a learning run: throws RunLostError unless this process (pid on host) still holds it. */
+  private checkLearnHolder(id: number, pid: number, host: string): void {
+    const row = this.db.prepare('SELECT owner_pid, owner_host FROM learn_runs WHERE id = ?').get(id) as { owner_pid: number | null; owner_host: string | null };
+    if (row.owner_pid !== pid || row.owner_host !== host) throw new RunLostError(`learning run ${id} was taken over by another process; this process stops and writes nothing more`);
+  }
+
   /**
    * Stores a checkpoint (the tables of the previous one dropped: only the latest is resumed from), if this
    * process still holds the run. A line network's tables go in the row; an n-tuple network's file was
@@ -564,8 +570,7 @@ export class Store {
   saveLearnCheckpoint(c: Omit<LearnCheckpoint, 'tables'> & { tables: Uint8Array | null }, pid = process.pid, host = hostname()): string | null {
     return this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT owner_pid, owner_host FROM learn_runs WHERE id = ?').get(c.runId) as { owner_pid: number | null; owner_host: string | null };
-        if (row.owner_pid !== pid || row.owner_host !== host) throw new RunLostError(`learning run ${c.runId} was taken over by another process; this process stops and writes nothing more`);
+        this.checkLearnHolder(c.runId, pid, host);
         const previous = this.db.prepare('SELECT table_file FROM learn_checkpoints WHERE run_id = ? AND table_file IS NOT NULL').get(c.runId) as { table_file: string } | undefined;
         this.db.prepare('UPDATE learn_checkpoints SET tables = NULL, table_file = NULL WHERE run_id = ? AND (tables IS NOT NULL OR table_file IS NOT NULL)').run(c.runId);
         this.db
@@ -613,8 +618,7 @@ export class Store {
   saveLearnStarts(id: number, boards: Uint8Array, pid = process.pid, host = hostname()): void {
     this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT owner_pid, owner_host FROM learn_runs WHERE id = ?').get(id) as { owner_pid: number | null; owner_host: string | null };
-        if (row.owner_pid !== pid || row.owner_host !== host) throw new RunLostError(`learning run ${id} was taken over by another process; this process stops and writes nothing more`);
+        this.checkLearnHolder(id, pid, host);
         this.db.prepare('INSERT OR REPLACE INTO learn_starts (run_id, boards) VALUES (?, ?)').run(id, Buffer.from(boards.buffer, boards.byteOffset, boards.byteLength));
       })
       .immediate();
