@@ -7,20 +7,22 @@
  * First, the CLI the tests run (dist/, test/helpers/cli.ts) is built from the sources if any is newer.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..');
+// What tsconfig.build.json leaves out of dist/ (the web page, the WebAssembly sources), as test/package-modules.test.ts reads it.
+const EXCLUDED = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { exclude: string[] }).exclude.map((e) => join(ROOT, e));
 
-/** The newest modification time of the files under `dir` (what tsconfig.build.json compiles: not the web page, not the WebAssembly sources). */
+/** The newest modification time of the files under `dir` that tsconfig.build.json compiles. */
 function newest(dir: string): number {
   return Math.max(
     0,
     ...readdirSync(dir, { withFileTypes: true }).map((e) => {
       const path = join(dir, e.name);
       if (!e.isDirectory()) return statSync(path).mtimeMs;
-      return path === join(ROOT, 'src', 'web') || path === join(ROOT, 'src', 'wasm', 'assembly') ? 0 : newest(path);
+      return EXCLUDED.includes(path) ? 0 : newest(path);
     }),
   );
 }

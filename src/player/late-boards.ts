@@ -1,9 +1,9 @@
 /**
  * Boards strong play reaches: the start positions of multi-stage TD learning (a learning config's
  * `starts`). Game i of the collecting player is seeded by ("<seed>:start:<i>"), so the same config always
- * collects the same boards (a learning run stores them at the first collection: src/learn/late-starts.ts). Collecting takes minutes for a
- * deep tile (500 depth-1 games to 8192: ~8 minutes), so it yields between games: progress is drawn and a
- * stop (Ctrl-C) is heard at the next game.
+ * collects the same boards (a learning run stores them at the first collection: src/learn/late-starts.ts).
+ * Collecting takes minutes for a deep tile (500 depth-1 games to 8192: ~8 minutes), so it yields between
+ * games: progress is drawn and a stop (Ctrl-C) is heard at the next game.
  */
 import { maxRank, makeBoard, type Board } from '../engine/board';
 import { moved, moveInto } from '../engine/moves';

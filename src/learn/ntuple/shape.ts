@@ -74,13 +74,13 @@ export function checkShape(shape: NetworkShape, origin: string): void {
   for (let k = 1; k < ranks.length; k++) if (ranks[k][0] < ranks[k - 1][0]) fail(`network.stages[${k}] comes before network.stages[${k - 1}]: list the stages from the smallest tiles up`);
 }
 
-/** The stage of a board whose largest rank is r, for r = 0..15 (rank 0: an empty board, in the first stage). */
 /** Whether two shapes are one network's (tuples, stages and promotion alike). */
 export function sameShape(a: NetworkShape, b: NetworkShape): boolean {
   const key = (s: NetworkShape) => JSON.stringify({ tuples: s.tuples, stages: s.stages, promote: s.promote });
   return key(a) === key(b);
 }
 
+/** The stage of a board whose largest rank is r, for r = 0..15 (rank 0: an empty board, in the first stage). */
 export function stageOfRank(shape: NetworkShape): Uint8Array {
   const out = new Uint8Array(16);
   shape.stages.forEach((s, k) => {
