@@ -218,6 +218,10 @@ describe('bad shapes and network files: one line naming the problem', () => {
     // The smallest module: no exports at all, so no BLOCK_LAYOUT.
     const empty = new WebAssembly.Module(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
     expect(() => instantiateLearn(empty, memory)).toThrow(/was built from other sources than this program \(block layout unknown, this program's \d+\); build both with: npm run build$/);
+    // A module exporting BLOCK_LAYOUT = 999: a global section (one immutable i32, i32.const 999) and an export section.
+    const name = [...Buffer.from('BLOCK_LAYOUT')];
+    const other = new WebAssembly.Module(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 6, 7, 1, 0x7f, 0, 0x41, 0xe7, 0x07, 0x0b, 7, 4 + name.length, 1, name.length, ...name, 3, 0]));
+    expect(() => instantiateLearn(other, memory)).toThrow(/was built from other sources than this program \(block layout 999, this program's \d+\); build both with: npm run build$/);
   });
 
   const bad: [string, Partial<NetworkShape>, RegExp][] = [
