@@ -185,6 +185,33 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(exported(plain).equals(coherent)).toBe(false);
   });
 
+  it('restarts and TD(λ) with temporal coherence: kill -9 and resume give the network of a run never stopped, to the bit; other tables than online TD(0) without restarts', async () => {
+    const late = { coherence: true, learningRate: 1, lambda: 0.5, restarts: { maxInRow: 8 }, games: 900, checkpointEvery: 300 };
+    const whole = join(dir(), 'learn.sqlite');
+    const r = runCli(['learn', 'start', '-c', config(late), '--db', whole]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('TD(λ = 0.5), restarts at 0.5 of the last episode while it made more than 10 moves, at most 8 in a row, temporal coherence');
+    const learned = exported(whole);
+    // The show names the episodes: more than one a game.
+    const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', whole, '--json']).stdout) as { curve: { recent: { games: number; episodes?: number } }[] };
+    const recent = shown.curve.at(-1)!.recent;
+    expect(recent.episodes).toBeGreaterThan(2 * recent.games);
+    expect(runCli(['learn', 'show', '1', '--db', whole]).stdout).toMatch(/episodes\/game/);
+
+    const db = join(dir(), 'learn.sqlite');
+    const run = startCli(['learn', 'start', '-c', config(late), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 1);
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games).toBeLessThan(900);
+    const resumed = runCli(['learn', 'resume', '1', '--db', db]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(exported(db).equals(learned)).toBe(true);
+    const online = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ coherence: true, learningRate: 1, games: 900, checkpointEvery: 300 }), '--db', online]).code).toBe(0);
+    expect(exported(online).equals(learned)).toBe(false);
+  });
+
   it("resumed, a checkpoint's last training games are the ones this process played (never the empty ring of the games before)", async () => {
     const db = join(dir(), 'learn.sqlite');
     const run = startCli(['learn', 'start', '-c', config({ games: 3000, checkpointEvery: 500, heldOut: { games: 0, seed: 1 } }), '--db', db]);
@@ -306,7 +333,18 @@ describe('tune2048 learn with an n-tuple network', () => {
       [{ threads: 0 }, /threads/],
       [{ rateChanges: [{ games: 4000, learningRate: 0.05 }, { games: 4000, learningRate: 0.02 }] }, /field "rateChanges\.1\.games": 4000 must be above the change before it \(4000\)/],
       [{ rateChanges: [{ games: 4000, learningRate: 2 }] }, /field "rateChanges\.0\.learningRate": must be at most 1/],
-      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /threads, heldOut, rateChanges and coherence are for n-tuple networks/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /field "rateChanges": threads, heldOut, rateChanges, coherence, lambda and restarts are for n-tuple networks/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, lambda: 0.5 }, /field "lambda": threads, heldOut, rateChanges, coherence, lambda and restarts are for n-tuple networks/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, restarts: {} }, /field "restarts": .* are for n-tuple networks/],
+      [{ lambda: 1.5 }, /field "lambda": must be from 0 to 1/],
+      [{ lambda: -0.1 }, /field "lambda": must be from 0 to 1/],
+      [{ lambda: '0.5' }, /field "lambda"/],
+      [{ restarts: { at: 1 } }, /field "restarts\.at": must be above 0 and below 1/],
+      [{ restarts: { at: 0 } }, /field "restarts\.at": must be above 0 and below 1/],
+      [{ restarts: { minMoves: -1 } }, /field "restarts\.minMoves": must be at least 1/],
+      [{ restarts: { minMoves: 2.5 } }, /field "restarts\.minMoves": must be a whole number/],
+      [{ restarts: { maxInRow: 0 } }, /field "restarts\.maxInRow": must be at least 1/],
+      [{ restarts: { every: 3 } }, /restarts.*every/],
     ];
     for (const [change, message] of cases) {
       const db = join(dir(), 'never.sqlite');

@@ -15,7 +15,7 @@ import { applyMove, type Direction } from '../src/engine/moves';
 import { parseLearnConfig } from '../src/learn/config';
 import { instantiateLearn, NetworkMachine } from '../src/learn/ntuple/machine';
 import { readNetworkFile, readNetworkShape, writeNetworkFile } from '../src/learn/ntuple/network-file';
-import { referenceGame, referenceUpdate, referenceValue, symmetries, type ReferenceNetwork } from '../src/learn/ntuple/reference';
+import { referenceGame, referenceUpdate, referenceValue, symmetries, type ReferenceLearning, type ReferenceNetwork } from '../src/learn/ntuple/reference';
 import { checkShape, DEFAULT_TUPLES, LINE_TUPLES, ONE_STAGE, tupleRuns, type NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { emptyNetwork, networkValue as lineValue } from '../src/learn/line-network';
@@ -111,22 +111,22 @@ describe('the network against the plain-grid reference', () => {
 
 describe('training against the reference, to the bit', () => {
   /** Trains `games` games from game 0 in WebAssembly (one thread, on this thread) and in the reference. */
-  function trainBoth(shape: NetworkShape, games: number, seed: number, late?: { boards: Board[]; share: number }, coherence = false) {
-    const m = machine(shape, { trainSeed: seed, starts: late, coherence });
+  function trainBoth(shape: NetworkShape, games: number, seed: number, late?: { boards: Board[]; share: number }, coherence = false, learning: ReferenceLearning = {}) {
+    const m = machine(shape, { trainSeed: seed, starts: late, coherence, ...learning });
     const ref = referenceOf(m);
     if (coherence) ref.accumulators = m.accumulators().map((t) => Float32Array.from(t));
     m.control[0] = 0; // NEXT
     m.control[1] = games; // LIMIT
     m.exports.train();
     const step = 0.1 / (8 * shape.tuples.length);
-    const refGames = Array.from({ length: games }, (_, g) => referenceGame(ref, seed + g, step, late && { ...late, game: g }));
+    const refGames = Array.from({ length: games }, (_, g) => referenceGame(ref, seed + g, step, late && { ...late, game: g }, learning));
     return { m, ref, refGames };
   }
 
   for (const [name, shape, games] of [['4×4-tuples', SMALL, 40], ['stages with promotion', STAGED, 30], ['odd tuples', ODD, 20]] as const) {
     it(`${name}: ${games} training games give the same scores and the same tables`, () => {
       const { m, ref, refGames } = trainBoth(shape, games, 1234);
-      refGames.forEach((r, g) => expect(m.trainingGame(g)).toEqual({ score: r.score, moves: r.moves, maxRank: r.maxRank }));
+      refGames.forEach((r, g) => expect(m.trainingGame(g)).toEqual(r));
       expect(refGames.at(-1)!.score).toBeGreaterThan(0);
       m.tables().forEach((t, k) => expect(Buffer.from(t.buffer, t.byteOffset, t.byteLength).equals(Buffer.from(ref.tables[k].buffer)), `table ${k}`).toBe(true));
     });
@@ -137,7 +137,7 @@ describe('training against the reference, to the bit', () => {
   for (const [name, shape, games] of [['4×4-tuples', SMALL, 40], ['stages with promotion', STAGED, 30]] as const) {
     it(`temporal coherence, ${name}: ${games} training games give the same scores, tables and accumulators as the reference, and other tables than plain TD`, () => {
       const { m, ref, refGames } = trainBoth(shape, games, 4321, undefined, true);
-      refGames.forEach((r, g) => expect(m.trainingGame(g)).toEqual({ score: r.score, moves: r.moves, maxRank: r.maxRank }));
+      refGames.forEach((r, g) => expect(m.trainingGame(g)).toEqual(r));
       m.tables().forEach((t, k) => expect(sameBits(t, ref.tables[k]), `table ${k}`).toBe(true));
       const acc = m.accumulators();
       acc.forEach((t, k) => expect(sameBits(t, ref.accumulators![k]), `accumulator ${k}`).toBe(true));
@@ -160,6 +160,40 @@ describe('training against the reference, to the bit', () => {
       const plain = trainBoth(shape, games, 4321).m;
       expect(m.tables().every((t, k) => sameBits(t, plain.tables()[k]))).toBe(false);
     });
+  }
+
+  // Restarts and TD(λ), alone and together, plain and coherent, one stage and staged with promotion.
+  const LEARNINGS: [string, ReferenceLearning][] = [
+    ['restarts', { restarts: { at: 0.5, minMoves: 10 } }],
+    ['TD(λ = 0.5)', { lambda: 0.5 }],
+    ['TD(λ = 0.5) + restarts at most 3 in a row', { lambda: 0.5, restarts: { at: 0.5, minMoves: 10, maxInRow: 3 } }],
+    ['TD(λ = 0) + restarts at 0.3 while over 4 moves', { lambda: 0, restarts: { at: 0.3, minMoves: 4 } }],
+    ['TD(λ = 1)', { lambda: 1 }],
+  ];
+  for (const [what, learning] of LEARNINGS) {
+    for (const coherence of [false, true]) {
+      const shape = coherence ? STAGED : SMALL;
+      const games = 12;
+      it(`${what}${coherence ? ', temporal coherence, stages with promotion' : ''}: ${games} training games give the reference's results, episodes, tables${coherence ? ' and accumulators' : ''} to the bit`, () => {
+        const { m, ref, refGames } = trainBoth(shape, games, 777, undefined, coherence, learning);
+        refGames.forEach((r, g) => expect(m.trainingGame(g), `game ${g}`).toEqual(r));
+        m.tables().forEach((t, k) => expect(sameBits(t, ref.tables[k]), `table ${k}`).toBe(true));
+        if (coherence) m.accumulators().forEach((t, k) => expect(sameBits(t, ref.accumulators![k]), `accumulator ${k}`).toBe(true));
+        const episodes = refGames.reduce((n, r) => n + r.episodes, 0);
+        if (learning.restarts) {
+          // Restarts happen (more episodes than games; never more in a row than the limit), and each restart adds moves.
+          expect(episodes).toBeGreaterThan(2 * games);
+          if (learning.restarts.maxInRow) expect(Math.max(...refGames.map((r) => r.episodes))).toBeLessThanOrEqual(1 + learning.restarts.maxInRow);
+          const plain = trainBoth(shape, games, 777, undefined, coherence, { lambda: learning.lambda });
+          expect(refGames.reduce((n, r) => n + r.moves, 0)).toBeGreaterThan(plain.refGames.reduce((n, r) => n + r.moves, 0));
+        } else {
+          expect(episodes).toBe(games);
+        }
+        // It learns otherwise than online TD(0) on the same games.
+        const online = trainBoth(shape, games, 777, undefined, coherence).m;
+        expect(m.tables().every((t, k) => sameBits(t, online.tables()[k]))).toBe(false);
+      });
+    }
   }
 
   it('late starts: a seeded share of training games starts from the given boards, as in the reference', () => {

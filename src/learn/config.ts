@@ -44,6 +44,26 @@ export const learnConfigSchema = v.strictObject({
    * tables' memory three times over, and each checkpoint writes them beside the network file.
    */
   coherence: v.optional(v.boolean()),
+  /**
+   * TD(λ) (n-tuple networks): each episode is played first, then learned backward from its end, every
+   * afterstate toward its λ-return (as ziap/2048-tdl; 0.5 in the published runs). Absent: TD(0) online, each
+   * afterstate updated as the game goes.
+   */
+  lambda: v.optional(v.pipe(v.number(), v.minValue(0, 'must be from 0 to 1'), v.maxValue(1, 'must be from 0 to 1'))),
+  /**
+   * Restarts (n-tuple networks; Matsuzaki 2017, ziap/2048-tdl): after a training game's first episode, the
+   * next starts from a board of the one before (a spawn on the afterstate `at` of the way along its path:
+   * its middle by default), while that episode made more than `minMoves` moves and at most `maxInRow`
+   * times in a row, so the late game, rare in whole games, is learned from many more positions. A training
+   * game is its first episode and every restart after it.
+   */
+  restarts: v.optional(
+    v.strictObject({
+      at: v.optional(v.pipe(v.number(), v.gtValue(0, 'must be above 0 and below 1'), v.ltValue(1, 'must be above 0 and below 1')), 0.5),
+      minMoves: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1')), 10),
+      maxInRow: v.optional(v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'))),
+    }),
+  ),
   /** Games between stored checkpoints (a kill -9 loses at most this many). */
   checkpointEvery: v.optional(count, 2000),
   /**
@@ -92,7 +112,10 @@ export function parseLearnConfig(data: unknown, origin = 'learning config'): Lea
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
   const config = result.output;
   if (config.network) checkShape(config.network, origin);
-  else if (config.threads !== undefined || config.heldOut !== undefined || config.rateChanges !== undefined || config.coherence !== undefined) throw new InputError(`${origin}: threads, heldOut, rateChanges and coherence are for n-tuple networks (add "network": {})`);
+  else {
+    const only = (['threads', 'heldOut', 'rateChanges', 'coherence', 'lambda', 'restarts'] as const).filter((k) => config[k] !== undefined);
+    if (only.length > 0) throw new InputError(`${origin}: field "${only[0]}": threads, heldOut, rateChanges, coherence, lambda and restarts are for n-tuple networks (add "network": {})`);
+  }
   const changes = config.rateChanges ?? [];
   const back = changes.findIndex((c, k) => k > 0 && c.games <= changes[k - 1].games);
   if (back >= 0) throw new InputError(`${origin}: field "rateChanges.${back}.games": ${changes[back].games} must be above the change before it (${changes[back - 1].games})`);

@@ -234,12 +234,15 @@ function showNetworkRun(store: Store, runId: number, json: boolean): void {
   const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
   if (json) return console.log(JSON.stringify({ ...run, curve }));
   console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
-  const rows = [['games', 'minutes', 'cpu min', 'moves/s', 'last 1000', ...RATE_TILES.map(String), "held-out", ...RATE_TILES.map(String)]];
+  // With restarts a training game is several episodes: how many, on average, over the last 1,000 games.
+  const episodes = curve.some((c) => c.recent.episodes !== undefined);
+  const rows = [['games', ...(episodes ? ['episodes/game'] : []), 'minutes', 'cpu min', 'moves/s', 'last 1000', ...RATE_TILES.map(String), "held-out", ...RATE_TILES.map(String)]];
   for (const c of curve) {
     const r = c.recent;
     const h = c.heldOut;
     rows.push([
       String(c.games),
+      ...(episodes ? [r.games > 0 ? ((r.episodes ?? r.games) / r.games).toFixed(1) : '-'] : []),
       (c.trainSeconds / 60).toFixed(1),
       c.cpuSeconds === undefined ? '-' : (c.cpuSeconds / 60).toFixed(1),
       String(Math.round(c.moves / Math.max(1e-9, c.trainSeconds))),

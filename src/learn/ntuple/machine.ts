@@ -34,15 +34,17 @@ export interface LearnExports {
 }
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*), in the layout BLOCK_LAYOUT (raise it there and here with any change).
-const BLOCK_LAYOUT = 2;
-const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22 } as const;
+const BLOCK_LAYOUT = 3;
+const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22, PATHS: 23, RESTARTS: 24, RESTART_MIN: 25, RESTART_MAX: 26 } as const;
 const F_BASE = 128;
-const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3 } as const;
+const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3, LAMBDA: 4, RESTART_AT: 5 } as const;
 const BLOCK_BYTES = 256;
 /** Control words as an Int32Array (C_* of learn.ts; MOVES is a u64 at words 4–5). */
 export const C = { NEXT: 0, LIMIT: 1, STOP: 2, DONE: 3, MOVES_LO: 4, MOVES_HI: 5, EVAL_NEXT: 6, EVAL_LIMIT: 7 } as const;
 export const RING = 4096;
 const RUN_WORDS = 20;
+/** An episode's path per training thread (learn.ts PATH_CAP moves of 16 bytes): TD(λ) and restarts. */
+const PATH_BYTES = 2 ** 18 * 16;
 /** Per thread: 9 slots of the addresses of one value's reads (src/wasm/assembly/ntuple.ts SLOTS). */
 const SCRATCH_BYTES = 9 * MAX_TUPLES * 8 * 4;
 const PAGE = 65536;
@@ -68,6 +70,16 @@ export interface MachineOptions {
   leafHeuristic?: boolean;
   /** Temporal coherence learning: two float32 accumulators per entry (E, A side by side), the tables' memory twice more. */
   coherence?: boolean;
+  /** TD(λ): each episode learned backward from its end with this λ (absent: online TD(0)). */
+  lambda?: number;
+  /** Restarts: each episode after a game's first from a board at `at` of the one before, while it made more than `minMoves` moves, at most `maxInRow` in a row. */
+  restarts?: RestartRule;
+}
+
+export interface RestartRule {
+  at: number;
+  minMoves: number;
+  maxInRow?: number;
 }
 
 let compiled: WebAssembly.Module | null = null;
@@ -152,6 +164,8 @@ export class NetworkMachine {
     const ring = place(RING * 16);
     const evalResults = place(Math.max(1, options.evalCapacity) * 16);
     const startsAt = place(Math.max(1, starts.length) * 8);
+    // Paths for the training threads and the calling thread's instance, only when an episode must be kept.
+    const paths = options.lambda !== undefined || options.restarts ? place(PATH_BYTES * (options.threads + 1)) : 0;
     const searchBits = options.searchCacheBits ?? 0;
     const searchTable = searchBits >= 4 ? place(2 ** searchBits * 32 * searchThreads) : 0;
     this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
@@ -195,10 +209,16 @@ export class NetworkMachine {
     word(W.SEARCH_THREAD, options.threads);
     word(W.COHERENCE, options.coherence ? 1 : 0);
     word(W.PAIR_SHIFT, pairShift);
+    word(W.PATHS, paths);
+    word(W.RESTARTS, options.restarts ? 1 : 0);
+    word(W.RESTART_MIN, options.restarts?.minMoves ?? 0);
+    word(W.RESTART_MAX, options.restarts?.maxInRow ?? 0);
     f64[(block + F_BASE) / 8 + F.TRAIN_SEED] = options.trainSeed;
     f64[(block + F_BASE) / 8 + F.EVAL_SEED] = options.evalSeed;
     f64[(block + F_BASE) / 8 + F.STEP] = options.step;
     f64[(block + F_BASE) / 8 + F.SHARE] = options.starts?.share ?? 0;
+    f64[(block + F_BASE) / 8 + F.LAMBDA] = options.lambda ?? -1; // below 0: online TD(0)
+    f64[(block + F_BASE) / 8 + F.RESTART_AT] = options.restarts?.at ?? 0.5;
     new Uint16Array(buffer, rowLeft, ROW_COUNT).set(ROW_LEFT);
     new Uint16Array(buffer, rowRight, ROW_COUNT).set(ROW_RIGHT);
     new Int32Array(buffer, scoreLeft, ROW_COUNT).set(SCORE_LEFT);
@@ -308,9 +328,11 @@ export interface GameResult {
   score: number;
   moves: number;
   maxRank: number;
+  /** A training game's episodes: 1 + its restarts (held-out games: 0). */
+  episodes: number;
 }
 
 function readResult(buffer: ArrayBufferLike, at: number): GameResult {
-  const u = new Uint32Array(buffer, at, 3);
-  return { score: u[0], moves: u[1], maxRank: u[2] };
+  const u = new Uint32Array(buffer, at, 4);
+  return { score: u[0], moves: u[1], maxRank: u[2], episodes: u[3] };
 }

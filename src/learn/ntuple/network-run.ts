@@ -131,7 +131,7 @@ export async function runNetworkLearning(
       return { status: 'stopped', games: last?.games ?? 0, config, recentMean: (last?.stats as CheckpointStats | null)?.recent.mean ?? 0 };
     }
     const starts = config.starts ? { boards, share: config.starts.share } : undefined;
-    training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts, coherence });
+    training = new NetworkTraining({ shape, threads, seed: config.seed, learningRate: config.learningRate, heldOut: config.heldOut ?? DEFAULT_HELD_OUT, starts, coherence, lambda: config.lambda, restarts: config.restarts });
     const last = store.lastLearnCheckpoint(runId);
     let moves0 = 0;
     let seconds0 = 0;
@@ -249,5 +249,7 @@ export async function runNetworkLearning(
 
 export function describeNetworkRun(config: LearnConfig): string {
   const changes = (config.rateChanges ?? []).map((c) => `, ${c.learningRate} from game ${c.games.toLocaleString('en-US')}`).join('');
-  return `${describeShape(networkShapeOf(config)!)}; ${config.coherence ? 'temporal coherence, ' : ''}learning rate ${config.learningRate}${changes}`;
+  const r = config.restarts;
+  const restarts = r ? `restarts at ${r.at} of the last episode while it made more than ${r.minMoves} moves${r.maxInRow ? `, at most ${r.maxInRow} in a row` : ''}, ` : '';
+  return `${describeShape(networkShapeOf(config)!)}; ${config.lambda !== undefined ? `TD(λ = ${config.lambda}), ` : ''}${restarts}${config.coherence ? 'temporal coherence, ' : ''}learning rate ${config.learningRate}${changes}`;
 }

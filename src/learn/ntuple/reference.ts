@@ -114,31 +114,77 @@ export interface ReferenceGame {
   score: number;
   moves: number;
   maxRank: number;
+  /** 1 + the game's restarts. */
+  episodes: number;
+}
+
+/** How a reference training game learns beyond online TD(0): TD(λ) backward at each episode's end, restarts. */
+export interface ReferenceLearning {
+  lambda?: number;
+  restarts?: { at: number; minMoves: number; maxInRow?: number };
 }
 
 /**
- * A game on `seed` played greedily by the network; when `step` is given, a training game (TD(0) on
- * afterstates: after each move, the previous afterstate's value moves toward the next reward plus the next
- * afterstate's value, or toward 0 when the game is over). A training game may start from a late board: the
- * game's first random number below `late.share` picks `late.boards[g mod count]`.
+ * One episode from `start` played greedily to its end with `rng`: with `step` and no λ, TD(0) online (after
+ * each move, the previous afterstate's value moves toward the next reward plus the next afterstate's
+ * value, or toward 0 when the game is over); its path is every move's afterstate and reward.
  */
-export function referenceGame(net: ReferenceNetwork, seed: number, step?: number, late?: { boards: readonly Board[]; share: number; game: number }): ReferenceGame {
-  const rng = createRng(seed);
-  let board = late && late.boards.length > 0 && rng() < late.share ? late.boards[late.game % late.boards.length] : initialBoard(rng);
+function referenceEpisode(net: ReferenceNetwork, start: Board, rng: () => number, step: number | undefined, online: boolean) {
+  let board = start;
   let score = 0;
-  let moves = 0;
   let top = maxRank(board);
+  const path: { after: Board; reward: number }[] = [];
   let now = referenceChoice(net, board);
   while (now) {
     score += now.reward;
-    moves++;
+    path.push({ after: now.after, reward: now.reward });
     board = spawnTile(makeBoard(now.after.lo, now.after.hi), rng);
     top = Math.max(top, maxRank(board));
     const next = referenceChoice(net, board);
-    if (step !== undefined) referenceUpdate(net, now.after, next ? next.reward + next.value : 0, step);
+    if (step !== undefined && online) referenceUpdate(net, now.after, next ? next.reward + next.value : 0, step);
     now = next;
   }
-  return { score, moves, maxRank: top };
+  return { score, top, path };
+}
+
+/**
+ * A game on `seed` played greedily by the network; when `step` is given, a training game. A training game may
+ * start from a late board: the game's first random number below `late.share` picks
+ * `late.boards[g mod count]`. With λ, each episode is learned after it ends, from its last afterstate back to
+ * its first: the last toward 0, each one before toward r + λ·G + (1 − λ)·V of the afterstate after it (its
+ * reward, its own target, its value once updated). With restarts, while an episode made more than
+ * `minMoves` moves (and at most `maxInRow` times), the next starts from a spawn on its path's afterstate
+ * number floor(moves · at), on the same generator. The result is the first episode's; moves are every
+ * episode's.
+ */
+export function referenceGame(net: ReferenceNetwork, seed: number, step?: number, late?: { boards: readonly Board[]; share: number; game: number }, learning: ReferenceLearning = {}): ReferenceGame {
+  const rng = createRng(seed);
+  let start = late && late.boards.length > 0 && rng() < late.share ? late.boards[late.game % late.boards.length] : initialBoard(rng);
+  const { lambda, restarts } = step === undefined ? {} : learning;
+  let first: { score: number; top: number } | null = null;
+  let moves = 0;
+  let episodes = 0;
+  for (;;) {
+    const episode = referenceEpisode(net, start, rng, step, lambda === undefined);
+    first ??= episode;
+    moves += episode.path.length;
+    episodes++;
+    const n = episode.path.length;
+    const again = restarts !== undefined && n > restarts.minMoves && (restarts.maxInRow === undefined || episodes <= restarts.maxInRow);
+    if (again) {
+      const from = episode.path[Math.floor(n * restarts.at)].after;
+      start = spawnTile(makeBoard(from.lo, from.hi), rng);
+    }
+    if (lambda !== undefined) {
+      let target = 0;
+      for (let i = n - 1; i >= 0; i--) {
+        referenceUpdate(net, episode.path[i].after, target, step!);
+        target = episode.path[i].reward + lambda * target + (1 - lambda) * referenceValue(net, episode.path[i].after);
+      }
+    }
+    if (!again) break;
+  }
+  return { score: first!.score, moves, maxRank: first!.top, episodes };
 }
 
 /**

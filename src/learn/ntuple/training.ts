@@ -3,7 +3,7 @@
  * made of (the last training games; held-out greedy games), and its tables to and from a network file.
  */
 import type { Board } from '../../engine/board';
-import { NetworkMachine } from './machine';
+import { NetworkMachine, type RestartRule } from './machine';
 import { readAccumulatorsFile, readNetworkFile, writeAccumulatorsFile, writeNetworkFile } from './network-file';
 import { sameShape, type NetworkShape } from './shape';
 import { Trainer } from './trainer';
@@ -20,6 +20,10 @@ export interface TrainingSettings {
   starts?: { boards: readonly Board[]; share: number };
   /** Temporal coherence learning: each entry's step scaled by |E| / A of its own errors (accumulators kept in memory and in checkpoints). */
   coherence?: boolean;
+  /** TD(λ) backward over each episode at its end (absent: online TD(0)). */
+  lambda?: number;
+  /** Restarts: episodes from boards of the one before (machine.ts RestartRule). */
+  restarts?: RestartRule;
 }
 
 /** The tiles whose rates a summary gives. */
@@ -27,6 +31,8 @@ export const RATE_TILES = [2048, 4096, 8192, 16384, 32768] as const;
 
 export interface GamesSummary {
   games: number;
+  /** Training games with restarts: their episodes in all (absent otherwise). */
+  episodes?: number;
   mean: number;
   /** Share of games reaching each tile of RATE_TILES (in that order). */
   rates: number[];
@@ -34,12 +40,13 @@ export interface GamesSummary {
   maxTile: number;
 }
 
-export function summarize(results: readonly { score: number; maxRank: number }[]): GamesSummary {
+export function summarize(results: readonly { score: number; maxRank: number; episodes?: number }[]): GamesSummary {
   const n = results.length;
+  const episodes = results.reduce((s, r) => s + (r.episodes ?? 0), 0);
   const mean = n === 0 ? 0 : results.reduce((s, r) => s + r.score, 0) / n;
   const rates = RATE_TILES.map((tile) => (n === 0 ? 0 : results.filter((r) => 2 ** r.maxRank >= tile).length / n));
   const maxTile = results.reduce((m, r) => Math.max(m, r.maxRank > 0 ? 2 ** r.maxRank : 0), 0);
-  return { games: n, mean, rates, maxTile };
+  return episodes > n ? { games: n, episodes, mean, rates, maxTile } : { games: n, mean, rates, maxTile };
 }
 
 /** The TD step per entry of a learning rate: the rate spread over a value's reads (8 symmetric boards per tuple). */
@@ -64,6 +71,8 @@ export class NetworkTraining {
       evalCapacity: settings.heldOut.games,
       starts: settings.starts,
       coherence: settings.coherence,
+      lambda: settings.lambda,
+      restarts: settings.restarts,
     });
   }
 

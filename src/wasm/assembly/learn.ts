@@ -15,13 +15,13 @@
  * control words, per-thread scratch, the row tables, the network's description and tables, the results of
  * training and evaluation games, the late-start boards.
  */
-import { maxRankOf, networkUpdate, networkValue, setCoherence, setStageStride, updateAt, useNetwork } from './ntuple';
+import { addresses, maxRankOf, networkUpdate, networkValue, setCoherence, setStageStride, slot, SLOTS, updateAt, useNetwork, valueAt } from './ntuple';
 import { clearLeafHeuristic, clearStageWeights, searchMove as networkSearchMove, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic, useSearchTable } from './network-search';
 import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveTables } from './network-moves';
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
 /** The block's layout, checked by machine.ts (BLOCK_LAYOUT): raise both with any change to the words below. */
-export const BLOCK_LAYOUT: i32 = 2;
+export const BLOCK_LAYOUT: i32 = 3;
 const W_CONTROL = 0;
 const W_SCRATCH = 1;
 const W_ROW_LEFT = 2;
@@ -45,11 +45,17 @@ const W_SEARCH_BITS = 19;
 const W_SEARCH_THREAD = 20; // the instance that holds it (the threads' instances train and have none)
 const W_COHERENCE = 21; // temporal coherence: 1 on, 0 plain TD
 const W_PAIR_SHIFT = 22; // with it, an entry at a has its accumulators at 2·a + this (u32, wrapping)
+const W_PATHS = 23; // the training threads' episode paths (TD(λ), restarts), PATH_BYTES each; 0 without
+const W_RESTARTS = 24; // 1: restarts on
+const W_RESTART_MIN = 25; // restart only from an episode of more than this many moves
+const W_RESTART_MAX = 26; // at most this many restarts in a row (0: no limit)
 const F_BASE = 128;
 const F_TRAIN_SEED = 0;
 const F_EVAL_SEED = 1;
 const F_STEP = 2;
 const F_SHARE = 3;
+const F_LAMBDA = 4; // TD(λ) backward over each episode at its end; below 0: online TD(0)
+const F_RESTART_AT = 5; // a restart's board: the afterstate at this fraction of the previous episode's path
 
 // ---- control words (byte offsets in the control block) ----
 const C_NEXT = 0; //      u32: the next training game to claim
@@ -60,8 +66,15 @@ const C_MOVES = 16; //    u64: training moves made
 const C_EVAL_NEXT = 24; // u32
 const C_EVAL_LIMIT = 28; // u32
 
-/** Training games' results, by game number modulo RING: score u32, moves u32, largest rank u32, pad. */
+/** Training games' results, by game number modulo RING: score u32, moves u32, largest rank u32, episodes u32. */
 export const RING: u32 = 4096;
+
+/**
+ * An episode's path: per move, its afterstate (u64) and reward (f64). 2^18 moves always suffice: each move
+ * spawns a tile of at least 2 and a board's tiles sum to at most 16 · 32768.
+ */
+export const PATH_CAP: u32 = 1 << 18;
+const PATH_BYTES: usize = <usize>PATH_CAP << 4;
 
 let control: usize = 0;
 let ring: usize = 0;
@@ -74,6 +87,13 @@ let step: f64 = 0;
 /** This thread's block: the step is read from it at each train call (a run's learning rate may change between chunks). */
 let blockAt: usize = 0;
 let share: f64 = 0;
+/** This thread's episode path (0: none, when neither TD(λ) nor restarts are on, and on search instances). */
+let path: usize = 0;
+let lambda: f64 = -1;
+let restarts = false;
+let restartMin: u32 = 0;
+let restartMax: u32 = 0;
+let restartAt: f64 = 0.5;
 
 /** Where this instance's static data ends: the layout starts above it. */
 export function heapBase(): usize {
@@ -98,6 +118,14 @@ export function attach(block: usize, thread: i32): void {
   trainSeed = load<f64>(block + F_BASE + (F_TRAIN_SEED << 3));
   evalSeed = load<f64>(block + F_BASE + (F_EVAL_SEED << 3));
   share = load<f64>(block + F_BASE + (F_SHARE << 3));
+  lambda = load<f64>(block + F_BASE + (F_LAMBDA << 3));
+  restartAt = load<f64>(block + F_BASE + (F_RESTART_AT << 3));
+  restarts = load<i32>(block + (W_RESTARTS << 2)) != 0;
+  restartMin = load<u32>(block + (W_RESTART_MIN << 2));
+  restartMax = load<u32>(block + (W_RESTART_MAX << 2));
+  const paths = <usize>load<u32>(block + (W_PATHS << 2));
+  // The training threads 0 … threads − 1 and the calling thread's instance (thread `threads`, tests) have a path each.
+  path = paths != 0 && thread <= load<i32>(block + (W_SEARCH_THREAD << 2)) ? paths + <usize>thread * PATH_BYTES : 0;
   useNetwork(
     load<i32>(block + (W_TUPLES << 2)),
     load<i32>(block + (W_STAGES << 2)),
@@ -216,14 +244,24 @@ function firstBoard(g: u32, late: bool): u64 {
   return spawn(spawn(0));
 }
 
-/** Plays game `g` on `seed` greedily; learns from it when `learn` (TD(0) on afterstates, Szubert & Jaśkowski 2014). */
-function playGame(seed: f64, g: u32, learn: bool): void {
-  seedRng(seed);
-  let board = firstBoard(g, learn);
+/** Moves in this thread's path (the last episode's, when it has a path and learned). */
+let pathLength: u32 = 0;
+
+/**
+ * Plays greedily from `start` (the generator already seeded) to the game's end. Learning, it updates
+ * online (TD(0) on afterstates, Szubert & Jaśkowski 2014) unless TD(λ) is on, and records each move's
+ * afterstate and reward in the path when the thread has one (TD(λ) learns from it at the end; a restart
+ * starts from one of its boards).
+ */
+function playFrom(start: u64, learn: bool): void {
+  let board = start;
   let score: f64 = 0;
   let moves: u32 = 0;
   let top = maxRankOf(board);
   let set = 0;
+  const online = learn && lambda < 0;
+  const record = learn && path != 0;
+  pathLength = 0;
   let alive = choose(board, set) >= 0;
   while (alive) {
     const after = bestAfter;
@@ -231,16 +269,81 @@ function playGame(seed: f64, g: u32, learn: bool): void {
     const stage = bestStage;
     score += bestReward;
     moves++;
+    if (record && pathLength < PATH_CAP) {
+      const p = path + (<usize>pathLength << 4);
+      store<u64>(p, after);
+      store<f64>(p, bestReward, 8);
+      pathLength++;
+    }
     board = spawn(after);
     const rank = maxRankOf(board);
     if (rank > top) top = rank;
     set ^= 1; // the other slots: `at` still holds the afterstate's addresses for its update
     alive = choose(board, set) >= 0;
-    if (learn) updateAt(at, stage, alive ? bestReward + bestValue : 0, step);
+    if (online) updateAt(at, stage, alive ? bestReward + bestValue : 0, step);
   }
   gameScore = score;
   gameMoves = moves;
   gameTop = top;
+}
+
+/**
+ * TD(λ) over the episode in the path, backward from its end (as ziap/2048-tdl learns): the last afterstate
+ * moves toward 0, each one before it toward its λ-return r + λ·G + (1 − λ)·V, where r, G and V are the next
+ * afterstate's reward, λ-return and value just after its own update.
+ */
+function learnBackward(): void {
+  let target: f64 = 0;
+  const at = slot(SLOTS - 1);
+  for (let i = pathLength; i-- > 0; ) {
+    const p = path + (<usize>i << 4);
+    const stage = addresses(load<u64>(p), at);
+    updateAt(at, stage, target, step);
+    target = load<f64>(p, 8) + lambda * target + (1 - lambda) * valueAt(at, stage);
+  }
+}
+
+/** Plays held-out game `i` greedily on `seed`, learning nothing. */
+function playGame(seed: f64, g: u32): void {
+  seedRng(seed);
+  playFrom(firstBoard(g, false), false);
+}
+
+/** The episodes of the last training game (1 + its restarts). */
+let gameEpisodes: u32 = 0;
+
+/**
+ * Training game `g`: an episode from its first board, then with restarts (Matsuzaki 2017; ziap/2048-tdl)
+ * episodes each from a board of the one before — a spawn on the afterstate at `restartAt` of its path —
+ * while that episode made more than `restartMin` moves (and at most `restartMax` in a row), so the late
+ * game is learned from many more positions. One generator, seeded by the game, draws every spawn of them.
+ * The game's result is its first episode's (a whole game of the network as it played), its moves every
+ * episode's.
+ */
+function trainGame(g: u32): void {
+  seedRng(trainSeed + <f64>g);
+  let start = firstBoard(g, true);
+  let score: f64 = 0;
+  let top: i32 = 0;
+  let moves: u32 = 0;
+  let episodes: u32 = 0;
+  while (true) {
+    playFrom(start, true);
+    if (episodes == 0) {
+      score = gameScore;
+      top = gameTop;
+    }
+    moves += gameMoves;
+    episodes++;
+    const again = restarts && pathLength > restartMin && (restartMax == 0 || episodes <= restartMax);
+    if (again) start = spawn(load<u64>(path + (<usize>(<u32>(<f64>pathLength * restartAt)) << 4)));
+    if (lambda >= 0) learnBackward();
+    if (!again) break;
+  }
+  gameScore = score;
+  gameTop = top;
+  gameMoves = moves;
+  gameEpisodes = episodes;
 }
 
 /** Trains on the next unclaimed games until the limit or a stop; returns when none is left to claim. */
@@ -249,11 +352,12 @@ export function train(): void {
   while (atomic.load<i32>(control + C_STOP) == 0) {
     const g = atomic.add<u32>(control + C_NEXT, 1);
     if (g >= atomic.load<u32>(control + C_LIMIT)) return;
-    playGame(trainSeed + <f64>g, g, true);
+    trainGame(g);
     const at = ring + (<usize>(g % RING) << 4);
     store<u32>(at, <u32>gameScore);
     store<u32>(at, gameMoves, 4);
     store<u32>(at, <u32>gameTop, 8);
+    store<u32>(at, gameEpisodes, 12);
     atomic.add<u64>(control + C_MOVES, <u64>gameMoves);
     atomic.add<u32>(control + C_DONE, 1);
   }
@@ -264,7 +368,7 @@ export function evaluate(): void {
   while (atomic.load<i32>(control + C_STOP) == 0) {
     const i = atomic.add<u32>(control + C_EVAL_NEXT, 1);
     if (i >= atomic.load<u32>(control + C_EVAL_LIMIT)) return;
-    playGame(evalSeed + <f64>i, i, false);
+    playGame(evalSeed + <f64>i, i);
     const at = evalResults + (<usize>i << 4);
     store<u32>(at, <u32>gameScore);
     store<u32>(at, gameMoves, 4);
