@@ -18,6 +18,7 @@ import type { NetworkPlayerSpec } from './spec';
 import { countEmpty } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { deepen, type Clock } from './move-budget';
+import { downgraded } from './downgrade';
 import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, type DepthRule } from './network-settings';
 import { buildStagedTables, loadableTables, type LoadableTables } from '../heuristic/tables';
 import { heuristicFields, type Weights } from '../heuristic/weights';
@@ -96,7 +97,7 @@ function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined)
 }
 
 export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
-  const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1 } = spec.search;
+  const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1, downgradeAt } = spec.search;
   const machine = networkMachineFor(spec.network, threads);
   if (stageWeights) {
     const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
@@ -115,7 +116,9 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
   };
   /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
-  const values = (board: Board): number[] => {
+  const values = (real: Board): number[] => {
+    // Tile-downgrading: the same moves are legal on the downgraded board, and its move is played on the real one.
+    const board = downgradeAt ? downgraded(real, downgradeAt) : real;
     if (!msPerMove) return valuesAt(board, depthOn(depth, board, depthRule));
     let vs: number[] = [];
     deepen(depthOn(depth, board, depthRule), msPerMove, (d) => (vs = valuesAt(board, d)), clock);
@@ -130,7 +133,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
-  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic && !depthRule ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
+  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic && !depthRule && !downgradeAt ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
@@ -148,7 +151,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
 export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
   if (looksLikeJson(path)) {
     const settings = loadNetworkSettings(path);
-    const spec: NetworkPlayerSpec = { ...networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}) }), ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+    const spec: NetworkPlayerSpec = { ...networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }), ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
     if (spec.network.sha256 !== settings.network.sha256) throw new InputError(`network player file "${path}" names the network "${settings.network.file}" with sha256 ${settings.network.sha256.slice(0, 12)}…; that file now has ${spec.network.sha256.slice(0, 12)}… (trained or exported again?)`);
     if (settings.stageWeights) {
       const problem = stageWeightsProblem(settings.stageWeights, readNetworkShape(settings.network.file).stages.length);
@@ -156,7 +159,7 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
     }
     return spec;
   }
-  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}), ...(search.depthRule ? { depthRule: { ...search.depthRule } } : {}), ...(search.threads && search.threads > 1 ? { threads: search.threads } : {}) } };
+  return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}), ...(search.depthRule ? { depthRule: { ...search.depthRule } } : {}), ...(search.threads && search.threads > 1 ? { threads: search.threads } : {}), ...(search.downgradeAt ? { downgradeAt: search.downgradeAt } : {}) } };
 }
 
 /** A file whose first byte is "{" (a network file begins with its magic, "tune2048"). */

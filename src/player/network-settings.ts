@@ -11,6 +11,7 @@ import { InputError } from '../util/errors';
 import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { parseWeights, type Weights } from '../heuristic/weights';
+import { downgradeProblem } from './downgrade';
 
 export const NETWORK_SETTINGS_FORMAT = 'tune2048/network-player';
 
@@ -58,6 +59,8 @@ const settingsSchema = v.object({
   stageWeights: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be above 0'))), v.minLength(1, 'must name a weight per stage'))),
   /** The depth by how full the board is: one chance layer deeper with at most `deeperAtEmpty` empty cells, one shallower with at least `shallowerAtEmpty`. */
   depthRule: v.optional(depthRuleSchema()),
+  /** Tile-downgrading (downgrade.ts): a board holding a tile at least this large is decided with its highest missing ranks closed. */
+  downgradeAt: v.optional(v.pipe(v.number(), v.check((x) => downgradeProblem(x) === null, 'must be a tile from 8 to 32768'))),
   /** Weights (tune2048/weights) whose heuristic is added to the network's value at every leaf. */
   heuristic: v.optional(v.unknown()),
   name: v.optional(v.string()),

@@ -89,9 +89,10 @@ export interface NetworkPlayerSpec {
    * Depth 0: greedy; msPerMove: a time budget per move, deepening up to `depth` (src/player/move-budget.ts);
    * stageWeights: per stage, a weight on the network's value at the leaves (absent: 1 each, training's values);
    * depthRule: one deeper or shallower by the board's empty cells (network-settings.ts);
-   * threads: the root moves split over this many threads sharing the tables (network-threads.ts: the same games).
+   * threads: the root moves split over this many threads sharing the tables (network-threads.ts: the same games);
+   * downgradeAt: a board holding a tile this large is decided with its highest missing ranks closed (downgrade.ts).
    */
-  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[]; depthRule?: DepthRule; threads?: number };
+  search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[]; depthRule?: DepthRule; threads?: number; downgradeAt?: number };
   /** Heuristic terms added to the network's value at every leaf (weights without stages or learned lines). */
   heuristic?: Weights;
 }
