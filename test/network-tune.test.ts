@@ -111,14 +111,15 @@ describe('tuning on a learned network', () => {
     }
   });
 
-  it('cprob is tuned when named; a start from a network player file keeps the weights it does not tune', () => {
+  it('cprob is tuned when named; a start from a network player file keeps the weights it does not tune, and its tile-downgrading', () => {
     const start = join(dir, 'start.json');
-    writeFileSync(start, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, stageWeights: [1.5, 0.8] }));
+    writeFileSync(start, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, stageWeights: [1.5, 0.8], downgradeAt: 128 }));
     const db = tempDb();
     const r = runCli(['tune', '-c', config({ space: { start: 'start.json', params: { cprob: { min: 0.0001, max: 0.05 } } } }), '--db', db, '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
-    const exported = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as { cprob: number; stageWeights: number[] };
+    const exported = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as { cprob: number; stageWeights: number[]; downgradeAt?: number };
     expect(exported.stageWeights).toEqual([1.5, 0.8]);
+    expect(exported.downgradeAt).toBe(128);
     expect(exported.cprob).toBeGreaterThanOrEqual(0.0001);
     expect(exported.cprob).toBeLessThanOrEqual(0.05);
   });

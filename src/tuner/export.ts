@@ -71,6 +71,7 @@ export function exportBest(store: Store, runId: number, out?: string): Weights |
       cprob: settings.cprob,
       stageWeights: settings.stageWeights,
       ...(settings.depthRule ? { depthRule: settings.depthRule } : {}),
+      ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
       name: `${run.name}-run${run.id}`,
       provenance: { ...provenance(store, problem, best), depth: config.fitness.depth },

@@ -18,6 +18,8 @@ export interface NetworkStart {
   depthRule?: DepthRule;
   /** Heuristic terms added at the leaves (tune2048's weights; with stages, the root board's stage's). */
   heuristic?: Weights;
+  /** Tile-downgrading's threshold (src/player/downgrade.ts), carried from the start file, not tuned. */
+  downgradeAt?: number;
 }
 
 const HEURISTIC = 'heuristic.';
@@ -98,7 +100,7 @@ export class NetworkSpace extends BoundedSpace {
     const p = this.params(genome);
     const heuristic = this.heuristic ? this.heuristic.toWeights(genome.slice(this.networkCount)) : this.start.heuristic;
     const depthRule = ruleOf(p, this.start.depthRule);
-    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w), ...(depthRule ? { depthRule } : {}), ...(heuristic ? { heuristic } : {}) };
+    return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w), ...(depthRule ? { depthRule } : {}), ...(heuristic ? { heuristic } : {}), ...(this.start.downgradeAt ? { downgradeAt: this.start.downgradeAt } : {}) };
   }
 }
 
@@ -123,11 +125,12 @@ function ruleOf(p: Record<string, number>, start: DepthRule | undefined): DepthR
 }
 
 /** A run's start from a network player file's settings (1 per stage and `cprob` where it says nothing). */
-export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights' | 'heuristic' | 'depthRule'>): NetworkStart {
+export function networkStart(stages: number, cprob: number, settings?: Pick<NetworkSettings, 'cprob' | 'stageWeights' | 'heuristic' | 'depthRule' | 'downgradeAt'>): NetworkStart {
   return {
     cprob: settings?.cprob ?? cprob,
     stageWeights: settings?.stageWeights ? [...settings.stageWeights] : Array.from({ length: stages }, () => 1),
     ...(settings?.depthRule ? { depthRule: { ...settings.depthRule } } : {}),
     ...(settings?.heuristic ? { heuristic: settings.heuristic } : {}),
+    ...(settings?.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
   };
 }

@@ -103,7 +103,7 @@ function prepareNetworkRun(config: RunConfig): StoredConfig {
 
 /** The network player of a run's settings. */
 export function networkSpec(config: RunConfig, stored: StoredNetwork, settings: NetworkStart): NetworkPlayerSpec {
-  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights, ...(settings.depthRule ? { depthRule: settings.depthRule } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights, ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
 }
 
 /** The synchronous preparation of a run of tune2048's own heuristic (an external player's needs prepareRun: it starts the program). */
@@ -146,6 +146,7 @@ const storedNetworkSchema = v.object({
     stageWeights: v.array(v.pipe(v.number(), v.finite(), v.gtValue(0))),
     depthRule: v.optional(depthRuleSchema()),
     heuristic: v.optional(v.unknown()),
+    downgradeAt: v.optional(v.number()),
   }),
 });
 
