@@ -3,9 +3,10 @@
  * thread and on two threads over one shared network, and greedy (held-out) moves a second, in interleaved
  * rounds from the same warmed-up network (its games long, as in a real run), medians printed; with
  * --coherence, one thread with temporal coherence too (its accumulators' extra reads and writes), in the
- * same rounds on the same tables.
+ * same rounds on the same tables; with --lambda L, one thread of TD(λ) (each episode learned backward at its
+ * end: the afterstates' addresses computed again and a second pass) likewise.
  *
- *   npm run bench:learn -- [--tuples default|small] [--rounds 5] [--games 3000] [--warm 20000] [--coherence] [--json]
+ *   npm run bench:learn -- [--tuples default|small] [--rounds 5] [--games 3000] [--warm 20000] [--coherence] [--lambda 0.5] [--json]
  */
 import { Command } from 'commander';
 import { DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
@@ -17,9 +18,10 @@ const o = new Command()
   .option('--games <n>', 'training games per measurement', Number, 3000)
   .option('--warm <n>', 'training games before measuring (longer games, tables filled)', Number, 20000)
   .option('--coherence', 'also one thread with temporal coherence learning, in the same rounds')
+  .option('--lambda <l>', 'also one thread of TD(λ) (backward at each episode\'s end), in the same rounds', Number)
   .option('--json', 'one JSON object')
   .parse()
-  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; json?: boolean }>();
+  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; lambda?: number; json?: boolean }>();
 
 const shape: NetworkShape = { tuples: o.tuples === 'small' ? [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]] : DEFAULT_TUPLES, stages: ONE_STAGE, promote: true };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -29,6 +31,7 @@ async function main() {
   const one = new NetworkTraining({ shape, threads: 1, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 } });
   const two = new NetworkTraining({ shape, threads: 2, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 } });
   const tc = o.coherence ? new NetworkTraining({ shape, threads: 1, seed: 1, learningRate: 1, heldOut: { games: 300, seed: 1e9 }, coherence: true }) : null;
+  const td = o.lambda !== undefined ? new NetworkTraining({ shape, threads: 1, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 }, lambda: o.lambda }) : null;
   const copy = (from: NetworkTraining, to: NetworkTraining) => {
     const src = from.machine.tables();
     to.machine.tables().forEach((t, k) => t.set(src[k]));
@@ -36,7 +39,7 @@ async function main() {
   };
   process.stderr.write(`warming up: ${o.warm} training games on one thread…\n`);
   await one.trainTo(o.warm);
-  const rates: Record<'one' | 'two' | 'greedy' | 'coherent', number[]> = { one: [], two: [], greedy: [], coherent: [] };
+  const rates: Record<'one' | 'two' | 'greedy' | 'coherent' | 'lambda', number[]> = { one: [], two: [], greedy: [], coherent: [], lambda: [] };
   const measure = async (t: NetworkTraining, games: number) => {
     const moves0 = t.movesDone();
     const start = performance.now();
@@ -50,13 +53,17 @@ async function main() {
       copy(one, tc);
       rates.coherent.push(await measure(tc, o.games));
     }
+    if (td) {
+      copy(one, td);
+      rates.lambda.push(await measure(td, o.games));
+    }
     copy(one, two);
     rates.two.push(await measure(two, o.games));
     copy(two, one);
     const start = performance.now();
     const held = await one.heldOut();
     rates.greedy.push(held.games > 0 ? sumMoves(one) / ((performance.now() - start) / 1000) : 0);
-    process.stderr.write(`round ${r + 1}/${o.rounds}: one thread ${(rates.one[r] / 1e6).toFixed(3)} M moves/s, two threads ${(rates.two[r] / 1e6).toFixed(3)} M, greedy ${(rates.greedy[r] / 1e6).toFixed(3)} M${tc ? `, coherence (one thread) ${(rates.coherent[r] / 1e6).toFixed(3)} M` : ''}\n`);
+    process.stderr.write(`round ${r + 1}/${o.rounds}: one thread ${(rates.one[r] / 1e6).toFixed(3)} M moves/s, two threads ${(rates.two[r] / 1e6).toFixed(3)} M, greedy ${(rates.greedy[r] / 1e6).toFixed(3)} M${tc ? `, coherence (one thread) ${(rates.coherent[r] / 1e6).toFixed(3)} M` : ''}${td ? `, TD(λ) (one thread) ${(rates.lambda[r] / 1e6).toFixed(3)} M` : ''}\n`);
   }
   const result = {
     network: o.tuples === 'small' ? '4 × 4-tuples' : '4 × 6-tuples',
@@ -65,6 +72,7 @@ async function main() {
     trainingMovesPerSecond: { oneThread: Math.round(median(rates.one)), twoThreads: Math.round(median(rates.two)), perThreadOfTwo: Math.round(median(rates.two) / 2) },
     greedyMovesPerSecond: Math.round(median(rates.greedy)),
     ...(tc ? { coherenceMovesPerSecond: { oneThread: Math.round(median(rates.coherent)), ratioToPlain: median(rates.coherent.map((c, k) => c / rates.one[k])) } } : {}),
+    ...(td ? { lambdaMovesPerSecond: { lambda: o.lambda, oneThread: Math.round(median(rates.lambda)), ratioToPlain: median(rates.lambda.map((c, k) => c / rates.one[k])) } } : {}),
   };
   if (o.json) console.log(JSON.stringify(result));
   else {
@@ -72,9 +80,11 @@ async function main() {
     console.log(`  training, one thread:   ${(result.trainingMovesPerSecond.oneThread / 1e6).toFixed(3)} M moves/s`);
     console.log(`  training, two threads:  ${(result.trainingMovesPerSecond.twoThreads / 1e6).toFixed(3)} M moves/s (${(result.trainingMovesPerSecond.perThreadOfTwo / 1e6).toFixed(3)} M per thread)`);
     console.log(`  greedy play (held-out): ${(result.greedyMovesPerSecond / 1e6).toFixed(3)} M moves/s on one thread`);
+    if (result.lambdaMovesPerSecond) console.log(`  TD(λ = ${o.lambda}), one thread:    ${(result.lambdaMovesPerSecond.oneThread / 1e6).toFixed(3)} M moves/s (× ${result.lambdaMovesPerSecond.ratioToPlain.toFixed(2)} of TD(0) online, median of the rounds' ratios)`);
     if (result.coherenceMovesPerSecond) console.log(`  temporal coherence, one thread: ${(result.coherenceMovesPerSecond.oneThread / 1e6).toFixed(3)} M moves/s (× ${result.coherenceMovesPerSecond.ratioToPlain.toFixed(2)} of plain, median of the rounds' ratios)`);
   }
   await tc?.close();
+  await td?.close();
   await one.close();
   await two.close();
 }
