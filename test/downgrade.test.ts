@@ -17,6 +17,7 @@ import { createNetworkPlayer, networkPlayerSpec } from '../src/player/network-pl
 import { loadNetworkSettings } from '../src/player/network-settings';
 import { playerKey } from '../src/player/spec';
 import { randomBoards } from './helpers/boards';
+import { runCli } from './helpers/cli';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -137,5 +138,11 @@ describe('the network player with tile-downgrading', () => {
     expect(networkPlayerSpec(json, { depth: 2, cprob: 1e-4 }).search).toEqual({ depth: 2, cprob: 1e-4, downgradeAt: 32768 });
     writeFileSync(json, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, downgradeAt: 20000 }));
     expect(() => loadNetworkSettings(json)).toThrow(/downgradeAt.*must be a tile from 8 to 32768/);
+    // From the command line: one line naming the field, exit 2, no game played.
+    const r = runCli(['play', '--player', `network:${json}`, '-n', '1', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/network player file ".*down\.json": field "downgradeAt": must be a tile from 8 to 32768/);
+    expect(r.stdout).toBe('');
   });
 });
