@@ -18,7 +18,8 @@ import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../
 import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { cacheBits } from '../src/player/expectimax';
-import { closeNetworkThreads, createNetworkPlayer, networkHelperTasks, networkPlayerSpec } from '../src/player/network-player';
+import { closeNetworkThreads, collectGarbage, createNetworkPlayer, liveNetworkMachines, networkHelperTasks, networkPlayerSpec } from '../src/player/network-player';
+import { writeNetworkFile } from '../src/learn/ntuple/network-file';
 import { playerKey } from '../src/player/spec';
 import { depthRuleProblem, ruledDepth } from '../src/player/network-settings';
 import { createLocalRunner } from '../src/runner/local';
@@ -283,6 +284,30 @@ describe('the network player at a depth', () => {
     const json = join(dir, 'ruled.json');
     writeFileSync(json, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule }));
     expect(networkPlayerSpec(json, { depth: 1, cprob: 1e-4 }).search).toEqual({ depth: 1, cprob: 1e-4, depthRule: rule });
+  });
+
+  it('three networks played in turn: the process keeps two, and a forgotten one\'s memory is handed back (a compare of three networks grew past 10 GB a worker)', async () => {
+    // Three networks of other tables (other hashes); players built once and used in turn, as a worker's cached players are.
+    const files = [0, 1, 2].map((k) => {
+      const f = join(dir, `turn-${k}.bin`);
+      const m = new NetworkMachine(SMALL, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1 });
+      const rng = seedrandom.alea(`turn-${k}`);
+      for (const t of m.tables()) for (let i = 0; i < t.length; i++) t[i] = Math.fround(rng() * 100);
+      writeNetworkFile(f, SMALL, m.tables());
+      return f;
+    });
+    const players = files.map((f) => createNetworkPlayer(networkPlayerSpec(f, { depth: 1, cprob: 1e-4 })));
+    const board = fewEmpty[0];
+    const first = players.map((p) => p.decide!(board));
+    for (let round = 0; round < 12; round++) {
+      // Each decision equals the first one of its network (read again when it was forgotten).
+      players.forEach((p, k) => expect(p.decide!(board)).toEqual(first[k]));
+      await new Promise((r) => setImmediate(r));
+    }
+    await new Promise((r) => setImmediate(r));
+    collectGarbage();
+    await new Promise((r) => setImmediate(r));
+    expect(liveNetworkMachines()).toBeLessThanOrEqual(2);
   });
 
   it('ruledDepth: one deeper at or below the full threshold, one shallower at or above the open one, within 0 and the maximum', () => {

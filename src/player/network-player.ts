@@ -5,6 +5,8 @@
  * keeps it: its tables are hundreds of megabytes.
  */
 import { createHash } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Board } from '../engine/board';
 import type { Direction } from '../engine/moves';
@@ -43,14 +45,47 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network'], searchThrea
     return known;
   }
   const shape = readNetworkShape(ref.file);
+  // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
+  // The oldest goes before the next is allocated, and its memory is handed back at once (below).
+  if (loaded.size >= KEEP) {
+    forget(loaded.keys().next().value!);
+    collectGarbage();
+  }
   const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true, searchThreads });
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
-  // At most two networks per process (a compare of two networks alternates them): they are hundreds of MB each.
-  if (loaded.size >= KEEP) forget(loaded.keys().next().value!);
   loaded.set(ref.sha256, machine);
+  for (let k = allocated.length - 1; k >= 0; k--) if (!allocated[k].deref()) allocated.splice(k, 1);
+  allocated.push(new WeakRef(machine));
   return machine;
 }
+
+/**
+ * A full garbage collection. A forgotten network's shared WebAssembly memory is freed only when the
+ * collector runs, and allocating another gives V8 no reason to run it: a worker comparing three networks
+ * (two kept, the third read in turn) grew past 10 GB of forgotten tables before this. Players look their
+ * network up at each decision (createNetworkPlayer), so once forgotten nothing holds it.
+ */
+let collector: (() => void) | null | undefined;
+export function collectGarbage(): void {
+  if (collector === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      collector = runInNewContext('gc') as () => void;
+    } catch {
+      collector = null; // a runtime without it: the collector runs when it will
+    }
+  }
+  collector?.();
+}
+
+/** Machines of networks loaded by this process and not yet collected (tests: forgotten ones must go). */
+export function liveNetworkMachines(): number {
+  let n = 0;
+  for (const r of allocated) if (r.deref()) n++;
+  return n;
+}
+const allocated: WeakRef<NetworkMachine>[] = [];
 
 /** Each machine's root-split helpers (started at its first split decision). */
 const pools = new Map<NetworkMachine, NetworkSearchThreads>();
@@ -98,14 +133,16 @@ function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined)
 
 export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
   const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1, downgradeAt } = spec.search;
-  const machine = networkMachineFor(spec.network, threads);
+  // The network is looked up at each decision, never held: a process that reads others in turn may forget it (and read it again).
+  const machineNow = () => networkMachineFor(spec.network, threads);
   if (stageWeights) {
-    const problem = stageWeightsProblem(stageWeights, machine.shape.stages.length);
+    const problem = stageWeightsProblem(stageWeights, machineNow().shape.stages.length);
     if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
   }
   // The heuristic's tables, built once per stage; a machine holds one stage's, rewritten only when another stage or player's are asked for.
   const heuristic = spec.heuristic ? leafTables(leafHeuristic(spec.heuristic, 'the heuristic on a network')) : null;
   const valuesAt = (board: Board, d: number): number[] => {
+    const machine = machineNow();
     // Per decision: another player (other settings) may share the machine.
     machine.exports.setNetworkSearch(d, cprob);
     if (stageWeights) stageWeights.forEach((w, k) => machine.exports.setStageWeight(k, w));
@@ -133,7 +170,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).
-  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic && !depthRule && !downgradeAt ? (board: Board): Direction | -1 => machine.exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
+  const chooseMove = depth === 0 && !msPerMove && !stageWeights && !heuristic && !depthRule && !downgradeAt ? (board: Board): Direction | -1 => machineNow().exports.greedyMove(board.lo, board.hi) as Direction | -1 : (board: Board) => best(values(board));
   return {
     chooseMove,
     decide(board: Board) {
