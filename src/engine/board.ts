@@ -119,6 +119,11 @@ export function prettyBoard(board: Board): string {
     .join('\n');
 }
 
+/** True when `value` is a tile from `smallest` to 32768 (a power of two). */
+export function isTile(value: number, smallest = 2): boolean {
+  return Number.isInteger(Math.log2(value)) && value >= smallest && value <= 32768;
+}
+
 export function maxRank(board: Board): number {
   let m = 0;
   for (let k = 0; k < 16; k++) m = Math.max(m, rankAt(board, k));

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { InputError } from '../util/errors';
+import { isTile } from '../engine/board';
 import { checkShape, DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from './ntuple/shape';
 import { shippedConfigPath } from '../util/shipped-config';
 
@@ -96,7 +97,7 @@ export const learnConfigSchema = v.strictObject({
       /** The player that reaches them: weights (preset or file) searched at `depth`. */
       weights: v.pipe(v.string(), v.minLength(1)),
       depth: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(3, 'must be at most 3 (collecting would take hours)')),
-      maxTile: v.pipe(v.number(), v.check((x) => Number.isInteger(Math.log2(x)) && x >= 8 && x <= 32768, 'must be a tile: a power of two from 8 to 32768')),
+      maxTile: v.pipe(v.number(), v.check((x) => isTile(x, 8), 'must be a tile: a power of two from 8 to 32768')),
       /** How many such boards to collect (the training games cycle through them). */
       positions: count,
       /** The share of training games that start from one of them. */

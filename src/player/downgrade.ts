@@ -12,12 +12,12 @@
  * the transposition table need): 0 below the threshold, else 1, or 2 when the board with one gap closed
  * still holds a tile ≥ the threshold. A board with no missing rank below its largest tile is left as it is.
  */
-import { makeBoard, type Board } from '../engine/board';
+import { isTile, makeBoard, rankAt, type Board } from '../engine/board';
 
 /** The ranks present on a board as bits (bit r: a tile 2^r; bit 0 never set). */
 function ranksPresent(b: Board): number {
   let bits = 0;
-  for (let s = 0; s < 32; s += 4) bits |= (1 << ((b.lo >>> s) & 15)) | (1 << ((b.hi >>> s) & 15));
+  for (let k = 0; k < 16; k++) bits |= 1 << rankAt(b, k);
   return bits & ~1;
 }
 
@@ -46,7 +46,7 @@ export function closeGaps(b: Board, gaps: number): Board {
 /** The tiles of rank 15 (32768) on a board. */
 function topTiles(b: Board): number {
   let n = 0;
-  for (let s = 0; s < 32; s += 4) n += (((b.lo >>> s) & 15) === 15 ? 1 : 0) + (((b.hi >>> s) & 15) === 15 ? 1 : 0);
+  for (let k = 0; k < 16; k++) if (rankAt(b, k) === 15) n++;
   return n;
 }
 
@@ -69,5 +69,5 @@ export function downgraded(b: Board, atTile: number): Board {
 
 /** What is wrong with a threshold, or null: it must be a tile from 8 to 32768. */
 export function downgradeProblem(atTile: number): string | null {
-  return Number.isInteger(Math.log2(atTile)) && atTile >= 8 && atTile <= 32768 ? null : `${atTile} is not a tile from 8 to 32768`;
+  return isTile(atTile, 8) ? null : `${atTile} is not a tile from 8 to 32768`;
 }

@@ -8,6 +8,7 @@
  * outer and an inner row read on 8 symmetric boards are the 8 lines read both ways.
  */
 import { InputError } from '../../util/errors';
+import { isTile } from '../../engine/board';
 
 export interface StageSpec {
   /** The largest tiles this stage holds: [lowest, highest], powers of two. */
@@ -62,7 +63,7 @@ export function checkShape(shape: NetworkShape, origin: string): void {
   if (shape.stages.length > MAX_STAGES) fail(`network.stages has ${shape.stages.length} stages; at most ${MAX_STAGES}`);
   const ranks = shape.stages.map((s, k) => {
     const [lo, hi] = s.maxTile.map((x) => Math.log2(x));
-    for (const x of s.maxTile) if (!Number.isInteger(Math.log2(x)) || x < 2 || x > 32768) fail(`network.stages[${k}].maxTile: ${x} is not a tile (a power of two from 2 to 32768)`);
+    for (const x of s.maxTile) if (!isTile(x)) fail(`network.stages[${k}].maxTile: ${x} is not a tile (a power of two from 2 to 32768)`);
     if (lo > hi) fail(`network.stages[${k}].maxTile: ${s.maxTile[0]} is above ${s.maxTile[1]}`);
     return [lo, hi] as const;
   });
