@@ -18,7 +18,7 @@ import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../
 import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { cacheBits } from '../src/player/expectimax';
-import { closeNetworkThreads, collectGarbage, createNetworkPlayer, liveNetworkMachines, networkHelperTasks, networkPlayerSpec } from '../src/player/network-player';
+import { closeNetworkThreads, collectGarbage, createNetworkPlayer, networkHelperTasks, networkMachineFor, networkPlayerSpec } from '../src/player/network-player';
 import { writeNetworkFile } from '../src/learn/ntuple/network-file';
 import { playerKey } from '../src/player/spec';
 import { depthRuleProblem, ruledDepth } from '../src/player/network-settings';
@@ -296,18 +296,26 @@ describe('the network player at a depth', () => {
       writeNetworkFile(f, SMALL, m.tables());
       return f;
     });
-    const players = files.map((f) => createNetworkPlayer(networkPlayerSpec(f, { depth: 1, cprob: 1e-4 })));
+    const specs = files.map((f) => networkPlayerSpec(f, { depth: 1, cprob: 1e-4 }));
+    const players = specs.map((spec) => createNetworkPlayer(spec));
     const board = fewEmpty[0];
     const first = players.map((p) => p.decide!(board));
+    // Every machine a decision used (the one just looked up is that decision's), held weakly.
+    const used: WeakRef<object>[] = [];
     for (let round = 0; round < 12; round++) {
       // Each decision equals the first one of its network (read again when it was forgotten).
-      players.forEach((p, k) => expect(p.decide!(board)).toEqual(first[k]));
+      players.forEach((p, k) => {
+        expect(p.decide!(board)).toEqual(first[k]);
+        const machine = networkMachineFor(specs[k].network);
+        if (!used.some((r) => r.deref() === machine)) used.push(new WeakRef(machine));
+      });
       await new Promise((r) => setImmediate(r));
     }
+    expect(used.length).toBeGreaterThan(3); // networks were forgotten and read again
     await new Promise((r) => setImmediate(r));
     collectGarbage();
     await new Promise((r) => setImmediate(r));
-    expect(liveNetworkMachines()).toBeLessThanOrEqual(2);
+    expect(used.filter((r) => r.deref() !== undefined).length).toBeLessThanOrEqual(2);
   });
 
   it('ruledDepth: one deeper at or below the full threshold, one shallower at or above the open one, within 0 and the maximum', () => {

@@ -55,8 +55,6 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network'], searchThrea
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
   loaded.set(ref.sha256, machine);
-  for (let k = allocated.length - 1; k >= 0; k--) if (!allocated[k].deref()) allocated.splice(k, 1);
-  allocated.push(new WeakRef(machine));
   return machine;
 }
 
@@ -78,14 +76,6 @@ export function collectGarbage(): void {
   }
   collector?.();
 }
-
-/** Machines of networks loaded by this process and not yet collected (tests: forgotten ones must go). */
-export function liveNetworkMachines(): number {
-  let n = 0;
-  for (const r of allocated) if (r.deref()) n++;
-  return n;
-}
-const allocated: WeakRef<NetworkMachine>[] = [];
 
 /** Each machine's root-split helpers (started at its first split decision). */
 const pools = new Map<NetworkMachine, NetworkSearchThreads>();

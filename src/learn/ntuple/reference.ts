@@ -8,6 +8,7 @@ import { boardToRanks, makeBoard, maxRank, withRank, type Board } from '../../en
 import { applyMove, DIRECTIONS } from '../../engine/moves';
 import { createRng, initialBoard, spawnTile } from '../../engine/spawn';
 import { stageOfRank, type NetworkShape } from './shape';
+import type { RestartRule } from './machine';
 
 type Grid = number[][];
 
@@ -121,7 +122,7 @@ export interface ReferenceGame {
 /** How a reference training game learns beyond online TD(0): TD(λ) backward at each episode's end, restarts. */
 export interface ReferenceLearning {
   lambda?: number;
-  restarts?: { at: number; minMoves: number; maxInRow?: number };
+  restarts?: RestartRule;
 }
 
 /**
