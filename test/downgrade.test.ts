@@ -11,12 +11,12 @@ import { boardFromRanks, boardToRanks, countEmpty, type Board } from '../src/eng
 import { applyMove, DIRECTIONS } from '../src/engine/moves';
 import { referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
 import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
-import { NetworkTraining } from '../src/learn/ntuple/training';
 import { closeGaps, downgradeGaps, downgraded, downgradeProblem } from '../src/player/downgrade';
 import { createNetworkPlayer, networkPlayerSpec } from '../src/player/network-player';
 import { loadNetworkSettings } from '../src/player/network-settings';
 import { playerKey } from '../src/player/spec';
 import { randomBoards } from './helpers/boards';
+import { trainSmallNetwork } from './helpers/network';
 import { runCli } from './helpers/cli';
 
 const dirs: string[] = [];
@@ -102,14 +102,7 @@ describe('the network player with tile-downgrading', () => {
   let ref: ReferenceNetwork;
 
   it('trains a small network to play with', async () => {
-    const training = new NetworkTraining({ shape: SMALL, threads: 1, seed: 11, learningRate: 0.1, heldOut: { games: 0, seed: 1 } });
-    try {
-      await training.trainTo(300);
-      training.save(file);
-      ref = { shape: SMALL, tables: training.machine.tables().map((t) => Float32Array.from(t)) };
-    } finally {
-      await training.close();
-    }
+    ref = await trainSmallNetwork(SMALL, file, 11, 300);
   });
 
   it('each move\'s value is the brute-force search of the reference\'s downgraded board, on boards with and without large tiles; below the threshold, the plain player\'s', () => {

@@ -16,7 +16,6 @@ import { playGame } from '../src/engine/game';
 import { NetworkMachine } from '../src/learn/ntuple/machine';
 import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
 import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
-import { NetworkTraining } from '../src/learn/ntuple/training';
 import { cacheBits } from '../src/player/expectimax';
 import { closeNetworkThreads, collectGarbage, createNetworkPlayer, networkHelperTasks, networkMachineFor, networkPlayerSpec } from '../src/player/network-player';
 import { writeNetworkFile } from '../src/learn/ntuple/network-file';
@@ -25,6 +24,7 @@ import { depthRuleProblem, ruledDepth } from '../src/player/network-settings';
 import { createLocalRunner } from '../src/runner/local';
 import { playSeeds } from '../src/runner/runner';
 import { randomBoards } from './helpers/boards';
+import { trainSmallNetwork } from './helpers/network';
 import { runCli } from './helpers/cli';
 
 const dirs: string[] = [];
@@ -167,14 +167,7 @@ describe('the network player at a depth', () => {
   let trained: ReferenceNetwork;
 
   it('trains a small network to play with', async () => {
-    const training = new NetworkTraining({ shape: SMALL, threads: 1, seed: 7, learningRate: 0.1, heldOut: { games: 0, seed: 1 } });
-    try {
-      await training.trainTo(400);
-      training.save(file);
-      trained = { shape: SMALL, tables: training.machine.tables().map((t) => Float32Array.from(t)) };
-    } finally {
-      await training.close();
-    }
+    trained = await trainSmallNetwork(SMALL, file, 7, 400);
   });
 
   it('decide gives each move its searched value (the reference\'s), and plays the best; depth 0 plays the greedy move', () => {
