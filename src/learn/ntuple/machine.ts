@@ -44,7 +44,8 @@ export const C = { NEXT: 0, LIMIT: 1, STOP: 2, DONE: 3, MOVES_LO: 4, MOVES_HI: 5
 export const RING = 4096;
 const RUN_WORDS = 20;
 /** An episode's path per training thread (learn.ts PATH_CAP moves of 16 bytes): TD(λ) and restarts. */
-const PATH_BYTES = 2 ** 18 * 16;
+const PATH_CAP = 2 ** 18;
+const PATH_BYTES = PATH_CAP * 16;
 /** Per thread: 9 slots of the addresses of one value's reads (src/wasm/assembly/ntuple.ts SLOTS). */
 const SCRATCH_BYTES = 9 * MAX_TUPLES * 8 * 4;
 const PAGE = 65536;
@@ -102,7 +103,8 @@ export function instantiateLearn(module: WebAssembly.Module, memory: WebAssembly
   // A program and a learning module built from different sources would read each other's words wrongly: a
   // network learned or searched with them would be silently wrong, so they refuse to run together.
   const layout = (exports.BLOCK_LAYOUT as { value?: number } | undefined)?.value;
-  if (layout !== BLOCK_LAYOUT) {
+  // The path's length is part of the layout too: a module writing longer paths would run into the next thread's.
+  if (layout !== BLOCK_LAYOUT || (exports.PATH_CAP as { value?: number } | undefined)?.value !== PATH_CAP) {
     throw new Error(`the learning module "${LEARN_WASM_PATH}" was built from other sources than this program (block layout ${layout ?? 'unknown'}, this program's ${BLOCK_LAYOUT}); build both with: npm run build`);
   }
   return exports as unknown as LearnExports;
