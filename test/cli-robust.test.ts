@@ -302,6 +302,21 @@ describe('honest numbers and clear errors', () => {
     }
   });
 
+  it.each([
+    ['hint at depth 7 (minutes for one board)', ['hint', '-d', '7', '--cprob', '0', '2 4 8 16/0 0 0 2/0 0 0 0/0 0 0 0'], /still searching/, 'SIGINT'],
+    ['hint, SIGTERM', ['hint', '-d', '7', '--cprob', '0', '2 4 8 16/0 0 0 2/0 0 0 0/0 0 0 0'], /still searching/, 'SIGTERM'],
+    ['bench (every figure in one call)', ['bench', '--passes', '50', '--games', '500'], /bench: engine moves/, 'SIGINT'],
+    ['solve (a breadth-first search of millions of nodes)', ['solve', '--target', '2048', '--strategy', 'bfs', '--max-nodes', '100000000'], /still searching/, 'SIGTERM'],
+  ] as const)('%s: a stop in the middle of its one long search ends it at once, exit 130', async (_, args, started, signal) => {
+    const run = startCli([...args]);
+    await waitForOutput(run, 'stderr', started);
+    run.child.kill(signal);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain(`interrupted (${signal})`);
+    expect(r.stdout).toBe(''); // it did not wait for the search to end
+  });
+
   it('Ctrl-C stops a race as it stops a tune; the command it prints goes on to the uninterrupted result', async () => {
     const args = (db: string) => ['race', '-c', writeConfig(SLOW), '--optimizers', 'ga', '--seeds', '1,2,3', '--budget', '150', '--checkpoints', '2', '--holdout', '6', '--db', db, '--json'];
     const whole = runCli(args(tempDb()));

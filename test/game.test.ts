@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countEmpty, rankAt } from '../src/engine/board';
-import { playGame, playGameAsync, Player } from '../src/engine/game';
+import { playGame, Player } from '../src/engine/game';
 import { applyMove, legalMoves } from '../src/engine/moves';
 import { createRng, initialBoard, spawnTile } from '../src/engine/spawn';
 import { loadWeights } from '../src/heuristic/weights';
@@ -82,17 +82,5 @@ describe('seeded games', () => {
     const replay = playGame(solver, 3, { maxMoves: 300 });
     expect(replay.score).toBe(score);
     expect(replay.finalBoard).toEqual(board);
-  });
-
-  it('played in slices (yielding to the event loop), a game is the same game', async () => {
-    for (const seed of [3, 4]) {
-      const whole = recordingPlayer();
-      const sliced = recordingPlayer();
-      const a = playGame(whole, seed);
-      // A zero-length slice: back to the event loop after every move.
-      const b = await playGameAsync(sliced, seed, {}, 0);
-      expect(sliced.seen).toEqual(whole.seen);
-      expect({ ...b, ms: 0 }).toEqual({ ...a, ms: 0 });
-    }
   });
 });

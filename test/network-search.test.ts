@@ -5,7 +5,7 @@
  * worker processes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
@@ -349,6 +349,32 @@ describe('the network player at a depth', () => {
     expect(split[1].split!.msPerMove).toBeGreaterThan(0);
     expect(split[1].split!.speedup).toBeGreaterThan(0);
     expect(runCli(['bench', '--threads', '2']).stderr.trim()).toBe("tune2048: --threads times a network's root split: give the network with --network FILE");
+  });
+
+  it('a truncated, damaged or folder network is refused before any game, by every command: one line, exit 2, no database made', () => {
+    const bytes = readFileSync(file);
+    const truncated = join(dir, 'trunc.bin');
+    writeFileSync(truncated, bytes.subarray(0, bytes.length - 1000));
+    const damaged = join(dir, 'damaged.bin');
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 5000] ^= 1;
+    writeFileSync(damaged, flipped);
+    const db = join(dir, 'never.sqlite');
+    const cases: [string[], RegExp][] = [
+      [['compare', `network:${truncated}`, 'nneonneo', '-n', '2', '--db', db], /network file ".*trunc\.bin" is \d+ bytes; its shape .* needs \d+: truncated or of another shape/],
+      [['compare', 'nneonneo', `network:${damaged}@d1`, '-n', '2', '--db', db], /network file ".*damaged\.bin" fails its checksum \(CRC-32\): the file is damaged/],
+      [['compare', `network:${dir}`, 'nneonneo', '-n', '2', '--db', db], /is a folder, not a network file/],
+      [['bench', '--network', truncated, '--depths', '1', '--passes', '1', '--games', '1'], /truncated or of another shape/],
+      [['play', '--player', `network:${damaged}`, '-n', '1'], /fails its checksum/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+      expect(existsSync(db)).toBe(false);
+    }
   });
 
   it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {

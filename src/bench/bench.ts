@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Board, parseBoard } from '../engine/board';
 import * as moves from '../engine/moves';
 import { playGame } from '../engine/game';
-import { CONFIGS_DIR, Weights } from '../heuristic/weights';
+import { CONFIGS_DIR, loadWeights, Weights } from '../heuristic/weights';
 import { createExpectimaxPlayer } from '../player/expectimax';
 import { searchModule } from '../wasm/module';
 import { createNetworkPlayer, networkMachineFor } from '../player/network-player';
@@ -180,4 +180,26 @@ export function benchNetworkSearch(spec: NetworkPlayerSpec, boards: readonly Boa
   const msPerMove = median(perPass.map((r) => r.ms));
   const splitMs = median(perPass.map((r) => r.splitMs));
   return { depth, msPerMove, nodesPerMove: median(perPass.map((r) => r.nodes)), ...(split ? { split: { threads, msPerMove: splitMs, speedup: median(perPass.map((r) => r.ms / r.splitMs)) } } : {}) };
+}
+
+/** Every figure `tune2048 bench` prints (its thread runs this: src/cli/commands/bench.ts), progress on stderr. */
+export function runBench(opts: { depths: number[]; passes: number; games: number; weights: string; networkSpec: NetworkPlayerSpec | null; threads?: number }) {
+  const boards = loadBenchPositions();
+  const { networkSpec } = opts;
+  const weights = loadWeights(opts.weights);
+  console.error(`bench: engine moves on ${boards.length} positions x 4 directions...`);
+  const engine = [benchWasmMoves(boards, opts.passes + 1), benchEngine(boards, opts.passes + 1)];
+  const search = opts.depths.map((d) => {
+    console.error(`bench: search at depth ${d}...`);
+    return benchSearch(weights, boards, d, opts.passes);
+  });
+  const network = networkSpec
+    ? [0, ...opts.depths.filter((d) => d > 0)].map((d) => {
+        console.error(`bench: the network's search at depth ${d}...`);
+        return benchNetworkSearch(networkSpec, boards, d, opts.passes, opts.threads ?? 1);
+      })
+    : undefined;
+  console.error(`bench: ${opts.games} whole games at depth 1...`);
+  const game = benchGames(weights, 1, opts.games);
+  return { boards: boards.length, weights: weights.name, engine, search, network, game };
 }

@@ -1,5 +1,6 @@
 /** compare and sweep with --db [--run]: the target is checked before any game is played, the result stored after. */
-import { Store, type StoredResult } from '../store/store';
+import { existsSync } from 'node:fs';
+import { creationProblem, Store, type StoredResult } from '../store/store';
 import { InputError } from '../util/errors';
 
 export interface StoreTarget {
@@ -11,6 +12,12 @@ export interface StoreTarget {
 export function checkStoreTarget(opts: StoreTarget): void {
   if (opts.run !== undefined && opts.db === undefined) throw new InputError('--run needs --db (the database that holds the run)');
   if (!opts.db) return;
+  // A new file is made only once there is something to keep (a refused contender leaves nothing behind).
+  if (opts.run === undefined && !existsSync(opts.db)) {
+    const problem = creationProblem(opts.db);
+    if (problem) throw new InputError(problem);
+    return;
+  }
   const store = Store.open(opts.db, { create: opts.run === undefined });
   try {
     if (opts.run !== undefined) store.requireRun(opts.run);

@@ -68,65 +68,22 @@ export class SeededGame {
   }
 }
 
-/**
- * A game being played: `advance()` plays it to the end; `advance(untilMs)` stops early when the clock
- * passes untilMs (performance.now()), so an async caller can yield to the event loop between slices.
- */
-export class GameInPlay {
-  private readonly started = performance.now();
-  private readonly game: SeededGame;
-  private readonly maxMoves: number;
+export function playGame(player: MoveSource, seed: number, options: PlayGameOptions = {}): GameResult {
+  const started = performance.now();
+  const game = new SeededGame(seed, options.rules);
+  const maxMoves = options.maxMoves ?? Infinity;
   // Corner rules are deterministic, and a move with every corner taken spawns nothing: a deterministic
   // player that meets a board again would loop forever, so the game ends there (it cannot progress).
-  private readonly seen: Set<string> | null;
-  done = false;
-
-  constructor(
-    private readonly player: MoveSource,
-    private readonly seed: number,
-    options: PlayGameOptions = {},
-  ) {
-    this.game = new SeededGame(seed, options.rules);
-    this.maxMoves = options.maxMoves ?? Infinity;
-    this.seen = options.rules === 'corner' ? new Set<string>() : null;
-  }
-
-  /** Plays until the game ends (true) or, with untilMs, until the clock passes it (false). */
-  advance(untilMs = Infinity): boolean {
-    const { game, seen } = this;
-    while (!this.done && game.moves < this.maxMoves) {
-      if (seen) {
-        const key = `${game.board.hi},${game.board.lo}`;
-        if (seen.has(key)) break;
-        seen.add(key);
-      }
-      const dir = this.player.chooseMove(game.board);
-      if (dir === -1) break;
-      game.play(dir);
-      if (untilMs !== Infinity && performance.now() > untilMs) return false;
+  const seen = options.rules === 'corner' ? new Set<string>() : null;
+  while (game.moves < maxMoves) {
+    if (seen) {
+      const key = `${game.board.hi},${game.board.lo}`;
+      if (seen.has(key)) break;
+      seen.add(key);
     }
-    this.done = true;
-    return true;
+    const dir = player.chooseMove(game.board);
+    if (dir === -1) break;
+    game.play(dir);
   }
-
-  result(): GameResult {
-    const { game } = this;
-    return { seed: this.seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - this.started, finalBoard: game.board };
-  }
-}
-
-export function playGame(player: MoveSource, seed: number, options: PlayGameOptions = {}): GameResult {
-  const game = new GameInPlay(player, seed, options);
-  game.advance();
-  return game.result();
-}
-
-/**
- * The same game, yielding to the event loop every `sliceMs`: a signal (Ctrl-C) is handled within a slice
- * instead of at the end of a game that may take minutes (depth 4, one process).
- */
-export async function playGameAsync(player: MoveSource, seed: number, options: PlayGameOptions = {}, sliceMs = 50): Promise<GameResult> {
-  const game = new GameInPlay(player, seed, options);
-  while (!game.advance(performance.now() + sliceMs)) await new Promise((resolve) => setImmediate(resolve));
-  return game.result();
+  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, finalBoard: game.board };
 }

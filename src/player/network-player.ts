@@ -4,16 +4,15 @@
  * at the leaves (src/wasm/assembly/network-search.ts). A process loads a network once (by its hash) and
  * keeps it: its tables are hundreds of megabytes.
  */
-import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Board } from '../engine/board';
 import type { Direction } from '../engine/moves';
 import type { Player } from '../engine/player';
 import { NetworkMachine } from '../learn/ntuple/machine';
 import { NetworkSearchThreads } from './network-threads';
-import { readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file';
+import { checkNetworkFile, readNetworkFile, readNetworkShape } from '../learn/ntuple/network-file';
 import { InputError } from '../util/errors';
 import { cacheBits, DEFAULT_SEARCH, depthOf, type DepthSetting } from './expectimax';
 import type { NetworkPlayerSpec } from './spec';
@@ -121,7 +120,7 @@ function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined)
   return ruledDepth(depthOf(depth, board), countEmpty(board), rule, MAX_DEPTH);
 }
 
-export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player {
+export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player & { depthFor(board: Board): number } {
   const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1, downgradeAt } = spec.search;
   // The network is looked up at each decision, never held: a process that reads others in turn may forget it (and read it again).
   const machineNow = () => networkMachineFor(spec.network, threads);
@@ -167,6 +166,8 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
       const vs = values(board);
       return { move: best(vs), values: vs };
     },
+    /** The depth a decision on `board` searches (the depth rule's, on the downgraded board; with a time per move, its limit). */
+    depthFor: (board: Board) => depthOn(depth, downgradeAt ? downgraded(board, downgradeAt) : board, depthRule),
   };
 }
 
@@ -193,9 +194,10 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
 function looksLikeJson(path: string): boolean {
   let fd: number;
   try {
+    if (statSync(path).isDirectory()) return false;
     fd = openSync(path, 'r');
   } catch {
-    return false; // readNetworkShape names the missing file
+    return false; // readNetworkShape names the missing file (or the folder)
   }
   try {
     const b = Buffer.alloc(1);
@@ -205,18 +207,9 @@ function looksLikeJson(path: string): boolean {
   }
 }
 
-/** The SHA-256 of a network file (a file that is not a network says so in one line first). */
+/** The SHA-256 of a network file, checked whole (a file that is not a network, or a damaged one, says so in one line). */
 export function fileSha256(path: string): string {
-  readNetworkShape(path);
-  const hash = createHash('sha256');
-  const fd = openSync(path, 'r');
-  try {
-    const chunk = Buffer.alloc(1 << 24);
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
+  return checkNetworkFile(path).sha256;
 }
 
 /** "network:FILE" → FILE; null otherwise. */

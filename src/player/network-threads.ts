@@ -7,6 +7,7 @@
  * value does not depend on which instance searched it: the values, moves and games are the same for any
  * number of threads. Claiming and waiting are the heuristic root split's (threads.ts).
  */
+import { threadEntry } from '../util/thread-entry';
 import { Worker } from 'node:worker_threads';
 import { instantiateLearn, type LearnExports, type NetworkMachine } from '../learn/ntuple/machine';
 import { C, claimTasks, F, MESSAGE_BYTES, runDecision, SEQ_MASK, type SharedBlock } from './threads';
@@ -34,11 +35,6 @@ export function searchNetworkTask(e: LearnExports, block: NetworkBlock, index: n
   numbers[F.VALUE + index] = e.searchMove(control[C.LO], control[C.HI], control[C.DIR + index]);
 }
 
-/** The helper's entry: from TypeScript sources (tests, tsx) it needs tsx too. */
-function helperEntry(): { file: string; execArgv: string[] } {
-  return __filename.endsWith('.ts') ? { file: `${__dirname}/network-search-thread.ts`, execArgv: ['--require', require.resolve('tsx/cjs')] } : { file: `${__dirname}/network-search-thread.js`, execArgv: [] };
-}
-
 /** The helpers of one network machine (machine.searchThreads − 1 of them, started with it). */
 export class NetworkSearchThreads {
   readonly block: NetworkBlock;
@@ -54,7 +50,7 @@ export class NetworkSearchThreads {
       message: new Uint8Array(new SharedArrayBuffer(MESSAGE_BYTES)),
       settings: new Float64Array(new SharedArrayBuffer(S.LENGTH * 8)),
     };
-    const entry = helperEntry();
+    const entry = threadEntry(__filename, __dirname, 'network-search-thread');
     for (let k = 1; k < machine.searchThreads; k++) {
       const helper = new Worker(entry.file, { workerData: { ...machine.searchHelper(k), shared: this.block }, execArgv: entry.execArgv });
       // Helpers only ever wait or search: they must not keep the process alive. One that failed to start takes no task.

@@ -14,6 +14,7 @@
  * with a compare-and-swap on a word that also holds the decision's number, so a slow helper can never
  * take a task of the next decision.
  */
+import { threadEntry } from '../util/thread-entry';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Board } from '../engine/board';
 import { applyMove, type Direction } from '../engine/moves';
@@ -155,11 +156,6 @@ export const SPIN_MS = (() => {
   return { helper: ms, caller: ms };
 })();
 
-/** The helper's entry: from TypeScript sources (tests, tsx) it needs tsx too. */
-function helperEntry(): { file: string; execArgv: string[] } {
-  return __filename.endsWith('.ts') ? { file: `${__dirname}/search-thread.ts`, execArgv: ['--require', require.resolve('tsx/cjs')] } : { file: `${__dirname}/search-thread.js`, execArgv: [] };
-}
-
 /** The helpers of one thread count, for the whole process (a search with N threads uses N − 1 helpers and the caller). */
 export class SearchThreads {
   readonly block: SharedBlock;
@@ -178,7 +174,7 @@ export class SearchThreads {
       message: new Uint8Array(new SharedArrayBuffer(MESSAGE_BYTES)),
     };
     const module = compiledSearchModule();
-    const entry = helperEntry();
+    const entry = threadEntry(__filename, __dirname, 'search-thread');
     for (let i = 1; i < threads; i++) {
       const { port1, port2 } = new MessageChannel();
       const helper = new Worker(entry.file, { workerData: { wasmModule: module, block: this.block, port: port2 }, transferList: [port2], execArgv: entry.execArgv });

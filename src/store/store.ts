@@ -76,6 +76,30 @@ export interface OpenOptions {
 }
 
 /** The one-line problem with opening `path` for writing, or null (checked before SQLite tries). */
+/**
+ * Why a database could not be created at `path` (which does not exist yet), creating nothing: the nearest
+ * existing folder above it must be a writable folder. A command checks this before its work, and creates
+ * the file only when it has something to keep.
+ */
+export function creationProblem(path: string): string | null {
+  let dir = dirname(resolve(path));
+  for (;;) {
+    try {
+      if (!statSync(dir).isDirectory()) return `cannot create database "${path}": "${dir}" is a file, not a folder`;
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot create database "${path}": ${describeFsError(e)}`;
+      dir = dirname(dir);
+    }
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    return `cannot create database "${path}": its folder is not writable (${describeFsError(e)})`;
+  }
+  return null;
+}
+
 function writeProblem(path: string, create: boolean): string | null {
   let exists = true;
   try {

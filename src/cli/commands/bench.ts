@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { benchEngine, benchGames, benchNetworkSearch, benchSearch, benchWasmMoves, loadBenchPositions } from '../../bench/bench';
+import { join } from 'node:path';
+import type { runBench } from '../../bench/bench';
+import { callOffThread } from '../../util/off-thread';
 import { networkPlayerSpec } from '../../player/network-player';
 import { loadWeights } from '../../heuristic/weights';
 import { table } from '../format';
@@ -22,27 +24,15 @@ export function command(): Command {
     .option('--network <file>', 'also time a learned n-tuple network\'s search (tune2048 learn export) at depth 0 and each of --depths')
     .option('--threads <n|auto>', 'with --network: also time its search split over n threads (the root split), interleaved with one thread', parseThreads)
     .option('--json', 'one JSON object on stdout')
-    .action((opts: { depths: number[]; passes: number; games: number; weights: string; network?: string; threads?: number; json?: boolean }) => {
+    .action(async (opts: { depths: number[]; passes: number; games: number; weights: string; network?: string; threads?: number; json?: boolean }) => {
       if (opts.threads !== undefined && opts.network === undefined) throw new InputError('--threads times a network\'s root split: give the network with --network FILE');
-      const boards = loadBenchPositions();
-      const networkSpec = opts.network === undefined ? null : networkPlayerSpec(opts.network, { depth: 0, cprob: 1e-4 });
+      // Checked here, before any figure: a bad weight set or network file is refused at once.
       const weights = loadWeights(opts.weights);
-      console.error(`bench: engine moves on ${boards.length} positions x 4 directions...`);
-      const engine = [benchWasmMoves(boards, opts.passes + 1), benchEngine(boards, opts.passes + 1)];
-      const search = opts.depths.map((d) => {
-        console.error(`bench: search at depth ${d}...`);
-        return benchSearch(weights, boards, d, opts.passes);
-      });
-      const network = networkSpec
-        ? [0, ...opts.depths.filter((d) => d > 0)].map((d) => {
-            console.error(`bench: the network's search at depth ${d}...`);
-            return benchNetworkSearch(networkSpec, boards, d, opts.passes, opts.threads ?? 1);
-          })
-        : undefined;
-      console.error(`bench: ${opts.games} whole games at depth 1...`);
-      const game = benchGames(weights, 1, opts.games);
+      const networkSpec = opts.network === undefined ? null : networkPlayerSpec(opts.network, { depth: 0, cprob: 1e-4 });
+      // The figures are measured in a thread of their own: Ctrl-C stops the bench at once (exit 130).
+      const { boards, engine, search, network, game } = await callOffThread<ReturnType<typeof runBench>>(join(__dirname, '..', '..', 'bench', 'bench'), 'runBench', { ...opts, networkSpec });
       if (opts.json) {
-        console.log(JSON.stringify({ node: process.version, positions: boards.length, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, ...(network ? { network: { file: opts.network, search: network } } : {}), game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
+        console.log(JSON.stringify({ node: process.version, positions: boards, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, ...(network ? { network: { file: opts.network, search: network } } : {}), game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
         return;
       }
       for (const e of engine) console.log(`engine, ${e.path}: ${e.nsPerMove.toFixed(1)} ns per move (median of ${e.passes.length - 1} passes)`);

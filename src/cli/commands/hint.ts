@@ -2,9 +2,10 @@ import { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { Board, formatBoard, parseBoard, prettyBoard } from '../../engine/board';
 import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
-import type { Decision, Player } from '../../engine/player';
+import type { Decision } from '../../engine/player';
 import { closeExternalProcess, externalDecision, externalProcessFor } from '../../player/external/play';
-import { createPlayer } from '../../player/players';
+import { foregroundPlayer } from '../../player/foreground';
+import { stillWorking } from '../still-working';
 import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { EXIT_BAD_INPUT } from '../exit-codes';
 import { InputError } from '../../util/errors';
@@ -17,11 +18,6 @@ interface HintOptions extends PlayerCliOptions {
   depth: number | 'auto';
   cprob: number;
   json?: boolean;
-}
-
-/** The player's decision for a board and what it saw for each move (expectimax: `depth` is the depth it used). */
-export function hint(player: Player, board: Board, depth: number | 'auto') {
-  return hintFrom(board, player.decide(board), depth);
 }
 
 /** A decision as hint shows it: every move's result and the value the player saw. */
@@ -37,15 +33,20 @@ export function hintFrom(board: Board, { move, values }: Decision, depth: number
   };
 }
 
-function render(board: Board, h: ReturnType<typeof hint>, json: boolean): string {
+type Hint = ReturnType<typeof hintFrom>;
+
+function render(board: Board, h: Hint, json: boolean): string {
   if (json) return JSON.stringify(h);
   const rows = [['move', 'legal', 'score', 'value', 'board after the move']];
   for (const m of h.moves) rows.push([m.move, m.legal ? 'yes' : 'no', String(m.score), m.value === null ? '-' : m.value.toFixed(1), m.board]);
   return `${prettyBoard(board)}\nbest: ${h.best ?? 'none (game over)'}  (depth ${h.depth})\n${table(rows)}`;
 }
 
+/** After a few seconds of one search, a line on stderr that it goes on and how to stop it. */
+const stillSearching = () => stillWorking('hint: still searching');
+
 /** One board from the command line, or one per line from stdin (a bad line is reported and skipped: exit code 2 at the end). */
-async function answer(boardText: string | undefined, hintOf: (board: Board) => Promise<ReturnType<typeof hint>>, opts: HintOptions): Promise<void> {
+async function answer(boardText: string | undefined, hintOf: (board: Board) => Promise<Hint>, opts: HintOptions): Promise<void> {
   if (boardText !== undefined) {
     let board: Board;
     try {
@@ -85,21 +86,32 @@ export function command(): Command {
     .option('--json', 'one JSON object per board, on one line (default: the board as a grid and a table of moves)');
   addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (boardText: string | undefined, opts: HintOptions) => {
       const spec = await cliPlayer(opts);
-      let hintOf: (board: Board) => Promise<ReturnType<typeof hint>>;
+      let hintOf: (board: Board) => Promise<Hint>;
+      let closeThread: (() => Promise<void>) | undefined;
       if (spec.kind === 'external') {
         // The program answers each board as the first of a new game; its values (if it gives them) are shown.
         const program = await externalProcessFor(spec.external, spec.external.launch!);
         hintOf = async (board) => hintFrom(board, await externalDecision(program, spec.external.params, board), 'its own');
       } else {
-        const player = createPlayer(spec);
-        // expectimax reports the depth it used ("auto" resolves per board); the others, the depth asked for.
-        const depthOf = (board: Board) => ('depthFor' in player ? (player as { depthFor(b: Board): number }).depthFor(board) : opts.depth);
-        hintOf = async (board) => hint(player, board, depthOf(board));
+        // The search runs in a thread of its own: Ctrl-C stops even a depth-7 search at once (exit 130).
+        const thread = await foregroundPlayer(spec);
+        closeThread = () => thread.close();
+        hintOf = async (board) => {
+          const notice = stillSearching();
+          try {
+            const decision = await thread.remote.decide(board);
+            // The depth the player searched on this board (auto and a network's depth rule deepen some boards).
+            return hintFrom(board, decision, decision.depth ?? opts.depth);
+          } finally {
+            notice.cancel();
+          }
+        };
       }
       try {
         await answer(boardText, hintOf, opts);
       } finally {
         closeExternalProcess();
+        await closeThread?.();
       }
     });
   // A board whose first tile is negative ("-2 4 0 0/…") looks like an option to commander: name the real problem.

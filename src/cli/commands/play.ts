@@ -2,8 +2,8 @@ import { Command, Option } from 'commander';
 import { basename } from 'node:path';
 import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../../util/errors';
-import { playGameAsync } from '../../engine/game';
-import { createPlayer, gameSeed } from '../../player/players';
+import { gameSeed } from '../../player/players';
+import { foregroundPlayer } from '../../player/foreground';
 import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
 import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';
@@ -56,7 +56,9 @@ export function command(): Command {
       if (spec.kind === 'external' && opts.rules !== 'classic') throw new InputError('--rules corner: an external player plays the classic rules (tune2048 runs its games)');
       if (spec.kind === 'external' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; an external player searches as it likes');
       // A bad player setting fails here, before any output; an external program plays in this process over its pipe.
-      const local = opts.workers > 1 || opts.queue ? null : spec.kind === 'external' ? externalMoves(spec) : createPlayer(spec);
+      // A built-in player searches in a thread of its own, so Ctrl-C stops even a deep game at once.
+      const thread = opts.workers > 1 || opts.queue || spec.kind === 'external' ? null : await foregroundPlayer(spec);
+      const local = opts.workers > 1 || opts.queue ? null : spec.kind === 'external' ? externalMoves(spec) : (seed: number) => thread!.remote.play(seed, { rules: opts.rules });
       const progress = createProgress('games', opts.games);
       const line = (i: number, r: PlayedGame) => {
         if (!opts.json) console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
@@ -68,18 +70,17 @@ export function command(): Command {
         progress.stop();
         games.forEach((g, i) => line(i, g));
       } else {
-        // Yielding to the event loop every 50 ms: a signal (Ctrl-C) is handled at once, not at the end of a
-        // game that may take minutes.
         games = [];
         for (let i = 0; i < opts.games; i++) {
           const seed = gameSeed(opts.seed, i);
-          const { finalBoard: _board, ...r } = typeof local === 'function' ? await local(seed) : await playGameAsync(local!, seed, { rules: opts.rules });
+          const { finalBoard: _board, ...r } = await local!(seed);
           games.push(r);
           progress.update(i + 1);
           line(i, r);
         }
         progress.stop();
         closeExternalProcess();
+        await thread?.close();
       }
       const summary = summarizeGames(games);
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };

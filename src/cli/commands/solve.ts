@@ -1,10 +1,14 @@
 import { Command, Option } from 'commander';
 import { parseBoard, prettyBoard } from '../../engine/board';
 import { cornerStart } from '../../engine/rules';
-import { COST_MODELS, HEURISTICS, replay, solve, STRATEGIES, targetRankOf, type CostModel, type HeuristicName, type Strategy } from '../../corner/solve';
+import { COST_MODELS, HEURISTICS, replay, STRATEGIES, targetRankOf, type CostModel, type HeuristicName, type Strategy } from '../../corner/solve';
 import { InputError } from '../../util/errors';
 import { EXIT_FAILURE } from '../exit-codes';
 import { parseIntegerOption } from '../options';
+import { stillWorking } from '../still-working';
+import { callOffThread } from '../../util/off-thread';
+import { join } from 'node:path';
+import type { solve } from '../../corner/solve';
 
 export function command(): Command {
   return new Command('solve')
@@ -16,14 +20,16 @@ export function command(): Command {
     .addOption(new Option('--cost <c>', "an operator's cost: score (its merge score, seed 003's) or moves (1 each: A* then finds the fewest moves)").choices([...COST_MODELS]).default('score'))
     .option('--max-nodes <n>', 'expanded nodes at most (bounds memory and time)', parseIntegerOption('--max-nodes', 1, 100_000_000), 1_000_000)
     .option('--json', 'one JSON object on stdout')
-    .action((boardText: string | undefined, opts: { target: number; strategy: Strategy; heuristic: HeuristicName; cost: CostModel; maxNodes: number; json?: boolean }) => {
+    .action(async (boardText: string | undefined, opts: { target: number; strategy: Strategy; heuristic: HeuristicName; cost: CostModel; maxNodes: number; json?: boolean }) => {
       try {
         targetRankOf(opts.target);
       } catch (e) {
         throw new InputError(`--target: ${(e as Error).message}`);
       }
       const start = boardText === undefined ? cornerStart() : parseBoard(boardText);
-      const r = solve(start, opts);
+      // The search runs in a thread of its own: Ctrl-C stops it at once (exit 130), and a line says it goes on.
+      const notice = stillWorking(`solve: still searching (${opts.strategy})`);
+      const r = await callOffThread<ReturnType<typeof solve>>(join(__dirname, '..', '..', 'corner', 'solve'), 'solve', start, opts).finally(() => notice.cancel());
       if (r.found) {
         const check = replay(start, r.moves, opts.cost); // the solution, replayed from the start, reaches the target
         if (check.cost !== r.cost || check.score !== r.score) throw new Error('internal error: the solution does not replay to its cost');

@@ -112,8 +112,11 @@ export function readNetworkShape(path: string): NetworkShape {
 
 function openFile(path: string): number {
   try {
+    // (Linux opens a folder for reading; its first read would fail with a raw EISDIR.)
+    if (statSync(path).isDirectory()) throw new InputError(`"${path}" is a folder, not a network file`);
     return openSync(path, 'r');
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`cannot read network file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
@@ -208,6 +211,36 @@ function readTables(path: string, into: (shape: NetworkShape) => Float32Array[],
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A whole network file checked as a player is about to use it (its shape, its size, its CRC), without
+ * loading its tables: one streaming pass, which also gives the SHA-256 the file is named by. A command
+ * checks every network it was given this way before it plays a game.
+ */
+export function checkNetworkFile(path: string): { shape: NetworkShape; sha256: string } {
+  const shape = readNetworkShape(path);
+  const expected = networkFileBytes(shape);
+  const size = statSync(path).size;
+  if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${shape.tuples.length} tuples, ${shape.stages.length} stages) needs ${expected}: truncated or of another shape`);
+  const fd = openFile(path);
+  const hash = createHash('sha256');
+  let crc = 0;
+  try {
+    const chunk = Buffer.alloc(1 << 24);
+    let position = 0;
+    for (let n; position < size - 4 && (n = readSync(fd, chunk, 0, Math.min(chunk.length, size - 4 - position), position)) > 0; position += n) {
+      hash.update(chunk.subarray(0, n));
+      crc = crc32(chunk.subarray(0, n), crc);
+    }
+    const tail = Buffer.alloc(4);
+    if (position !== size - 4 || readSync(fd, tail, 0, 4, position) !== 4) throw new InputError(`network file "${path}" is truncated`);
+    hash.update(tail);
+    if (tail.readUInt32LE(0) !== crc >>> 0) throw new InputError(`network file "${path}" fails its checksum (CRC-32): the file is damaged`);
+  } finally {
+    closeSync(fd);
+  }
+  return { shape, sha256: hash.digest('hex') };
 }
 
 function tablesOf(shape: NetworkShape): Float32Array[] {

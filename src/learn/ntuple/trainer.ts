@@ -8,19 +8,16 @@
  * threads' updates, so neither the tables nor the games reproduce; what a checkpoint holds is still exactly
  * the games below its number (every claimed game finishes before a thread returns).
  */
+import { threadEntry } from '../../util/thread-entry';
 import { Worker } from 'node:worker_threads';
 import { compiledLearnModule, C, type GameResult, type NetworkMachine } from './machine';
-
-function threadEntry(): { file: string; execArgv: string[] } {
-  return __filename.endsWith('.ts') ? { file: `${__dirname}/train-thread.ts`, execArgv: ['--require', require.resolve('tsx/cjs')] } : { file: `${__dirname}/train-thread.js`, execArgv: [] };
-}
 
 export class Trainer {
   private readonly workers: Worker[];
   private failure: Error | null = null;
 
   constructor(private readonly machine: NetworkMachine) {
-    const entry = threadEntry();
+    const entry = threadEntry(__filename, __dirname, 'train-thread');
     const module = compiledLearnModule();
     this.workers = Array.from(
       { length: machine.options.threads },

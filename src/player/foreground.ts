@@ -1,0 +1,47 @@
+/**
+ * A player that a command runs in the foreground (hint; play in one process), built in a worker thread
+ * (src/util/off-thread.ts): its searches never block the main thread, so Ctrl-C stops the command at once
+ * however deep a decision goes.
+ */
+import type { Board } from '../engine/board';
+import { playGame, type PlayGameOptions } from '../engine/game';
+import type { Decision } from '../engine/player';
+import { offThread, type OffThread } from '../util/off-thread';
+import { createPlayer } from './players';
+import type { PlayerSpec } from './spec';
+
+/** What a decision searched: the depth its player used on that board (auto and the depth rule resolve per board). */
+export interface ForegroundDecision extends Decision {
+  depth: number | null;
+}
+
+/** The object the thread holds (its factory, `playerSession`, runs there). */
+export interface PlayerSession {
+  /** Nothing: answers once the player is built (a bad setting fails here, before any output). */
+  ready(): true;
+  decide(board: Board): ForegroundDecision;
+  /** One seeded game, without its final board's moves. */
+  play(seed: number, options: PlayGameOptions): ReturnType<typeof playGame>;
+}
+
+export function playerSession(spec: PlayerSpec): PlayerSession {
+  const player = createPlayer(spec);
+  const depthFor = 'depthFor' in player ? (player as { depthFor(b: Board): number }).depthFor : null;
+  return {
+    ready: () => true,
+    decide: (board) => ({ ...player.decide(board), depth: depthFor ? depthFor(board) : null }),
+    play: (seed, options) => playGame(player, seed, options),
+  };
+}
+
+/** The spec's player in a thread of its own; `close()` when done. Throws the player's own error if it cannot be built. */
+export async function foregroundPlayer(spec: PlayerSpec): Promise<OffThread<PlayerSession>> {
+  const thread = offThread<PlayerSession>(`${__dirname}/foreground`, 'playerSession', spec);
+  try {
+    await thread.remote.ready();
+  } catch (e) {
+    await thread.close();
+    throw e;
+  }
+  return thread;
+}
