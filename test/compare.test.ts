@@ -5,7 +5,7 @@ import { bootstrapMeanCI95, erfc, meanWithCI95, normalTwoSidedP, wilcoxonSignedR
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, runCli, startCli, waitFor } from './helpers/cli';
+import { ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
 import { peek, tempDb } from './helpers/runs';
 
 describe('statistics', () => {
@@ -84,6 +84,13 @@ describe('tune2048 compare', () => {
     const alone = (depth: string) => JSON.parse(runCli(['play', '-w', 'nneonneo', '-n', '6', '-d', depth, '--seed', '500', '--workers', '1', '--json']).stdout).games.map((g: any) => g.score);
     expect(out.contenders[0].games.map((g: any) => g.score)).toEqual(alone('1'));
     expect(out.contenders[2].games.map((g: any) => g.score)).toEqual(alone('0'));
+    expect(out.contenders.map((c: any) => c.depth)).toEqual([1, 0, 0]);
+    // The heading states no depth the contenders do not share; a column gives each one's.
+    const text = runCli(['compare', 'nneonneo@d1', 'snake3', '-n', '6', '-d', '0', '--seed', '500', '--workers', '2']).stdout;
+    expect(text).toMatch(/^6 paired games per contender, seeds 500\.\.505, cprob 0\.0001 \(depths in the table\)$/m);
+    expect(text).toMatch(/^contender\s+depth\s+mean/m);
+    expect(text).toMatch(/^nneonneo@d1\s+1\s/m);
+    expect(runCli(['compare', 'nneonneo', 'snake3', '-n', '2', '-d', '0', '--workers', '1']).stdout).toMatch(/^2 paired games per contender, seeds 1000000\.\.1000001, depth 0, cprob 0\.0001$/m);
     const bad = runCli(['compare', 'nneonneo@dx', 'snake3', '-n', '2']);
     expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
     expect(bad.stderr).toMatch(/nneonneo@dx/);
@@ -147,6 +154,56 @@ describe('tune2048 compare', () => {
     // Other settings are other games.
     expect(runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '5', '-d', '1', '--seed', '600', '--workers', '2', '--db', db]).code).toBe(0);
     expect(rows()).toBe(90);
+  });
+
+  it('Ctrl-C on compare --db: the pairs finished are shown as a table marked STOPPED (exit 130), and the command it prints goes on from the games kept', async () => {
+    const db = tempDb();
+    const rows = () => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM compare_games')?.n ?? 0;
+    const args = ['compare', 'nneonneo', 'tuned-d1', '-n', '60', '-d', '2', '--seed', '640', '--workers', '2', '--db', db];
+    const run = startCli(args);
+    await waitFor(() => rows() >= 20); // a batch of each contender is kept
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    const finished = Number(/^STOPPED: (\d+) of 60 paired games per contender finished/m.exec(r.stdout)?.[1]);
+    expect(finished).toBeGreaterThanOrEqual(10);
+    expect(finished).toBeLessThan(60);
+    expect(r.stdout).toMatch(/^nneonneo − tuned-d1 /m); // the pair's test on what finished
+    expect(peek<{ n: number }>(db, 'SELECT count(*) AS n FROM results')?.n ?? 0).toBe(0); // a partial comparison is never stored as one
+    const hint = /the same command goes on from there: (tune2048 .*)$/m.exec(r.stderr)?.[1];
+    expect(hint).toBe(`tune2048 ${args.slice(0).join(' ')}`);
+    const again = runCli(hint!.split(' ').slice(1));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/going on from the games/);
+    expect(again.stdout).toMatch(/^60 paired games per contender/m);
+    expect(rows()).toBe(120);
+  });
+
+  it('Ctrl-C on compare without --db says its games were not kept (and a long one says so at its start); on sweep --db it shows the depths finished and goes on', async () => {
+    const run = startCli(['compare', 'nneonneo', 'tuned-d1', '-n', '500', '-d', '2', '--seed', '640', '--workers', '2']);
+    await waitForOutput(run, 'stderr', /without --db the games are kept only until the command ends/);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toMatch(/^STOPPED: \d+ of 500 paired games per contender finished/m);
+    expect(r.stderr).toMatch(/its games were not kept \(no --db\): run it with --db FILE to keep them across a stop/);
+
+    const db = tempDb();
+    const rows = () => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM compare_games')?.n ?? 0;
+    const args = ['sweep', 'nneonneo', '--depths', '0,2', '-n', '40', '--seed', '640', '--workers', '2', '--db', db];
+    const sweep = startCli(args);
+    await waitFor(() => rows() >= 50); // depth 0 done, depth 2 started
+    sweep.child.kill('SIGTERM');
+    const s = await sweep.done;
+    expect(s.code, s.stderr).toBe(130);
+    expect(s.stdout).toMatch(/^STOPPED: nneonneo: 40 games per depth, seeds 640\.\.679; depth 2 stopped at \d+ games, not shown$/m);
+    expect(s.stdout).toMatch(/^0\s+\d+/m);
+    const hint = /the same command goes on from there: (tune2048 .*)$/m.exec(s.stderr)?.[1];
+    const again = runCli(hint!.split(' ').slice(1));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/going on from the games/);
+    expect(again.stdout).toMatch(/^2\s+\d+/m);
+    expect(rows()).toBe(80);
   });
 
   it('--db knows a player by what changes play: a weight set with another name and description reuses its stored games', () => {

@@ -2,6 +2,8 @@
 import { existsSync } from 'node:fs';
 import { creationProblem, Store, type StoredResult } from '../store/store';
 import { InputError } from '../util/errors';
+import { storeMemo } from '../compare/memo';
+import type { GameMemo } from '../compare/compare';
 
 export interface StoreTarget {
   db?: string;
@@ -26,19 +28,34 @@ export function checkStoreTarget(opts: StoreTarget): void {
   }
 }
 
-/** With --db, keeps a comparison or sweep (tied to --run, if given) for the run's report. */
-export function storeResult(opts: StoreTarget, result: StoredResult): void {
-  if (!opts.db) return;
-  const store = Store.open(opts.db);
-  try {
-    keepResult(store, opts, result);
-  } finally {
-    store.close();
-  }
-}
-
-/** storeResult in a database already open (compare holds it while it plays, keeping its games). */
+/** With --db, keeps a comparison or sweep (tied to --run, if given) for the run's report, in the database the command holds. */
 export function keepResult(store: Store, opts: StoreTarget, result: StoredResult): void {
   const id = store.insertResult(opts.run ?? null, result);
   console.error(`stored as comparison ${id} in ${opts.db}${opts.run ? ` (run ${opts.run})` : ''}`);
+}
+
+/** With --db: the database, held while the games are played, and the memory of games it keeps there. */
+export type OpenGameMemo = { store: Store; memo: GameMemo } | null;
+
+/**
+ * compare and sweep with --db: every finished batch is kept, so the same command goes on after an
+ * interruption, playing only what is missing (it says so once).
+ */
+export function openGameMemo(opts: StoreTarget): OpenGameMemo {
+  if (!opts.db) return null;
+  const store = Store.open(opts.db, { create: opts.run === undefined });
+  const kept = storeMemo(store);
+  let said = false;
+  const memo: GameMemo = {
+    known(spec, seeds) {
+      const found = kept.known(spec, seeds);
+      if (found.size > 0 && !said) {
+        said = true;
+        console.error(`going on from the games ${opts.db} holds of this comparison: only the missing ones are played`);
+      }
+      return found;
+    },
+    keep: kept.keep,
+  };
+  return { store, memo };
 }

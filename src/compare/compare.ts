@@ -15,6 +15,7 @@ import { GameSummary, summarizeGames } from './summary';
 import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from './sprt';
 import { gamesToResolve, pairNoise } from './noise';
+import { RunnerStoppedError } from '../util/errors';
 
 /**
  * A contender: weights played by the comparison's player (at its own depth, if it has one, so a network at
@@ -27,6 +28,13 @@ export type Contender = { label: string; weights: Weights; depth?: DepthSetting 
 export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth' | 'msPerMove'>): PlayerSpec {
   if ('network' in c) return c.network;
   return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, { ...o, depth: c.depth ?? o.depth });
+}
+
+/** The depth a contender searches (null: an external player's own setting). */
+export function contenderDepthOf(c: Contender, o: Pick<CompareOptions, 'depth'>): DepthSetting | null {
+  if ('network' in c) return c.network.search.depth;
+  if ('external' in c) return null;
+  return c.depth ?? o.depth;
 }
 
 export interface CompareOptions {
@@ -66,8 +74,11 @@ type Remembered = PlayedGame & { stored?: true };
  * Plays what `memo` does not know of `seeds` for every player (keeping each batch as it finishes); per player,
  * all the games in seed order. The batches are queued in turn (A's first, B's first, A's second, …), so a
  * comparison stopped at any point holds complete pairs of all but the last few batches.
+ *
+ * Stopped (the runner drained: Ctrl-C), it waits for the running batches (kept too) and answers only the
+ * seeds every player finished, with `stopped` set.
  */
-async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs: readonly PlayerSpec[], seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<Remembered[][]> {
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs: readonly PlayerSpec[], seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<{ played: Remembered[][]; stopped: boolean }> {
   const known = specs.map((spec) => new Map<number, Remembered>([...(o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>())].map(([seed, g]) => [seed, { ...g, stored: true as const }])));
   for (const k of known) if (k.size > 0) onGames(k.size, true);
   const missing = known.map((k) => seeds.filter((s) => !k.has(s)));
@@ -84,16 +95,27 @@ async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs:
           onGames(games.length);
           // A comparison keeps scores, not moves (an external player's games carry theirs).
           for (const { moveList: _moves, ...g } of games) fresh[c].set(g.seed, g);
+        }).catch((e: unknown) => {
+          // A batch that failed ends the comparison: the batches not started are cancelled, not waited for.
+          if (!(e instanceof RunnerStoppedError)) o.runner.drain();
+          throw e;
         }),
       );
     });
   }
-  await Promise.all(parts);
-  return specs.map((_, c) => seeds.map((s) => known[c].get(s) ?? fresh[c].get(s)!));
+  // Every batch settles before the answer: a stop keeps the running ones' games, and a failure is not hidden by a stop.
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof RunnerStoppedError));
+  if (failed) throw failed.reason;
+  const stopped = settled.some((r) => r.status === 'rejected');
+  const complete = stopped ? seeds.filter((s) => specs.every((_, c) => known[c].has(s) || fresh[c].has(s))) : seeds;
+  return { played: specs.map((_, c) => complete.map((s) => known[c].get(s) ?? fresh[c].get(s)!)), stopped };
 }
 
 export interface ContenderResult {
   label: string;
+  /** The depth it searched (its own @dN or the comparison's; a network's), null for an external player (its own setting). Absent in comparisons stored before it. */
+  depth?: DepthSetting | null;
   summary: GameSummary;
   meanCI95: { low: number; high: number };
   /** Per game, in seed order. */
@@ -136,6 +158,11 @@ export interface Comparison {
   settings: { games: number; seed: number; depth: DepthSetting; cprob: number };
   contenders: ContenderResult[];
   pairs: PairResult[];
+  /**
+   * Set when the comparison was stopped before its end (Ctrl-C): the games it was asked for; `settings.games`
+   * are then the seeds every contender finished (not always the first ones). A partial comparison is never stored.
+   */
+  stoppedAt?: { of: number };
 }
 
 const bySeed = (games: readonly PlayedGame[]) => new Map(games.map((g) => [g.seed, g.score]));
@@ -182,7 +209,7 @@ export interface SequentialComparison extends Comparison {
   sprt: SprtSettings & { maxGames: number; step: number };
   /** The test after each step. */
   trajectory: SprtState[];
-  decision: 'H1' | 'H0' | 'max-games';
+  decision: 'H1' | 'H0' | 'max-games' | 'stopped';
 }
 
 /**
@@ -197,9 +224,14 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
   while (played[0].length < o.maxGames) {
     const first = played[0].length;
     const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
-    const [ga, gb] = await playRemembered(o, specs, seeds, batch, () => {});
+    const { played: [ga, gb], stopped } = await playRemembered(o, specs, seeds, batch, () => {});
     played[0].push(...ga);
     played[1].push(...gb);
+    if (stopped) {
+      // The step's finished pairs are shown, not tested: the test looks only at whole steps.
+      const { results, pairs } = summarizePlayed([a, b], played, o.seed);
+      return { settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs, sprt: { ...o.sprt, maxGames: o.maxGames, step: o.step }, trajectory, decision: 'stopped', stoppedAt: { of: o.maxGames } };
+    }
     const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
     trajectory.push(state);
     o.onStep?.(state);
@@ -222,10 +254,11 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   const batch = o.batchGames ?? 10;
   const total = contenders.length * seeds.length;
   let done = 0;
-  const played = await playRemembered(o, contenders.map((c) => contenderSpec(c, o)), seeds, batch, (n, known) => {
+  const { played, stopped } = await playRemembered(o, contenders.map((c) => contenderSpec(c, o)), seeds, batch, (n, known) => {
     done += n;
     (known ? (o.onKnown ?? o.onProgress) : o.onProgress)?.(done, total);
   });
   const { results, pairs } = summarizePlayed(contenders, played, o.seed);
-  return { settings: { games: o.games, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs };
+  results.forEach((r, k) => (r.depth = contenderDepthOf(contenders[k], o)));
+  return { settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs, ...(stopped ? { stoppedAt: { of: o.games } } : {}) };
 }

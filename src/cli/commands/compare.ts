@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
-import { compareSequential, compareWeights, type Comparison, type Contender, type GameMemo } from '../../compare/compare';
-import { storeMemo } from '../../compare/memo';
-import { Store } from '../../store/store';
+import { compareSequential, compareWeights, type Comparison, type Contender, type SequentialComparison } from '../../compare/compare';
+import { stopOnSignal, type Stopper } from '../stop-games';
 import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../../util/errors';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
@@ -11,7 +10,7 @@ import { depthParser, parseCprob, parseDepthOption, parseIntegerOption, parseNum
 import { addMoveBudgetOption, addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
-import { checkStoreTarget, keepResult } from '../stored-results';
+import { checkStoreTarget, keepResult, openGameMemo, type OpenGameMemo } from '../stored-results';
 import { externalContender, namedExternalPlayers } from '../../player/external/resolve';
 import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
 import { basename } from 'node:path';
@@ -49,35 +48,9 @@ interface CompareCliOptions extends PlayerCliOptions {
   step: number;
 }
 
-/** With --db: the database, held while the comparison plays, and the memory of games it keeps there. */
-type OpenDb = { store: Store; memo: GameMemo } | null;
-
-/**
- * Every finished batch is kept, so the same command goes on after an interruption, playing only what is
- * missing (it says how many games it found).
- */
-function openDb(opts: CompareCliOptions): OpenDb {
-  if (!opts.db) return null;
-  const store = Store.open(opts.db, { create: opts.run === undefined });
-  const kept = storeMemo(store);
-  let said = false;
-  const memo: GameMemo = {
-    known(spec, seeds) {
-      const found = kept.known(spec, seeds);
-      if (found.size > 0 && !said) {
-        said = true;
-        console.error(`going on from the games ${opts.db} holds of this comparison: only the missing ones are played`);
-      }
-      return found;
-    },
-    keep: kept.keep,
-  };
-  return { store, memo };
-}
-
 /** compare --sprt: pairs until the sequential test decides; the LLR after each step, then the usual tables. */
-async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, runner: GameRunner, db: OpenDb): Promise<void> {
-  const progress = createProgress('pairs', opts.maxGames, 'SPRT [{bar}] {value}/{total} pairs at most | LLR {llr} in ({lower}, {upper}) | ETA (at most) {eta_formatted}', { llr: '0', lower: '-', upper: '-' });
+async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, runner: GameRunner, db: OpenGameMemo, stopper: Stopper): Promise<void> {
+  const progress = (stopper.progress = createProgress('pairs', opts.maxGames, 'SPRT [{bar}] {value}/{total} pairs at most | LLR {llr} in ({lower}, {upper}) | ETA (at most) {eta_formatted}', { llr: '0', lower: '-', upper: '-' }));
   const result = await compareSequential(a, b, {
     sprt: { ratio0: opts.ratio0, ratio1: opts.ratio1, alpha: opts.alpha, beta: opts.beta },
     maxGames: opts.maxGames,
@@ -91,8 +64,14 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
     onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
   });
   progress.stop();
-  if (db) keepResult(db.store, opts, { kind: 'comparison', result });
-  if (opts.json) return console.log(JSON.stringify(result));
+  if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
+  if (opts.json) console.log(JSON.stringify(result));
+  else printSequential(a, b, opts, result);
+  if (result.stoppedAt) stopper.stopped(`${result.settings.games} of ${result.stoppedAt.of} paired games finished`);
+}
+
+function printSequential(a: Contender, b: Contender, opts: CompareCliOptions, result: SequentialComparison): void {
+  if (result.trajectory.length === 0) return printTables(result);
   const last = result.trajectory[result.trajectory.length - 1];
   console.log(`SPRT ${a.label} against ${b.label}: H0 mean ratio ${opts.ratio0}, H1 ${opts.ratio1}, alpha ${opts.alpha}, beta ${opts.beta}; bounds (${last.lower.toFixed(3)}, ${last.upper.toFixed(3)}); depth ${opts.depth}, seeds from ${opts.seed}`);
   console.log(table([['pairs', 'LLR'], ...result.trajectory.map((t) => [String(t.games), t.llr.toFixed(3)])]));
@@ -101,7 +80,9 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
       ? `H1 accepted: ${a.label} is better than ${b.label} (mean ratio ${opts.ratio1} rather than ${opts.ratio0})`
       : result.decision === 'H0'
         ? `H0 accepted: ${a.label} is not better than ${b.label} by ratio ${opts.ratio1} (ratio ${opts.ratio0} is the likelier)`
-        : `no decision within ${opts.maxGames} pairs (LLR ${last.llr.toFixed(3)})`;
+        : result.decision === 'stopped'
+          ? `stopped before a decision (LLR ${last.llr.toFixed(3)} after the last whole step)`
+          : `no decision within ${opts.maxGames} pairs (LLR ${last.llr.toFixed(3)})`;
   console.log(`${verdict}, after ${result.settings.games} paired games`);
   printTables(result);
 }
@@ -113,15 +94,35 @@ function msPerMoveCell(c: Comparison['contenders'][number]): string {
   return `${c.timing.msPerMove.toFixed(4)} (${c.timing.games} played now)`;
 }
 
+/** "depth 1" when every contender searched at one depth; null when they differ (a column then says each one's). */
+function commonDepth(result: Comparison): string | null {
+  const depths = new Set(result.contenders.map((c) => (c.depth === undefined ? String(result.settings.depth) : c.depth === null ? 'its own' : String(c.depth))));
+  return depths.size === 1 ? [...depths][0] : null;
+}
+
+/** The heading of the tables: games, seeds, and the search settings every contender shares. */
+function heading(result: Comparison): string {
+  const { games, seed, cprob } = result.settings;
+  const depth = commonDepth(result);
+  const search = depth === 'its own' ? 'each player at its own settings' : depth === null ? `cprob ${cprob} (depths in the table)` : `depth ${depth}, cprob ${cprob}`;
+  if (result.stoppedAt) return `STOPPED: ${games} of ${result.stoppedAt.of} paired games per contender finished (the seeds every contender finished, from ${seed}), ${search}`;
+  return `${games} paired games per contender, seeds ${seed}..${seed + games - 1}, ${search}`;
+}
+
+/** Games in all from which a comparison without --db says at its start that a stop keeps nothing. */
+const LONG_COMPARISON = 1000;
+
 /** Per contender, then per pair. */
 export function printTables(result: Comparison): void {
-  const { games, seed, depth, cprob } = result.settings;
-  console.log(`${games} paired games per contender, seeds ${seed}..${seed + games - 1}, depth ${depth}, cprob ${cprob}`);
-  const rows = [['weights', 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move']];
+  console.log(heading(result));
+  if (result.settings.games === 0) return;
+  const perDepth = commonDepth(result) === null;
+  const rows = [['contender', ...(perDepth ? ['depth'] : []), 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move']];
   for (const c of result.contenders) {
     const s = c.summary;
     rows.push([
       c.label,
+      ...(perDepth ? [c.depth === null ? 'its own' : String(c.depth ?? result.settings.depth)] : []),
       `${s.meanScore.toFixed(0)} (${c.meanCI95.low.toFixed(0)}–${c.meanCI95.high.toFixed(0)})`,
       s.medianScore.toFixed(0),
       s.stdevScore.toFixed(0),
@@ -193,20 +194,25 @@ export function command(): Command {
         contenders.push({ label: (weights.name ?? spec) + depthSuffix(depth), weights, ...(depth !== undefined ? { depth } : {}) });
       }
       await checkQueue(opts.queue);
-      const db = openDb(opts);
+      const db = openGameMemo(opts);
+      if (!db && contenders.length * (opts.sprt ? opts.maxGames : opts.games) >= LONG_COMPARISON) console.error(`compare: without --db the games are kept only until the command ends (a stop shows what finished); --db FILE keeps them, and the same command then goes on from there`);
       try {
-        if (opts.sprt) return await withCliRunner(opts, (runner) => sequential(contenders[0], contenders[1], opts, runner, db));
-        const progress = createProgress('games', contenders.length * opts.games);
-        const result = await withCliRunner(opts, (runner) =>
-          compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) }),
-        );
-        progress.stop();
-        if (db) keepResult(db.store, opts, { kind: 'comparison', result });
-        if (opts.json) {
-          console.log(JSON.stringify(result));
-          return;
-        }
-        printTables(result);
+        await withCliRunner(opts, async (runner) => {
+          // Ctrl-C: the running batches finish (kept with --db), then what finished is shown, marked as stopped.
+          const stopper = stopOnSignal(runner, db ? opts.db : undefined);
+          try {
+            if (opts.sprt) return await sequential(contenders[0], contenders[1], opts, runner, db, stopper);
+            const progress = (stopper.progress = createProgress('games', contenders.length * opts.games));
+            const result = await compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) });
+            progress.stop();
+            if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
+            if (opts.json) console.log(JSON.stringify(result));
+            else printTables(result);
+            if (result.stoppedAt) stopper.stopped(`${result.settings.games} of ${result.stoppedAt.of} paired games finished`);
+          } finally {
+            stopper.uninstall();
+          }
+        });
       } finally {
         db?.store.close();
       }

@@ -10,7 +10,17 @@ import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed
 import { addPlayerOptions, builtInKind, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
-import { checkStoreTarget, storeResult } from '../stored-results';
+import { checkStoreTarget, keepResult, openGameMemo } from '../stored-results';
+import { stopOnSignal } from '../stop-games';
+
+function printSweep(sweep: Sweep, stopped: { depth: number | 'auto'; games: number } | null): void {
+  const out = [['depth', 'mean', 'median', 'max', ...REACH_HEADERS, 'moves/game', 'ms/move']];
+  for (const { depth, summary: s } of sweep.depths) {
+    out.push([String(depth), s.meanScore.toFixed(0), s.medianScore.toFixed(0), String(s.maxScore), ...reachCells(s), s.movesPerGame.toFixed(0), s.msPerMove.toFixed(4)]);
+  }
+  console.log(`${stopped ? 'STOPPED: ' : ''}${sweep.weights}: ${sweep.games} games per depth, seeds ${sweep.seed}..${sweep.seed + sweep.games - 1}${stopped ? `; depth ${stopped.depth} stopped at ${stopped.games} games, not shown` : ''}`);
+  if (sweep.depths.length > 0) console.log(table(out));
+}
 
 export function command(): Command {
   const cmd = new Command('sweep')
@@ -22,7 +32,7 @@ export function command(): Command {
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1_000_000)
     .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
     .addOption(queueOption())
-    .option('--db <file>', 'also store the sweep in this database (see --run)')
+    .option('--db <file>', 'also store the sweep in this database (see --run); every finished batch is kept there, so the same command, run again after an interruption, plays only the missing games')
     .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout');
   return addPlayerOptions(cmd).action(async (spec: string, opts: PlayerCliOptions & { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
@@ -35,25 +45,34 @@ export function command(): Command {
       const contender = (depth: number | 'auto'): Contender => (weights ? { label, weights } : { label, network: { ...base!, search: { ...base!.search, depth } } });
       await checkQueue(opts.queue);
       const rows: { depth: number | 'auto'; summary: GameSummary }[] = [];
-      await withCliRunner(opts, async (runner) => {
-        for (const depth of opts.depths) {
-          const progress = createProgress(`depth ${depth}`, opts.games);
-          const r = await compareWeights([contender(depth)], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, ...playerOf(opts), runner, onProgress: (done) => progress.update(done) });
-          progress.stop();
-          rows.push({ depth, summary: r.contenders[0].summary });
-        }
-      });
-      const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
-      storeResult(opts, { kind: 'sweep', result: sweep });
-      if (opts.json) {
-        console.log(JSON.stringify(sweep));
-        return;
+      const db = openGameMemo(opts);
+      let stopped: { depth: number | 'auto'; games: number } | null = null;
+      try {
+        await withCliRunner(opts, async (runner) => {
+          // Ctrl-C: the running batches finish (kept with --db); the depths finished are shown, then the stopped one.
+          const stopper = stopOnSignal(runner, opts.db);
+          try {
+            for (const depth of opts.depths) {
+              const progress = (stopper.progress = createProgress(`depth ${depth}`, opts.games));
+              const r = await compareWeights([contender(depth)], { games: opts.games, seed: opts.seed, depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) });
+              progress.stop();
+              if (r.stoppedAt) {
+                stopped = { depth, games: r.settings.games };
+                break;
+              }
+              rows.push({ depth, summary: r.contenders[0].summary });
+            }
+            const sweep: Sweep = { kind: 'sweep', weights: label, games: opts.games, seed: opts.seed, cprob: opts.cprob, depths: rows };
+            if (db && !stopped) keepResult(db.store, opts, { kind: 'sweep', result: sweep });
+            if (opts.json) console.log(JSON.stringify(stopped ? { ...sweep, stoppedAt: stopped } : sweep));
+            else printSweep(sweep, stopped);
+            if (stopped) stopper.stopped(`depths ${rows.map((r) => r.depth).join(', ') || 'none'} finished, depth ${stopped.depth} at ${stopped.games} of ${opts.games} games`);
+          } finally {
+            stopper.uninstall();
+          }
+        });
+      } finally {
+        db?.store.close();
       }
-      const out = [['depth', 'mean', 'median', 'max', ...REACH_HEADERS, 'moves/game', 'ms/move']];
-      for (const { depth, summary: s } of rows) {
-        out.push([String(depth), s.meanScore.toFixed(0), s.medianScore.toFixed(0), String(s.maxScore), ...reachCells(s), s.movesPerGame.toFixed(0), s.msPerMove.toFixed(4)]);
-      }
-      console.log(`${label}: ${opts.games} games per depth, seeds ${opts.seed}..${opts.seed + opts.games - 1}`);
-      console.log(table(out));
     });
 }
