@@ -146,7 +146,7 @@ describe('playing, comparing and hints', () => {
   it('the Python example plays through a player name in configs/players; hint shows its move', () => {
     const play = runCli(['play', '--player', 'external:greedy-py', '-n', '2']);
     expect(play.code, play.stderr).toBe(0);
-    expect(play.stdout).toMatch(/greedy-py: 2 games/);
+    expect(play.stdout).toMatch(/^greedy-py \(its own settings, seeds 1\.\.2\): 2 games$/m);
     const hint = runCli(['hint', '--player', `external:${cPlayerFile}`, '2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4', '--json']);
     expect(hint.code, hint.stderr).toBe(0);
     const h = JSON.parse(hint.stdout);

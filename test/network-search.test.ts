@@ -377,6 +377,38 @@ describe('the network player at a depth', () => {
     }
   });
 
+  it('learn player-file writes a player file that plays as printed; unknown keys are refused; hint and play say the depth searched, the file and the network', () => {
+    const rule = join(dir, 'rule.json');
+    const w = runCli(['learn', 'player-file', file, '-o', rule, '--deeper-at-empty', '2', '--downgrade-at', '16384']);
+    expect(w.code, w.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(rule, 'utf8'));
+    expect(written).toEqual({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: networkPlayerSpec(file, { depth: 0, cprob: 1e-4 }).network.sha256 }, depthRule: { deeperAtEmpty: 2 }, downgradeAt: 16384 });
+    const next = /^next: tune2048 (.*)$/m.exec(w.stdout)![1].split(' ');
+    const played = runCli([...next.map((a) => (a === '100' ? '2' : a))]);
+    expect(played.code, played.stderr).toBe(0);
+    expect(played.stdout).toMatch(/^rule\.json \(network small\.bin\) \(depth 1 \+ its depth rule, seeds 1\.\.2\): 2 games$/m);
+    // A full board: the rule searches one layer deeper, and hint says so.
+    const full = runCli(['hint', '--player', `network:${rule}`, '-d', '1', '2 4 8 16/32 64 128 256/2 4 8 16/0 0 2 4', '--json']);
+    expect(JSON.parse(full.stdout).depth).toBe(2);
+    const open = runCli(['hint', '--player', `network:${rule}`, '-d', '1', '2 4 0 0/0 0 0 0/0 0 0 0/0 0 2 4']);
+    expect(open.stdout).toMatch(/\(depth 1\)/);
+    // A misspelt key would have been played without: it is refused, named.
+    for (const [key, value] of [['depthrule', { deeperAtEmpty: 2 }], ['cprb', 0.001]] as const) {
+      const bad = join(dir, `bad-${key}.json`);
+      writeFileSync(bad, JSON.stringify({ ...written, [key]: value }));
+      const r = runCli(['play', '--player', `network:${bad}`, '-n', '1']);
+      expect([r.code, r.stderr.trim()]).toEqual([2, `tune2048: network player file "${bad}": top level: unknown key(s) "${key}"`]);
+    }
+    // The network given as weights, or weights beside a network: one line that says what to do.
+    const asWeights = runCli(['play', '--weights', file, '-n', '1']);
+    expect([asWeights.code, asWeights.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(asWeights.stderr).toMatch(/is a tune2048 network or line-table file, not JSON: a network plays as --player network:/);
+    const both = runCli(['play', '--player', `network:${file}`, '--weights', 'nneonneo', '-n', '1']);
+    expect([both.code, both.stderr.trim()]).toEqual([2, `tune2048: --weights and --player network:${file} exclude each other: the network plays on its own (heuristic terms on it go in a network player file, docs/networks.md)`]);
+    const badRule = runCli(['learn', 'player-file', file, '-o', join(dir, 'x.json'), '--deeper-at-empty', '5', '--shallower-at-empty', '3']);
+    expect([badRule.code, existsSync(join(dir, 'x.json'))]).toEqual([2, false]);
+  });
+
   it('the depth is part of the player\'s key: games at two depths are never taken for each other', () => {
     const k1 = playerKey(networkPlayerSpec(file, { depth: 1, cprob: 1e-4 }));
     expect(k1).not.toBe(playerKey(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 })));

@@ -28,7 +28,14 @@ export function addPlayerOptions(cmd: Command): Command {
     .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file); network:FILE, a learned n-tuple network (tune2048 learn export; or a network player file, tune2048 export of a run tuned on one) searched to --depth with the network at the leaves (0: greedy)').argParser(parsePlayerOption).default('expectimax'))
     .option('--iterations <n>', 'mcts, mcts-emm: iterations per move (default 1500; mcts-emm 50)', parseIntegerOption('--iterations', 1, 10_000_000))
     .option('--c <x>', "mcts, mcts-emm: UCB1's exploration constant (default 1.4)", parseNumberOption('--c', 0, 1000))
-    .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000));
+    .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000))
+    .hook('preAction', (_, action) => {
+      // A network or an external program is the whole player: weights given beside it would be ignored.
+      const player = String(action.opts().player);
+      if (action.getOptionValueSource('weights') === 'cli' && (player.startsWith('external:') || player.startsWith(NETWORK_PREFIX))) {
+        throw new InputError(`--weights and --player ${player} exclude each other: ${player.startsWith(NETWORK_PREFIX) ? 'the network plays on its own (heuristic terms on it go in a network player file, docs/networks.md)' : 'the program plays with its own evaluation (its values go in --params)'}`);
+      }
+    });
 }
 
 /** --threads (play and hint: one game or board at a time, its search split over threads). */

@@ -49,11 +49,11 @@ export function ruledDepth(depth: number, empty: number, rule: DepthRule | undef
   return depth;
 }
 
-const settingsSchema = v.object({
+const settingsSchema = v.strictObject({
   format: v.literal(NETWORK_SETTINGS_FORMAT),
   version: v.literal(1, 'must be 1 (this tune2048 reads version 1 of network player files)'),
   /** The network file, relative to this file's folder (or absolute), and its SHA-256. */
-  network: v.object({ file: v.pipe(v.string(), v.minLength(1, 'must not be empty')), sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')) }),
+  network: v.strictObject({ file: v.pipe(v.string(), v.minLength(1, 'must not be empty')), sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')) }),
   cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1))),
   /** One weight per stage of the network, multiplying the network's value at the search's leaves. */
   stageWeights: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be above 0'))), v.minLength(1, 'must name a weight per stage'))),

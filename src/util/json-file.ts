@@ -1,18 +1,43 @@
 /** Reading the JSON files users name (weights, configs): every failure is one line naming the file. */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { InputError } from './errors';
 
 /** Reads a JSON file, with a one-line error naming the file on any failure. */
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
+    // A network or line-table file (binary, up to gigabytes) given where JSON goes: say what it is, read none of it.
+    if (startsWith(path, BINARY_MAGIC)) throw new InputError(`${what} "${path}" is a tune2048 network or line-table file, not JSON: a network plays as --player network:${path} (compare: network:${path})`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${what} "${path}" is not valid JSON: ${(e as Error).message}`);
+    // V8 quotes the text around the error: a binary file's would print raw bytes.
+    throw new InputError(`${what} "${path}" is not valid JSON: ${(e as Error).message.replace(/[^\x20-\x7e]/g, '?')}`);
+  }
+}
+
+/** The first bytes of tune2048's binary files (networks, line tables). */
+const BINARY_MAGIC = 'tune2048';
+
+/** True when the file at `path` begins with `magic` (false when it cannot be read: the caller's read says why). */
+function startsWith(path: string, magic: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(magic.length);
+    return readSync(fd, head, 0, magic.length, 0) === magic.length && head.toString('latin1') === magic;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
   }
 }

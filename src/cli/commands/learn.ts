@@ -15,7 +15,10 @@ import type { Store } from '../../store/store';
 import { suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
-import { parseIntegerOption, parseNumberOption } from '../options';
+import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
+import { networkPlayerSpec } from '../../player/network-player';
+import { depthRuleProblem, networkSettingsFile } from '../../player/network-settings';
+import { downgradeProblem } from '../../player/downgrade';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
@@ -162,6 +165,36 @@ export function command(): Command {
         console.log('games\tmean score\tmax tile');
         for (const c of curve) console.log(`${c.games}\t${Math.round(c.meanScore)}\t${c.maxTile}`);
       });
+    });
+  learn
+    .command('player-file')
+    .description('write a network player file (tune2048/network-player, docs/networks.md): a network with the settings it plays with (cprob, depth rule, tile-downgrading), its SHA-256 computed for you')
+    .argument('<network>', 'the network file (tune2048 learn export)')
+    .requiredOption('-o, --out <file>', 'the player file to write (JSON); the network is named relative to it')
+    .option('--cprob <p>', 'the search\'s probability cutoff (default: the command\'s --cprob)', parseCprob)
+    .option('--deeper-at-empty <n>', 'depth rule: one chance layer deeper on boards with at most n empty cells', parseIntegerOption('--deeper-at-empty', 0, 16))
+    .option('--shallower-at-empty <n>', 'depth rule: one shallower on boards with at least n empty cells', parseIntegerOption('--shallower-at-empty', 0, 16))
+    .option('--downgrade-at <tile>', 'tile-downgrading: boards holding a tile at least this large are decided one or two ranks down (e.g. 16384)', parseIntegerOption('--downgrade-at', 8, 32768))
+    .option('--name <name>', 'a name for the player')
+    .action((network: string, opts: { out: string; cprob?: number; deeperAtEmpty?: number; shallowerAtEmpty?: number; downgradeAt?: number; name?: string }) => {
+      const rule = { ...(opts.deeperAtEmpty !== undefined ? { deeperAtEmpty: opts.deeperAtEmpty } : {}), ...(opts.shallowerAtEmpty !== undefined ? { shallowerAtEmpty: opts.shallowerAtEmpty } : {}) };
+      const ruleProblem = depthRuleProblem(rule);
+      if (ruleProblem) throw new InputError(`--shallower-at-empty and --deeper-at-empty: ${ruleProblem}`);
+      const tileProblem = opts.downgradeAt === undefined ? null : downgradeProblem(opts.downgradeAt);
+      if (tileProblem) throw new InputError(`--downgrade-at: ${tileProblem}`);
+      checkOutputPath(opts.out);
+      // The network checked whole (a truncated or damaged file is refused here, not at the first game).
+      const spec = networkPlayerSpec(network, { depth: 0, cprob: 1e-4 });
+      const file = networkSettingsFile(opts.out, {
+        network: { file: resolve(network), sha256: spec.network.sha256 },
+        ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.cprob !== undefined ? { cprob: opts.cprob } : {}),
+        ...(Object.keys(rule).length > 0 ? { depthRule: rule } : {}),
+        ...(opts.downgradeAt !== undefined ? { downgradeAt: opts.downgradeAt } : {}),
+      });
+      writeOutputFile(opts.out, JSON.stringify(file, null, 2) + '\n');
+      console.error(`wrote ${opts.out} (network ${network}, sha256 ${spec.network.sha256.slice(0, 12)}…)`);
+      console.log(`next: ${suggest(`play --player network:${opts.out} -d 1 -n 100`)}`);
     });
   learn
     .command('export')

@@ -4,6 +4,7 @@ import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../../util/errors';
 import { gameSeed } from '../../player/players';
 import { foregroundPlayer } from '../../player/foreground';
+import { networkFileOf } from '../../player/network-player';
 import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
 import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';
@@ -52,7 +53,10 @@ export function command(): Command {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
       const spec = await cliPlayer(opts);
-      const label = spec.kind === 'external' ? externalLabel(spec.external.name, opts.params) : spec.kind === 'network' ? basename(spec.network.file) : (spec.weights.name ?? opts.weights);
+      // A network player file is named as given, with the network it plays.
+      const given = networkFileOf(opts.player);
+      const networkLabel = (file: string) => (given !== null && basename(given) !== basename(file) ? `${basename(given)} (network ${basename(file)})` : basename(file));
+      const label = spec.kind === 'external' ? externalLabel(spec.external.name, opts.params) : spec.kind === 'network' ? networkLabel(spec.network.file) : (spec.weights.name ?? opts.weights);
       if (spec.kind === 'external' && opts.rules !== 'classic') throw new InputError('--rules corner: an external player plays the classic rules (tune2048 runs its games)');
       if (spec.kind === 'external' && opts.threads !== undefined) throw new InputError('--threads splits expectimax\'s search; an external player searches as it likes');
       // A bad player setting fails here, before any output; an external program plays in this process over its pipe.
@@ -88,7 +92,8 @@ export function command(): Command {
         const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
         console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind === 'network' ? `network:${spec.network.file}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
       } else {
-        console.log(formatSummary(label, summary));
+        const search = spec.kind === 'external' ? 'its own settings' : `depth ${opts.depth}${spec.kind === 'network' && spec.search.depthRule ? ' + its depth rule' : ''}${opts.msPerMove !== undefined ? `, ${opts.msPerMove} ms a move` : ''}`;
+        console.log(formatSummary(`${label} (${search}, seeds ${gameSeed(opts.seed, 0)}..${gameSeed(opts.seed, opts.games - 1)})`, summary));
       }
     });
 }
