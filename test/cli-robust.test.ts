@@ -302,6 +302,24 @@ describe('honest numbers and clear errors', () => {
     }
   });
 
+  it('usage errors of subcommands exit 2 like every other; hints name the database given; a database of learning runs says so', () => {
+    for (const args of [['learn', 'start'], ['learn', 'export', '1'], ['learn', 'player-file', 'x.bin']]) {
+      const r = runCli(args);
+      expect([r.code, r.stderr.trim()], args.join(' ')).toEqual([2, expect.stringMatching(/^error: required option '.*' not specified$/)]);
+    }
+    const learning = tempDb();
+    const config = join(mkdtempSync(join(tmpdir(), 'tune2048-learn-')), 'tiny.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(join(ROOT, 'configs', 'learn-ntuple-small.json'), 'utf8')), games: 20, checkpointEvery: 20, heldOut: { games: 2, seed: 1 } }));
+    const started = runCli(['learn', 'start', '-c', config, '--db', learning]);
+    expect(started.code, started.stderr).toBe(0);
+    const show = runCli(['show', '1', '--db', learning]);
+    expect([show.code, show.stderr.trim()]).toEqual([2, `tune2048: no run 1 in "${learning}" (it holds 1 learning run: see "tune2048 learn show --db ${learning}")`]);
+    expect(runCli(['runs', '--db', learning]).stdout.trim()).toBe(`no tuning runs; 1 learning run: tune2048 learn show --db ${learning}`);
+    const tuning = tempDb();
+    expect(runCli(['tune', '-c', 'smoke', '--db', tuning, '--workers', '1']).code).toBe(0);
+    expect(runCli(['show', '9', '--db', tuning]).stderr.trim()).toBe(`tune2048: no run 9 in "${tuning}" (see "tune2048 runs --db ${tuning}")`);
+  });
+
   it.each([
     ['hint at depth 7 (minutes for one board)', ['hint', '-d', '7', '--cprob', '0', '2 4 8 16/0 0 0 2/0 0 0 0/0 0 0 0'], /still searching/, 'SIGINT'],
     ['hint, SIGTERM', ['hint', '-d', '7', '--cprob', '0', '2 4 8 16/0 0 0 2/0 0 0 0/0 0 0 0'], /still searching/, 'SIGTERM'],

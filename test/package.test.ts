@@ -41,7 +41,8 @@ describe('the package', () => {
       expect(r.stdout).toContain('export it with: tune2048 export 1 --out tuned.json --db runs.sqlite');
       const missing = cli(['tune', '-c', 'no-such-config', '--db', 'other.sqlite']);
       expect(missing.status).toBe(2);
-      expect(missing.stderr.trim()).toBe('tune2048: cannot read config file "no-such-config": ENOENT');
+      expect(missing.stderr.trim()).toMatch(/^tune2048: no config file "no-such-config" here and no shipped tuning config of that name \(shipped: .*\bquick\b.*\bsmoke\b.*\)$/);
+      expect(missing.stderr).not.toMatch(/learn-ntuple/); // a learning config is not offered to tune
       expect(existsSync(join(dir, 'other.sqlite'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

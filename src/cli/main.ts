@@ -63,8 +63,12 @@ export async function buildProgram(name?: string, withVersion = false): Promise<
     if (cmdName === name) program.addCommand((await entry.load()).command().summary(entry.summary));
     else program.command(cmdName).description(entry.summary);
   }
-  program.commands.forEach((c) => c.exitOverride());
-  program.exitOverride();
+  // Every level, subcommands of subcommands too (learn start): a usage error exits 2, never commander's own 1.
+  const overrideExits = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(overrideExits);
+  };
+  overrideExits(program);
   return program;
 }
 

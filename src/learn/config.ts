@@ -144,7 +144,7 @@ export function networkShapeOf(config: LearnConfig): NetworkShape | null {
 export const DEFAULT_HELD_OUT = { games: 500, seed: 1_000_000_000 };
 
 export function loadLearnConfig(ref: string): LearnConfig {
-  const path = shippedConfigPath(ref);
+  const path = shippedConfigPath(ref, 'learning');
   const data = readJsonFile(path, 'learning config');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/config') throw new InputError(`learning config "${path}" is a run config: run it with tune2048 tune -c ${path}`);
   return parseLearnConfig(data, `learning config "${path}"`);

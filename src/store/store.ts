@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { describeFsError, InputError, RunBusyError, RunLostError } from '../util/errors';
 import { procStat } from '../util/proc';
+import { suggest } from '../util/command-hint';
 import { APPLICATION_ID, MIGRATIONS, OLDEST_READABLE_SCHEMA, SCHEMA_VERSION } from './schema';
 import {
   decodeCandidate,
@@ -300,7 +301,11 @@ export class Store {
 
   requireRun(id: number): Run {
     const run = this.getRun(id);
-    if (!run) throw new InputError(`no run ${id} in "${this.path}" (see "tune2048 runs")`);
+    if (!run) {
+      // A database of learning runs only: point there rather than at an empty list.
+      const learning = this.listRuns().length === 0 ? this.listLearnRuns().length : 0;
+      throw new InputError(`no run ${id} in "${this.path}" (${learning > 0 ? `it holds ${learning} learning run${learning === 1 ? '' : 's'}: see "${suggest('learn show', this.path)}"` : `see "${suggest('runs', this.path)}"`})`);
+    }
     return run;
   }
 
@@ -548,7 +553,7 @@ export class Store {
 
   requireLearnRun(id: number): LearnRun {
     const row = this.hasLearnRuns() ? (this.db.prepare('SELECT * FROM learn_runs WHERE id = ?').get(id) as LearnRunRow | undefined) : undefined;
-    if (!row) throw new InputError(`no learning run ${id} in "${this.path}" (see "tune2048 learn show --db ${this.path}")`);
+    if (!row) throw new InputError(`no learning run ${id} in "${this.path}" (see "${suggest('learn show', this.path)}")`);
     return decodeLearnRun(row);
   }
 

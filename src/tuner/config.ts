@@ -325,7 +325,7 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
 }
 
 export function loadConfig(ref: string): RunConfig {
-  const path = shippedConfigPath(ref);
+  const path = shippedConfigPath(ref, 'tuning');
   const data = readJsonFile(path, 'config file');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with tune2048 learn start -c ${path}`);
   const config = parseConfig(data, `config "${path}"`);

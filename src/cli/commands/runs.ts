@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { listRunItems } from '../../report/run-list';
 import { dbOption, withStore } from '../db';
 import { fmt, formatDuration, formatTime, table } from '../format';
+import { suggest } from '../../util/command-hint';
 
 export function command(): Command {
   return new Command('runs')
@@ -25,7 +26,11 @@ export function command(): Command {
           error: r.error,
         }));
         if (opts.json) return console.log(JSON.stringify(runs));
-        if (runs.length === 0) return console.log('no runs');
+        if (runs.length === 0) {
+          // Learning runs are listed by their own command: say they are there.
+          const learning = store.listLearnRuns().length;
+          return console.log(learning > 0 ? `no tuning runs; ${learning} learning run${learning === 1 ? '' : 's'}: ${suggest('learn show', store.path)}` : 'no runs');
+        }
         const rows = [['id', 'name', 'status', 'generations done', 'validated best', 'best in-sample', 'games', 'started', 'duration']];
         for (const r of runs) {
           rows.push([
