@@ -90,6 +90,27 @@ describe('signals, pipes and processes', () => {
     expect(runRow(db)).toMatchObject({ status: 'stopped', owner_pid: null });
   });
 
+  it('a generation stopped and resumed an hour later: show counts its play, not the hour between', async () => {
+    const db = tempDb();
+    const config = { ...SLOW, optimizer: { ...SLOW.optimizer, generations: 2 } };
+    const run = startCli(['tune', '-c', writeConfig(config), '--db', db, '--workers', '1']);
+    await waitFor(() => gamesIn(db) >= 4);
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(130);
+    // The stop moved an hour into the past: the open generation began, and the run was let go, an hour earlier.
+    const conn = new Database(db);
+    const hour = 3_600_000;
+    const open = conn.prepare("SELECT idx FROM generations WHERE run_id = 1 AND status = 'open'").get() as { idx: number };
+    conn.prepare('UPDATE generations SET started_at = started_at - ? WHERE run_id = 1 AND idx = ?').run(hour, open.idx);
+    conn.prepare('UPDATE runs SET heartbeat_at = heartbeat_at - ? WHERE id = 1').run(hour);
+    conn.close();
+    expect(runCli(['resume', '1', '--db', db, '--workers', '1']).code).toBe(0);
+    const shown = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { generations: { generation: number; seconds: number }[] };
+    const resumed = shown.generations.find((g) => g.generation === open.idx)!;
+    expect(resumed.seconds).toBeGreaterThan(0);
+    expect(resumed.seconds).toBeLessThan(3600);
+  });
+
   it('a worker killed mid-run: the run finishes and the tuner exits at once (no 600 s batch timer left)', async () => {
     const db = tempDb();
     const config = { ...SLOW, optimizer: { ...SLOW.optimizer, generations: 3 }, pool: { batchGames: 2, batchTimeoutSec: 600 } };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import cliProgress from 'cli-progress';
 import { etaTemplate } from '../src/cli/progress';
-import { GamePace, runEtaSec } from '../src/cli/drive-run';
+import seedrandom from 'seedrandom';
+import { etaSec, GamePace, runEtaSec } from '../src/cli/drive-run';
 
 const options = { format: '', barsize: 10, barCompleteString: '#'.repeat(10), barIncompleteString: '-'.repeat(10), autopaddingChar: '0' } as unknown as cliProgress.Options;
 const line = (value: number, eta: unknown) =>
@@ -35,13 +36,14 @@ describe('run ETA', () => {
     pace.observe('fitness:1', 40, 20_000);
     expect(pace.secondsPerGame()).toBe(2);
   });
-  it('adds up the phases', () => {
+  it('is the latest phase\'s pace (games grow longer as a tuner improves), the last phase\'s until this one has played a game', () => {
     const pace = new GamePace();
     pace.observe('fitness:0', 0, 0);
     pace.observe('fitness:0', 100, 100_000); // 1 s a game
     pace.observe('fitness:1', 0, 100_000);
+    expect(pace.secondsPerGame()).toBe(1);
     pace.observe('fitness:1', 50, 250_000); // 3 s a game
-    expect(pace.secondsPerGame()).toBe(250 / 150);
+    expect(pace.secondsPerGame()).toBe(3);
   });
   it('is the rest of this generation, the later generations at its size and validation', () => {
     expect(runEtaSec(2, { phase: 'fitness', generation: 1, done: 40, total: 100 }, plan)).toBe(2 * (60 + 2 * 100 + 200));
@@ -54,5 +56,16 @@ describe('run ETA', () => {
     const budgeted = { generations: 1000, validationGames: 200, budget: 500 };
     expect(runEtaSec(2, { phase: 'fitness', generation: 2, done: 40, total: 100 }, budgeted, 150)).toBe(2 * (60 + 250 + 200));
     expect(runEtaSec(2, { phase: 'fitness', generation: 9, done: 0, total: 100 }, budgeted, 480)).toBe(2 * (100 + 0 + 200));
+  });
+  it('the whole run\'s seconds left are never below the phase\'s (a property over random runs)', () => {
+    const rng = seedrandom.alea('eta');
+    const int = (n: number) => Math.floor(rng() * n);
+    for (let k = 0; k < 2000; k++) {
+      const total = 1 + int(500);
+      const p = { phase: rng() < 0.8 ? ('fitness' as const) : ('validation' as const), generation: int(20), done: int(total + 1), total };
+      const plan = { generations: 1 + int(30), validationGames: int(1000), ...(rng() < 0.5 ? { budget: int(20_000) } : {}) };
+      const e = etaSec(rng() * 5, p, plan, int(20_000));
+      expect(e.run!, JSON.stringify({ p, plan, e })).toBeGreaterThanOrEqual(e.phase!);
+    }
   });
 });

@@ -17,17 +17,19 @@ function out(line: string): void {
 }
 
 /**
- * The pace of games played in this session (games stored before a stop or a resume count as
- * no time): a segment per phase, from its first progress report.
+ * The pace of games played in this session (games stored before a stop or a resume count as no time): a
+ * segment per phase, from its first progress report. The pace is the current phase's once it has played a
+ * game, else the last phase's: a tuner's games grow longer as its weights improve, so the latest pace is
+ * the best guess of the next; the phase's ETA and the whole run's use the same one, so the whole run's is
+ * never below the phase's.
  */
 export class GamePace {
-  private seconds = 0;
-  private games = 0;
+  private last: number | null = null;
   private segment: { key: string; startMs: number; startDone: number; done: number; nowMs: number } | null = null;
 
   observe(key: string, done: number, nowMs: number): void {
     if (this.segment?.key !== key) {
-      this.close();
+      this.last = this.rate() ?? this.last;
       this.segment = { key, startMs: nowMs, startDone: done, done, nowMs };
     } else {
       this.segment.done = done;
@@ -35,19 +37,14 @@ export class GamePace {
     }
   }
 
-  /** Seconds per game so far, or null before the first game of this session. */
+  /** Seconds per game, or null before the first game of this session. */
   secondsPerGame(): number | null {
-    const s = this.segment;
-    const games = this.games + (s ? s.done - s.startDone : 0);
-    const seconds = this.seconds + (s ? (s.nowMs - s.startMs) / 1000 : 0);
-    return games > 0 ? seconds / games : null;
+    return this.rate() ?? this.last;
   }
 
-  private close(): void {
-    if (!this.segment) return;
-    this.games += this.segment.done - this.segment.startDone;
-    this.seconds += (this.segment.nowMs - this.segment.startMs) / 1000;
-    this.segment = null;
+  private rate(): number | null {
+    const s = this.segment;
+    return s && s.done > s.startDone ? (s.nowMs - s.startMs) / 1000 / (s.done - s.startDone) : null;
   }
 }
 
@@ -67,6 +64,11 @@ export function runEtaSec(
   if (plan.budget !== undefined) laterFitness = Math.min(laterFitness, Math.max(0, plan.budget - spent - p.total));
   const later = p.phase === 'fitness' ? laterFitness + plan.validationGames : 0;
   return secondsPerGame * (p.total - p.done + later);
+}
+
+/** The phase's seconds left and the whole run's, at one pace (so the run's is never below the phase's). */
+export function etaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>, plan: { generations: number; validationGames: number; budget?: number }, spent = 0): { phase: number | null; run: number | null } {
+  return { phase: secondsPerGame === null ? null : secondsPerGame * (p.total - p.done), run: runEtaSec(secondsPerGame, p, plan, spent) };
 }
 
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
@@ -104,12 +106,13 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     onProgress: (p) => {
       const key = `${p.phase}:${p.generation}`;
       pace.observe(key, p.done, Date.now());
-      const eta = runEtaSec(pace.secondsPerGame(), p, plan, spent);
-      const payload = { best: fmt(p.bestSoFar), run: eta === null ? 'unknown' : formatDuration(eta * 1000) };
+      const eta = etaSec(pace.secondsPerGame(), p, plan, spent);
+      const seconds = (x: number | null) => (x === null ? 'unknown' : formatDuration(x * 1000));
+      const payload = { best: fmt(p.bestSoFar), phase: seconds(eta.phase), run: seconds(eta.run) };
       if (key !== progressKey) {
         progress?.stop();
         const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';
-        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {eta_formatted} (whole run: {run} left)`, payload);
+        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {phase} (whole run: {run} left)`, payload);
         progressKey = key;
       }
       progress?.update(p.done, payload);

@@ -5,6 +5,7 @@
  */
 import type { Comparison, Sweep } from '../compare/compare';
 import type { Weights } from '../heuristic/weights';
+import { generationSeconds } from '../store/records';
 import type { Candidate, Generation, Store } from '../store/store';
 import type { Optimizer, StateSummary } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
@@ -74,7 +75,7 @@ export function generationFigures(g: Generation, optimizer: Optimizer) {
     step: optimizer.summary(g.state).stepSize,
     model: optimizer.summary(g.state).model ?? null,
     games: g.games,
-    seconds: g.finishedAt ? (g.finishedAt - g.startedAt) / 1000 : null,
+    seconds: generationSeconds(g),
   };
 }
 

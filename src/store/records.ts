@@ -133,6 +133,8 @@ export interface Generation {
   games: number;
   startedAt: number;
   finishedAt: number | null;
+  /** Time between a stop inside it and the resume that went on with it (not play). */
+  pausedMs: number;
 }
 
 export interface Candidate {
@@ -232,6 +234,7 @@ export interface GenerationRow {
   games: number;
   started_at: number;
   finished_at: number | null;
+  paused_ms: number;
 }
 
 export function decodeGeneration(g: GenerationRow): Generation {
@@ -246,7 +249,13 @@ export function decodeGeneration(g: GenerationRow): Generation {
     games: g.games,
     startedAt: g.started_at,
     finishedAt: g.finished_at,
+    pausedMs: g.paused_ms ?? 0,
   };
+}
+
+/** A finished generation's seconds of play: its wall time without the stops in it; null while open. */
+export function generationSeconds(g: Pick<Generation, 'startedAt' | 'finishedAt' | 'pausedMs'>): number | null {
+  return g.finishedAt === null ? null : (g.finishedAt - g.startedAt - g.pausedMs) / 1000;
 }
 
 export interface CandidateRow {

@@ -19,7 +19,7 @@ export const MIGRATIONS: readonly string[] = [
     status        TEXT NOT NULL CHECK (status IN ('running', 'stopped', 'failed', 'finished')),
     owner_pid     INTEGER,
     owner_host    TEXT,
-    heartbeat_at  INTEGER,                  -- ms since epoch, while running
+    heartbeat_at  INTEGER,                  -- ms since epoch: the holder's last sign of life (from schema 11 kept at a release)
     created_at    INTEGER NOT NULL,
     finished_at   INTEGER,
     best_candidate INTEGER
@@ -140,6 +140,10 @@ export const MIGRATIONS: readonly string[] = [
     run_id        INTEGER PRIMARY KEY REFERENCES learn_runs(id),
     boards        BLOB NOT NULL             -- per board its two halves (lo, hi) as int32 little-endian, in collection order
   );
+  `,
+  // 10: a generation's time without the stops in it (a resumed generation's wall time counted the gap)
+  `
+  ALTER TABLE generations ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;  -- time between a stop in this generation and its resume
   `,
 ];
 

@@ -346,7 +346,12 @@ export class Store {
   acquireRun(id: number, pid = process.pid, host = hostname(), now = Date.now()): void {
     this.db
       .transaction(() => {
-        refuseIfHeld(`run ${id}`, this.requireRun(id), pid, host, now);
+        const run = this.requireRun(id);
+        refuseIfHeld(`run ${id}`, run, pid, host, now);
+        // A generation left open by a stop: the time since the last holder's last sign of life is no play of it.
+        if (run.heartbeatAt !== null) {
+          this.db.prepare("UPDATE generations SET paused_ms = paused_ms + max(0, ? - max(?, started_at)) WHERE run_id = ? AND status = 'open'").run(now, run.heartbeatAt, id);
+        }
         this.db
           .prepare("UPDATE runs SET status = 'running', owner_pid = ?, owner_host = ?, heartbeat_at = ?, error = NULL WHERE id = ?")
           .run(pid, host, now, id);
@@ -366,8 +371,9 @@ export class Store {
     if (!held || held.id !== id) return;
     this.held = null;
     this.db
-      .prepare('UPDATE runs SET status = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL, error = ?, finished_at = ? WHERE id = ? AND owner_pid = ? AND owner_host = ?')
-      .run(status, error, status === 'finished' ? Date.now() : null, id, held.pid, held.host);
+      // heartbeat_at stays as the moment of release: a resume counts the time from there as a pause.
+      .prepare('UPDATE runs SET status = ?, owner_pid = NULL, owner_host = NULL, heartbeat_at = ?, error = ?, finished_at = ? WHERE id = ? AND owner_pid = ? AND owner_host = ?')
+      .run(status, Date.now(), error, status === 'finished' ? Date.now() : null, id, held.pid, held.host);
   }
 
   setBestCandidate(runId: number, candidateId: number): void {

@@ -21,6 +21,7 @@
  */
 import { openRunner, type GameRunner } from '../runner/runner';
 import { runQueueName } from '../runner/queue-url';
+import { generationSeconds } from '../store/records';
 import type { Candidate, Generation, Store } from '../store/store';
 import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
@@ -254,7 +255,7 @@ export class Tuner {
       bestHalfWidth,
       stepSize: summary.stepSize,
       model: summary.model ?? null,
-      seconds: ((done.finishedAt ?? 0) - done.startedAt) / 1000,
+      seconds: generationSeconds(done) ?? 0,
     });
     return Math.max(bestSoFar ?? -Infinity, stats.best);
   }
