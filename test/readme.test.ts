@@ -3,7 +3,7 @@
  * newcomer would run it (`tune2048` is the CLI from source), each command exiting 0, in order, on the
  * database the first one made. `serve` runs until stopped: it is started, asked for its dashboard and
  * stopped with Ctrl-C (on a free port, so two suites on one machine do not collide: the one change to a
- * printed line). Of the "other things to try", every line runs except the minute-long network training,
+ * printed line). Of the "other things to try", every line runs except the 1.5-minute network training,
  * which the learning tests cover with smaller configs.
  */
 import { afterAll, describe, expect, it } from 'vitest';

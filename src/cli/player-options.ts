@@ -25,7 +25,7 @@ export interface PlayerCliOptions {
 
 export function addPlayerOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--player <kind>', 'expectimax; minimax (seed 000: alpha-beta, adversarial tile placement); mcts or mcts-emm (seed 004: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file); network:FILE, a learned n-tuple network (tune2048 learn export; or a network player file, tune2048 export of a run tuned on one) searched to --depth with the network at the leaves (0: greedy)').argParser(parsePlayerOption).default('expectimax'))
+    .addOption(new Option('--player <kind>', 'expectimax; minimax (the Haskell player\'s: alpha-beta, adversarial tile placement); mcts or mcts-emm (the Python player\'s: tree search with random or expectimax rollouts); external:NAME, a program speaking docs/protocol.md (NAME in configs/players, or a player file); network:FILE, a learned n-tuple network (tune2048 learn export; or a network player file, tune2048 export of a run tuned on one) searched to --depth with the network at the leaves (0: greedy)').argParser(parsePlayerOption).default('expectimax'))
     .option('--iterations <n>', 'mcts, mcts-emm: iterations per move (default 1500; mcts-emm 50)', parseIntegerOption('--iterations', 1, 10_000_000))
     .option('--c <x>', "mcts, mcts-emm: UCB1's exploration constant (default 1.4)", parseNumberOption('--c', 0, 1000))
     .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000))

@@ -142,9 +142,10 @@ export abstract class BoundedSpace {
     return this.names.map((_, i) => this.normalize(i, this.startValue(i)));
   }
 
-  /** The tuned values by name. */
+  /** The tuned values by name; a gene at the start's own value gives the start's value as given (3, not 2.9999999999999996 after log and exp). */
   params(genome: readonly number[]): Record<string, number> {
-    return Object.fromEntries(this.names.map((n, i) => [n, this.denormalize(i, genome[i])]));
+    const start = this.startGenome();
+    return Object.fromEntries(this.names.map((n, i) => [n, genome[i] === start[i] ? this.startValue(i) : this.denormalize(i, genome[i])]));
   }
 }
 

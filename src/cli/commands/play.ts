@@ -47,7 +47,7 @@ export function command(): Command {
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1)
     .option('--workers <n>', 'worker processes (default 1: in this process)', parseWorkers, 1)
     .addOption(queueOption())
-    .addOption(new Option('--rules <rules>', "classic, or corner: seed 003's deterministic corner spawns (in this process only)").choices([...RULES]).default('classic'))
+    .addOption(new Option('--rules <rules>', "classic, or corner: the deterministic corner rules, no chance in the spawns (docs/players.md; in this process only)").choices([...RULES]).default('classic'))
     .option('--json', 'one JSON object on stdout');
   return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');

@@ -12,12 +12,12 @@ import type { solve } from '../../corner/solve';
 
 export function command(): Command {
   return new Command('solve')
-    .description("seed 003's search problem on the deterministic corner rules: the moves from BOARD (default: 2s in the top corners) to a board holding tile M")
+    .description("the search problem of the deterministic corner rules (docs/players.md): the moves from BOARD (default: 2s in the top corners) to a board holding tile M")
     .argument('[board]', 'start board: 16 tile values, rows separated by "/" (e.g. "2 0 0 2/0 0 0 0/0 0 0 0/0 0 0 0")')
     .requiredOption('--target <M>', 'the tile to reach (4 … 32768)', parseIntegerOption('--target', 4, 32768))
     .addOption(new Option('--strategy <s>', 'search strategy').choices([...STRATEGIES]).default('dfs'))
-    .addOption(new Option('--heuristic <h>', 'for greedy and astar: h1 doublings, h2 score, h3 merges still needed (with --cost moves only h1 is admissible)').choices([...HEURISTICS]).default('h2'))
-    .addOption(new Option('--cost <c>', "an operator's cost: score (its merge score, seed 003's) or moves (1 each: A* then finds the fewest moves)").choices([...COST_MODELS]).default('score'))
+    .addOption(new Option('--heuristic <h>', 'for greedy and astar: h1 doublings still needed, h2 their merge score, h3 merges still needed, h4 2s still to spawn (admissible: h1 and h2 with --cost score, h1 and h4 with --cost moves)').choices([...HEURISTICS]).default('h2'))
+    .addOption(new Option('--cost <c>', "an operator's cost: score (its merge score) or moves (1 each: A* then finds the fewest moves)").choices([...COST_MODELS]).default('score'))
     .option('--max-nodes <n>', 'expanded nodes at most (bounds memory and time)', parseIntegerOption('--max-nodes', 1, 100_000_000), 1_000_000)
     .option('--json', 'one JSON object on stdout')
     .action(async (boardText: string | undefined, opts: { target: number; strategy: Strategy; heuristic: HeuristicName; cost: CostModel; maxNodes: number; json?: boolean }) => {
