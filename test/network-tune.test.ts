@@ -103,7 +103,7 @@ describe('tuning on a learned network', () => {
       const r = await fetch(`${out.trim()}/api/weights/one?source=run:1`);
       expect(r.status).toBe(409);
       const why = ((await r.json()) as { error: string }).error;
-      expect(why).toMatch(/^run 1 tuned what sits on the network "net\.bin" \(\d+ MB of tables\): the page does not play networks \(.*memory.*\); watch its best held-out game replayed instead: \/viewer\?replay=run:1$/);
+      expect(why).toMatch(/^run 1 tuned what sits on the network "net\.bin" \(\d+ MB of tables\): a network is played by the server, not in the page \(.*memory\); to watch this run's best play live, export it into a weights folder \(tune2048 export 1 --out best\.json\) and pick network:best\.json, or watch its best held-out game replayed instead: \/viewer\?replay=run:1$/);
       expect(why).not.toContain('\n');
       expect((await fetch(`${out.trim()}/api/runs/1/replay`)).status).toBe(200);
     } finally {

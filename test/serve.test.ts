@@ -176,6 +176,51 @@ describe('tune2048 serve in Chromium', () => {
     expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
   });
 
+  it('a network plays live on the server: the viewer watches it move by move (values, depth and the search\'s time) to the final score `tune2048 play` gives; hint mode asks the server', async () => {
+    const db = tempDb();
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-net-viewer-'));
+    const config = join(dir, 'learn.json');
+    writeFileSync(config, JSON.stringify({ format: 'tune2048/learn', name: 'small', seed: 3, games: 2000, learningRate: 0.1, checkpointEvery: 1000, network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5]] }, heldOut: { games: 4, seed: 99 } }));
+    expect(runCli(['learn', 'start', '-c', config, '--db', db]).code).toBe(0);
+    const net = join(dir, 'small.bin');
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', net]).code).toBe(0);
+    const expected = JSON.parse(runCli(['play', '--player', `network:${net}`, '-n', '1', '-s', '5', '-d', '1', '--json']).stdout).games[0];
+    const url = await serve(db, ['--weights-dir', dir]);
+    const page = await openPage(browser, errors);
+    await page.goto(`${url}/viewer?weights=network:small.bin&depth=1&seed=5`);
+    await page.waitForSelector('#weights option[value="network:small.bin"]');
+    expect(await page.$('#weights option[value="learn:1"]')).not.toBeNull(); // the learning run's own network too
+    expect(await page.$eval('#player', (e) => (e as HTMLSelectElement).disabled)).toBe(true);
+    // One move at a time: each comes with the depth searched and the server's time.
+    await page.click('#start');
+    await page.click('#step');
+    await page.waitForFunction(() => /^moved (up|down|left|right) · depth 1, [\d.]+ ms on the server$/.test(document.getElementById('status')!.textContent ?? ''));
+    expect(await page.$$eval('#values tbody td:nth-child(2)', (cells) => cells.filter((c) => /^-?\d+$/.test(c.textContent ?? '')).length)).toBeGreaterThan(0);
+    // Then at full speed, to the end: the game `tune2048 play` plays on that seed.
+    await page.$eval('#speed', (e) => ((e as HTMLInputElement).value = '61'));
+    await page.click('#pause');
+    await page.waitForSelector('#final-score', { timeout: 240_000 });
+    expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(expected.score);
+    expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
+
+    // Hint mode: 2 4 / 2 8 in the top-left corner, decided by the server as `tune2048 hint` decides it.
+    await page.click('#hint-mode');
+    await page.click('#hint-clear');
+    const cells = await page.$$('#board .cell');
+    for (const [cell, clicks] of [[0, 1], [1, 2], [4, 1], [5, 3]] as const) for (let i = 0; i < clicks; i++) await cells[cell].click();
+    await page.click('#hint-go');
+    await page.waitForSelector('#hint-move');
+    const cli = JSON.parse(runCli(['hint', '--player', `network:${net}`, '-d', '1', '--json', '2 4 0 0/2 8 0 0/0 0 0 0/0 0 0 0']).stdout);
+    expect(await page.$eval('#hint-move', (e) => e.textContent)).toBe(cli.best);
+    expect(await page.$eval('#hint-result', (e) => e.textContent)).toMatch(/on the server$/);
+
+    // A game the server does not know (restarted, or forgotten): one line that says what to do.
+    const r = await fetch(`${url}/api/network-game/999/step`, { method: 'POST' });
+    expect([r.status, ((await r.json()) as { error: string }).error]).toEqual([409, 'no game 999 on this server (it keeps the last 32, and forgets them when it restarts): press play again']);
+    expect((await fetch(`${url}/api/network-game/start?source=network:nope.bin&seed=1`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${url}/api/network-game/start?source=network:small.bin&seed=1`)).status).toBe(405); // a game is started by POST
+  });
+
   it('a learning run of an n-tuple network: listed on the runs page, its page draws the held-out curve and lists its checkpoints', async () => {
     const db = tempDb();
     const config = join(mkdtempSync(join(tmpdir(), 'tune2048-cfg-')), 'learn.json');

@@ -8,7 +8,7 @@ import { playGame, type PlayGameOptions } from '../engine/game';
 import type { Decision } from '../engine/player';
 import { offThread, type OffThread } from '../util/off-thread';
 import { createPlayer } from './players';
-import type { PlayerSpec } from './spec';
+import { playerKey, type PlayerSpec } from './spec';
 
 /** What a decision searched: the depth its player used on that board (auto and the depth rule resolve per board). */
 export interface ForegroundDecision extends Decision {
@@ -44,4 +44,37 @@ export async function foregroundPlayer(spec: PlayerSpec): Promise<OffThread<Play
     throw e;
   }
   return thread;
+}
+
+/** Players of many specs in one thread (the viewer's server: one network's tables serve every depth). */
+export interface PlayerPool {
+  /** The decision of the spec's player on `board`, with the depth it searched and the search's milliseconds. */
+  decide(spec: PlayerSpec, board: Board): ForegroundDecision & { ms: number };
+}
+
+/** Players built on first use and kept by their key (the networks themselves are kept per process: network-player.ts). */
+export function playerPool(): PlayerPool {
+  const players = new Map<string, ReturnType<typeof playerSession>>();
+  return {
+    decide(spec, board) {
+      const key = playerKey(spec);
+      let session = players.get(key);
+      if (!session) {
+        session = playerSession(spec);
+        players.set(key, session);
+        if (players.size > POOL_PLAYERS) players.delete(players.keys().next().value!);
+      }
+      const t0 = performance.now();
+      const decision = session.decide(board);
+      return { ...decision, ms: performance.now() - t0 };
+    },
+  };
+}
+
+/** Players a pool keeps (each holds only its settings; the tables are the process's). */
+const POOL_PLAYERS = 16;
+
+/** A pool in a thread of its own. */
+export function foregroundPool(): OffThread<PlayerPool> {
+  return offThread<PlayerPool>(`${__dirname}/foreground`, 'playerPool');
 }

@@ -23,6 +23,14 @@ import { networkPlayerOf } from '../tuner/config';
 import { ExternalSpace } from '../tuner/external-space';
 import { loadRunProblem } from '../tuner/run-problem';
 import { InputError } from '../util/errors';
+import { NetworkGames } from './network-games';
+import { networkPlayerSpec } from '../player/network-player';
+import type { NetworkPlayerSpec } from '../player/spec';
+import { isNetworkSettings } from '../player/network-settings';
+import { readNetworkShape } from '../learn/ntuple/network-file';
+import { storedNetworkPath } from '../learn/ntuple/network-run';
+import type { DepthSetting } from '../player/expectimax';
+import { MAX_DEPTH } from '../player/limits';
 
 /** build/ of this package: the front end bundles and the search module. */
 const BUILD = resolve(__dirname, '..', '..', 'build');
@@ -104,8 +112,42 @@ function weightsFiles(dirs: readonly string[]): Map<string, string> {
   return files;
 }
 
+/** Network files (tune2048 magic, n-tuple format) and network player files in the allowed folders, by file name. */
+function networkFiles(dirs: readonly string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const dir of dirs) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.bin') || n.endsWith('.json'));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      try {
+        if (name.endsWith('.bin')) readNetworkShape(path);
+        else if (!isNetworkSettings(JSON.parse(readFileSync(path, 'utf8')))) continue;
+        if (!files.has(name)) files.set(name, path);
+      } catch {
+        // not a network (a line-table file, another JSON, unreadable)
+      }
+    }
+  }
+  return files;
+}
+
+/** "0"…"MAX_DEPTH" or "auto"; null otherwise. */
+function viewerDepth(text: string | null): DepthSetting | null {
+  if (text === 'auto') return 'auto';
+  const d = Number(text);
+  return text !== null && /^\d+$/.test(text) && d <= MAX_DEPTH ? d : null;
+}
+
 export function createDashboardServer(o: ServeOptions): Server {
   const dbName = basename(o.db);
+  const networkGames = new NetworkGames();
+  /** Network specs by file, its size and time: a network file is hashed whole once, not at every game. */
+  const specs = new Map<string, NetworkPlayerSpec>();
 
   function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
@@ -135,7 +177,7 @@ export function createDashboardServer(o: ServeOptions): Server {
         } catch {
           // a network file gone since: the line still says why
         }
-        return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: the page does not play networks (their tables would be downloaded whole into the tab's memory, and their search needs shared memory, which a page has only when cross-origin isolated); ${replay}`;
+        return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: a network is played by the server, not in the page (its tables would be downloaded whole into the tab's memory); to watch this run's best play live, export it into a weights folder (tune2048 export ${id} --out best.json) and pick network:best.json, or ${replay}`;
       }
       if (problem.space instanceof ExternalSpace) return `run ${id} tuned the external player "${problem.space.announcement.name}", a program the page cannot run; ${replay}`;
       return null;
@@ -155,9 +197,68 @@ export function createDashboardServer(o: ServeOptions): Server {
     return null;
   }
 
+  /** The networks the viewer may watch (played on the server): learning runs' latest networks, network (player) files in the weights folders. */
+  function networkSources(): { source: string; label: string; description: string }[] {
+    const runs = readStore(o.db, (s) => listLearnItems(s).filter((r) => r.network !== null && r.games > 0));
+    const learned = runs.map((r) => ({ source: `learn:${r.id}`, label: `network of learning run ${r.id} (${r.name}), ${r.games.toLocaleString('en-US')} games`, description: 'played on the server' }));
+    const files = [...networkFiles(o.weightsDirs).keys()].map((name) => ({ source: `network:${name}`, label: `network ${name}`, description: 'played on the server' }));
+    return [...learned, ...files];
+  }
+
+  /** The spec a network source plays at `depth`, or null when there is no such source. */
+  function networkSpecFor(source: string, depth: DepthSetting): NetworkPlayerSpec | null {
+    const [kind, ...rest] = source.split(':');
+    const name = rest.join(':');
+    let base: NetworkPlayerSpec | null = null;
+    if (kind === 'learn' && /^\d+$/.test(name)) {
+      base = readStore(o.db, (s) => {
+        const run = s.listLearnRuns().find((r) => r.id === Number(name));
+        const last = run ? s.lastLearnCheckpoint(run.id) : undefined;
+        if (!last?.tableFile || !last.tableSha256) return null;
+        return { kind: 'network', network: { file: storedNetworkPath(s.path, last.tableFile), sha256: last.tableSha256 }, search: { depth: 0, cprob: 1e-4 } } as NetworkPlayerSpec;
+      });
+    } else if (kind === 'network') {
+      const path = networkFiles(o.weightsDirs).get(name);
+      if (!path) return null;
+      const { size, mtimeMs } = statSync(path);
+      const key = `${path}\0${size}\0${mtimeMs}`;
+      base = specs.get(key) ?? networkPlayerSpec(path, { depth: 0, cprob: 1e-4 });
+      specs.set(key, base);
+    }
+    return base && { ...base, search: { ...base.search, depth } };
+  }
+
+  /** The network game routes (POST start and step: they change a game; GET hint). */
+  async function networkRoute(path: string, url: URL): Promise<{ status: number; body: unknown }> {
+    const depth = viewerDepth(url.searchParams.get('depth') ?? '1');
+    if (depth === null) return { status: 400, body: { error: `depth must be 0 to ${MAX_DEPTH} or auto` } };
+    const source = url.searchParams.get('source') ?? '';
+    let m: RegExpExecArray | null;
+    if ((m = /^\/api\/network-game\/(\d+)\/step$/.exec(path))) return { status: 200, body: await networkGames.step(Number(m[1])) };
+    const spec = networkSpecFor(source, depth);
+    if (!spec) return { status: 404, body: { error: `no network "${source}" (learn:ID of a learning run with a checkpoint, or network:FILE in ${o.weightsDirs.join(', ')})` } };
+    if (path === '/api/network-game/start') {
+      const seed = Number(url.searchParams.get('seed'));
+      if (!Number.isSafeInteger(seed) || seed < 0) return { status: 400, body: { error: 'the seed must be a whole number ≥ 0' } };
+      return { status: 200, body: networkGames.start(spec, seed) };
+    }
+    const ranks = (url.searchParams.get('ranks') ?? '').split(',').map(Number);
+    if (ranks.length !== 16 || ranks.some((r) => !Number.isInteger(r) || r < 0 || r > 15)) return { status: 400, body: { error: 'ranks: 16 whole numbers from 0 to 15, comma-separated' } };
+    return { status: 200, body: await networkGames.hint(spec, ranks) };
+  }
+
   function route(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
+    const network = (path === '/api/network-game/start' || /^\/api\/network-game\/\d+\/step$/.test(path)) ? 'POST' : path === '/api/network-game/hint' ? 'GET' : null;
+    if (network !== null) {
+      if (req.method !== network) return json(res, 405, { error: `${path}: ${network} only` });
+      // A network that cannot be read, or a game forgotten, is the user's to fix: 409 with the one line.
+      return void networkRoute(path, url).then(
+        ({ status, body }) => json(res, status, body),
+        (e: Error) => json(res, e instanceof InputError ? 409 : 500, { error: e.message }),
+      );
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'only GET' });
     let m: RegExpExecArray | null;
     if (path === '/' || path === '/viewer') return html(res, 200, shell(path === '/' ? `tune2048 — ${dbName}` : 'tune2048 — game viewer'));
@@ -217,7 +318,7 @@ export function createDashboardServer(o: ServeOptions): Server {
       const presets = listPresets().map((name) => ({ source: `preset:${name}`, label: `preset ${name}`, description: loadWeights(name).description ?? '' }));
       const files = [...weightsFiles(o.weightsDirs).keys()].map((name) => ({ source: `file:${name}`, label: `file ${name}`, description: '' }));
       const runs = readStore(o.db, listRunItems).map((r) => ({ source: `run:${r.id}`, label: `run ${r.id} (${r.name}) best`, description: r.status }));
-      return json(res, 200, [...presets, ...files, ...runs]);
+      return json(res, 200, [...presets, ...files, ...runs, ...networkSources()]);
     }
     if (path === '/api/weights/one') {
       const why = notPlayableInPage(url.searchParams.get('source') ?? '');
@@ -243,14 +344,16 @@ export function createDashboardServer(o: ServeOptions): Server {
     return html(res, 404, notFoundPage(`Nothing at ${path}.`));
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     try {
       route(req, res);
     } catch (e) {
-      if (!res.headersSent) json(res, 500, { error: (e as Error).message });
+      if (!res.headersSent) json(res, e instanceof InputError ? 409 : 500, { error: (e as Error).message });
       else res.end();
     }
   });
+  server.on('close', () => void networkGames.close());
+  return server;
 }
 
 /** Listens; a port in use or a host that cannot be bound becomes one clear error. */

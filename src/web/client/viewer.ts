@@ -5,6 +5,9 @@
  * are set by clicking and the best move is shown. `?replay=run:ID` replays
  * instead the stored best held-out game of a run whose player the page
  * cannot run (an external program): its seed and moves, in the same engine.
+ * A network (a learning run's, or a network file in a weights folder) is
+ * played by the server, which keeps its tables: the page asks for each move
+ * and shows its values, the depth searched and the search's time.
  */
 import { escapeHtml } from '../../report/svg';
 import type { WorkerReply, WorkerRequest } from './protocol';
@@ -27,6 +30,23 @@ function channel(worker: Worker) {
       worker.postMessage({ ...m, id });
     });
 }
+
+/** Sources the server plays (a network: its tables stay in the server's memory), not this page. */
+const isNetworkSource = (source: string) => source.startsWith('learn:') || source.startsWith('network:');
+
+type ServerState = Extract<WorkerReply, { type: 'state' }> & { game: number; depth: number | null; ms: number | null };
+type ServerHint = Extract<WorkerReply, { type: 'hint' }> & { depth: number | null; ms: number };
+
+/** One request to the server's network games; its one-line error when it refuses. */
+async function serverCall<T>(method: 'GET' | 'POST', path: string, query: Record<string, string | number>): Promise<T> {
+  const r = await fetch(`${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { method });
+  const body = (await r.json().catch(() => ({}))) as T & { error?: string };
+  if (!r.ok) throw new Error(body.error ?? `HTTP ${r.status}`);
+  return body;
+}
+
+/** "depth 2, 0.71 ms on the server": what the server's search did for the move. */
+const searchNote = (s: { depth: number | null; ms: number | null }) => (s.ms === null ? '' : ` · depth ${s.depth}, ${s.ms < 10 ? s.ms.toFixed(2) : s.ms.toFixed(0)} ms on the server`);
 
 export function startViewer(app: HTMLElement): void {
   document.title = 'tune2048 — game viewer';
@@ -119,11 +139,14 @@ export function startViewer(app: HTMLElement): void {
     timer = playing && !over ? window.setTimeout(() => void step(), speed() > 60 ? 0 : 1000 / speed()) : null;
   }
 
+  /** The server's number of the network game being watched (null: the page plays the game itself). */
+  let serverGame: number | null = null;
+
   async function step(): Promise<void> {
     if (busy || over) return;
     busy = true;
     try {
-      const s = await call({ type: 'step' });
+      const s: WorkerReply & { depth?: number | null; ms?: number | null } = serverGame !== null ? await serverCall<ServerState>('POST', `/api/network-game/${serverGame}/step`, {}) : await call({ type: 'step' });
       if (s.type !== 'state') return;
       if (s.over) {
         over = true;
@@ -138,7 +161,7 @@ export function startViewer(app: HTMLElement): void {
       drawValues(s.values?.every((v) => v === null) ? null : s.values, s.move);
       $('score').textContent = String(s.score);
       $('moves').textContent = String(s.moves);
-      $('status').textContent = `moved ${NAMES[s.move!]}`;
+      $('status').textContent = `moved ${NAMES[s.move!]}${s.ms !== undefined ? searchNote({ depth: s.depth ?? null, ms: s.ms }) : ''}`;
     } catch (e) {
       $('status').textContent = `error: ${(e as Error).message}`;
       playing = false;
@@ -178,16 +201,23 @@ export function startViewer(app: HTMLElement): void {
       const stored = await replay;
       const seed = stored ? stored.seed : Number(($('seed') as HTMLInputElement).value);
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error('the seed must be a whole number ≥ 0');
-      const w = stored ? null : await weights();
-      const s = stored ? await call({ type: 'replay', seed, moves: stored.moves }) : await call({ type: 'start', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, seed });
+      const source = ($('weights') as HTMLSelectElement).value;
+      const network = !stored && isNetworkSource(source);
+      const w = stored || network ? null : await weights();
+      const s = stored
+        ? await call({ type: 'replay', seed, moves: stored.moves })
+        : network
+          ? await serverCall<ServerState>('POST', '/api/network-game/start', { source, depth: depth(), seed })
+          : await call({ type: 'start', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, seed });
       if (s.type !== 'state') return;
+      serverGame = network ? (s as ServerState).game : null;
       over = false;
       playing = true;
       drawBoard(s.ranks, false);
       drawValues(null, null);
       $('score').textContent = '0';
       $('moves').textContent = '0';
-      $('status').textContent = stored ? `replaying seed ${seed}` : `playing seed ${seed}`;
+      $('status').textContent = stored ? `replaying seed ${seed}` : network ? `playing seed ${seed} on the server (the network's tables stay there)` : `playing seed ${seed}`;
       ($('pause') as HTMLButtonElement).disabled = false;
       ($('step') as HTMLButtonElement).disabled = false;
       $('pause').textContent = 'pause';
@@ -231,11 +261,17 @@ export function startViewer(app: HTMLElement): void {
   $('hint-clear').addEventListener('click', () => drawBoard(new Array(16).fill(0), false));
   $('hint-go').addEventListener('click', async () => {
     try {
-      const w = await weights();
-      const h = await call({ type: 'hint', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, ranks });
+      const source = ($('weights') as HTMLSelectElement).value;
+      let h: WorkerReply & { depth?: number | null; ms?: number };
+      if (isNetworkSource(source)) {
+        h = await serverCall<ServerHint>('GET', '/api/network-game/hint', { source, depth: depth(), ranks: ranks.join(',') });
+      } else {
+        const w = await weights();
+        h = await call({ type: 'hint', weights: w, table: await table(w), player: player(), depth: depth(), cprob: 1e-4, ranks });
+      }
       if (h.type !== 'hint') return;
       drawValues(h.values, h.move);
-      $('hint-result').innerHTML = h.move === null ? 'no legal move: the game is over' : `best move: <b id="hint-move">${NAMES[h.move]}</b>`;
+      $('hint-result').innerHTML = (h.move === null ? 'no legal move: the game is over' : `best move: <b id="hint-move">${NAMES[h.move]}</b>`) + (h.ms !== undefined ? esc(searchNote({ depth: h.depth ?? null, ms: h.ms })) : '');
     } catch (e) {
       $('hint-result').textContent = `error: ${(e as Error).message}`;
     }
@@ -246,5 +282,13 @@ export function startViewer(app: HTMLElement): void {
     .then((list) => {
       const wanted = params.get('weights') ?? 'preset:tuned-d2';
       $('weights').innerHTML = list.map((w) => `<option value="${esc(w.source)}"${w.source === wanted ? ' selected' : ''}>${esc(w.label)}</option>`).join('');
+      followSource();
     });
+  /** A network plays as itself (the server's expectimax over it): the player choice is not its. */
+  function followSource(): void {
+    const network = isNetworkSource(($('weights') as HTMLSelectElement).value);
+    ($('player') as HTMLSelectElement).disabled = network || !!replaySource;
+    $('player').title = network ? 'a network plays with its own evaluation, searched on the server' : '';
+  }
+  $('weights').addEventListener('change', followSource);
 }
