@@ -23,6 +23,15 @@ import { all, dumpRun, smokeConfig, tempDb } from './helpers/runs';
 /** The search build (package version : sha1 of build/search.wasm) that made the fixture's compare games. */
 const FIXTURE_BUILD = '0.1.0:f1a234a250f52f79f326108e49f768595603fc85';
 
+/**
+ * java-l's description and source as the fixture's day had them: the old key hashed the whole spec, words
+ * included (today's key hashes only what changes play), so its games are under these.
+ */
+const FIXTURE_JAVA_L = {
+  description: 'Seed 001 (Alvestad, NTNU 2015, Java): h(b) = sum of weight * rank (the stored exponent, not the tile value) over the L-shaped pattern of figure 2: 16^0..16^3 down the left column, 16^3..16^6 along the bottom row toward the bottom-right corner, 0 elsewhere. Exact.',
+  source: 'seed 001, "AI programming: Module 4 - Using Expectimax to play 2048" (the Java player): Heuristic function, figure 2',
+};
+
 /** A fresh copy of the schema-4 database. */
 function oldDatabase(): string {
   const path = tempDb();
@@ -147,7 +156,8 @@ describe('a database from before the comparisons kind column (schema 4)', () => 
     const db = new Database(path);
     for (const name of ['nneonneo', 'java-l']) {
       const spec = playerSpec('expectimax', loadWeights(name), { depth: 0, cprob: 1e-4 });
-      const moved = db.prepare('UPDATE compare_games SET player = ? WHERE player = ?').run(legacyMemoKey(spec), legacyMemoKey(spec, FIXTURE_BUILD));
+      const then = name === 'java-l' ? { ...spec, weights: { ...spec.weights, ...FIXTURE_JAVA_L } } : spec;
+      const moved = db.prepare('UPDATE compare_games SET player = ? WHERE player = ?').run(legacyMemoKey(spec), legacyMemoKey(then, FIXTURE_BUILD));
       expect(moved.changes).toBe(6);
     }
     db.close();

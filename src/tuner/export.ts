@@ -65,7 +65,7 @@ export function exportBest(store: Store, runId: number, out?: string): Weights |
   const { problem, best } = validatedBest(store, runId);
   if (problem.space instanceof NetworkSpace) {
     const { run, config } = problem;
-    const settings = problem.space.toSettings(best.genome);
+    const settings = problem.space.toSettings(best.genome, true);
     return networkSettingsFile(out ?? null, {
       network: { file: networkPlayerOf(config)!.file, sha256: problem.network!.sha256 },
       cprob: settings.cprob,
@@ -79,7 +79,7 @@ export function exportBest(store: Store, runId: number, out?: string): Weights |
   }
   if (problem.space instanceof ExternalSpace) {
     const { announcement } = problem.space;
-    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome), provenance: provenance(store, problem, best) };
+    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), provenance: provenance(store, problem, best) };
   }
   return bestWeights(store, problem, best);
 }
@@ -94,7 +94,8 @@ function bestWeights(store: Store, problem: RunProblem, best: Candidate): Weight
   const { run, config, space } = problem;
   if (space instanceof NetworkSpace) throw new InputError(`run ${run.id} tuned what sits on a network: it has settings, not weights (tune2048 export ${run.id} writes them)`);
   if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${run.id} writes them)`);
-  const weights = space.toWeights(best.genome);
+  // The start's values as given (the run's games used them through log and exp: a last-bit difference at most).
+  const weights = space.toWeights(best.genome, true);
   return parseWeights(
     {
       ...weights,

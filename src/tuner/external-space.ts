@@ -33,7 +33,7 @@ export class ExternalSpace extends BoundedSpace {
   }
 
   /** Every announced parameter's value for a genome: the tuned ones from it, the others from the start. */
-  toParams(genome: readonly number[]): Record<string, number> {
-    return { ...this.start, ...this.params(genome) };
+  toParams(genome: readonly number[], asGiven = false): Record<string, number> {
+    return { ...this.start, ...this.params(genome, asGiven) };
   }
 }

@@ -96,9 +96,9 @@ export class NetworkSpace extends BoundedSpace {
   }
 
   /** The settings of a genome: tuned values from it, the others from the start. */
-  toSettings(genome: readonly number[]): NetworkStart {
-    const p = this.params(genome);
-    const heuristic = this.heuristic ? this.heuristic.toWeights(genome.slice(this.networkCount)) : this.start.heuristic;
+  toSettings(genome: readonly number[], asGiven = false): NetworkStart {
+    const p = this.params(genome, asGiven);
+    const heuristic = this.heuristic ? this.heuristic.toWeights(genome.slice(this.networkCount), asGiven) : this.start.heuristic;
     const depthRule = ruleOf(p, this.start.depthRule);
     return { cprob: p.cprob ?? this.start.cprob, stageWeights: this.start.stageWeights.map((w, k) => p[`stageWeight.${k}`] ?? w), ...(depthRule ? { depthRule } : {}), ...(heuristic ? { heuristic } : {}), ...(this.start.downgradeAt ? { downgradeAt: this.start.downgradeAt } : {}) };
   }

@@ -142,10 +142,14 @@ export abstract class BoundedSpace {
     return this.names.map((_, i) => this.normalize(i, this.startValue(i)));
   }
 
-  /** The tuned values by name; a gene at the start's own value gives the start's value as given (3, not 2.9999999999999996 after log and exp). */
-  params(genome: readonly number[]): Record<string, number> {
-    const start = this.startGenome();
-    return Object.fromEntries(this.names.map((n, i) => [n, genome[i] === start[i] ? this.startValue(i) : this.denormalize(i, genome[i])]));
+  /**
+   * The tuned values by name. `asGiven` (export): a gene at the start's own value gives the start's value
+   * as the user wrote it (3, not the 2.9999999999999996 that log and exp leave); games and stored runs keep
+   * the plain mapping, so a run plays as it always did.
+   */
+  params(genome: readonly number[], asGiven = false): Record<string, number> {
+    const start = asGiven ? this.startGenome() : null;
+    return Object.fromEntries(this.names.map((n, i) => [n, start && genome[i] === start[i] ? this.startValue(i) : this.denormalize(i, genome[i])]));
   }
 }
 
@@ -217,10 +221,10 @@ export class ParameterSpace extends BoundedSpace {
   }
 
   /** Full weights: the start weights with the tuned values put in (a stage's own values into that stage). */
-  toWeights(genome: readonly number[]): Weights {
+  toWeights(genome: readonly number[], asGiven = false): Weights {
     const w = structuredClone(this.start) as Record<string, any>;
     delete w.provenance;
-    const values = this.params(genome);
+    const values = this.params(genome, asGiven);
     const symmetric = this.form === 'symmetric';
     for (const [name, v] of Object.entries(values)) {
       const stage = STAGE_PARAM.exec(name);
