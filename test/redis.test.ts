@@ -143,6 +143,20 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(dumpRun(db, 1)).toEqual(dumpRun(slowDb, slowId));
   });
 
+  it('Ctrl-C on a queued run: the resume hint names the queue; resumed without it, the run says it now plays locally, and ends with the same rows', async () => {
+    const db = tempDb();
+    const tune = startCli(['tune', '-c', writeConfig(slowConfig), '--name', 'test', '--db', db, '--queue', redis.url]);
+    await waitFor(() => gamesIn(db) >= 24);
+    tune.child.kill('SIGINT');
+    const stopped = await tune.done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain(`resume it with: tune2048 resume 1 --queue ${redis.url} --db ${db}`);
+    const local = await startCli(['resume', '1', '--db', db, '--workers', '2']).done;
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stderr).toMatch(new RegExp(`run 1 played on the Redis queue ${redis.url.replace(/[/.]/g, '\\$&')} before; this session plays on 2 local worker process\\(es\\) \\(results are the same either way; add --queue `));
+    expect(dumpRun(db, 1)).toEqual(dumpRun(slowDb, slowId));
+  });
+
   it("a killed run's queue, silent for an hour, is deleted by the next parent; a finished run leaves nothing", async () => {
     const redisClient = new IORedis(redis.url);
     try {
@@ -277,7 +291,7 @@ describe('bad queues', () => {
       await own.stop();
       const r = await tune.done;
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/run 1 failed: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ for 3 s; finished games are stored, resume with: tune2048 resume 1 --db /);
+      expect(r.stderr).toMatch(/run 1 failed: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ for 3 s; finished games are stored, resume with: tune2048 resume 1 --queue redis:\/\/127\.0\.0\.1:\d+ --db /);
       const kept = gamesIn(db);
       expect(kept).toBeGreaterThanOrEqual(24);
       const back = await startRedis(own.port); // the worker reconnects by itself

@@ -4,7 +4,8 @@ import { loadRunProblem } from '../tuner/run-problem';
 import { describeStartVerdict } from '../tuner/start-verdict';
 import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
-import { suggest } from '../util/command-hint';
+import { shellWord, suggest } from '../util/command-hint';
+import { parseQueueUrl } from '../runner/queue-url';
 import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './exit-codes';
 import { fmt, formatDuration, generationLabel, halfWidth } from './format';
 import { handleInterrupts } from './interrupt';
@@ -73,6 +74,15 @@ export function etaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'pha
 
 export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
   const { config } = loadRunProblem(store, runId);
+  // Where this session plays, and the resume hint that plays there again (a --queue given here is not in the config).
+  const queue = where.queue ?? config.pool.queue;
+  const shown = queue === undefined ? null : parseQueueUrl(queue).display;
+  const before = store.lastQueue(runId);
+  if (resumed && before && before !== shown) {
+    console.error(`tune2048: run ${runId} played on the Redis queue ${before} before; this session plays ${shown ? `on ${shown}` : `on ${where.workers} local worker process(es)`} (results are the same either way; add --queue ${before} to go on there)`);
+  }
+  store.setLastQueue(runId, shown);
+  const resumeArgs = `resume ${runId}${where.queue ? ` --queue ${shellWord(where.queue)}` : ''}`;
   const generations = config.optimizer.generations;
   // Validation plays the finalists and the start.
   const plan = { generations, validationGames: (config.validation.finalists + 1) * config.validation.games, budget: config.fitness.budget };
@@ -121,13 +131,13 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   // A closed pipe: nobody reads the output any more: stop now (running batches are lost), keep what is stored, exit quietly.
   const interrupts = handleInterrupts(
     tuner,
-    { stopping: 'stopping', stoppedAtOnce: () => `run ${runId} stopped at once; resume it with: ${suggest(`resume ${runId}`, store.path)}` },
+    { stopping: 'stopping', stoppedAtOnce: () => `run ${runId} stopped at once; resume it with: ${suggest(resumeArgs, store.path)}` },
     () => tuner.abort(),
   );
   try {
     const outcome = await tuner.run(resumed);
     endProgress();
-    const resume = suggest(`resume ${runId}`, store.path);
+    const resume = suggest(resumeArgs, store.path);
     if (outcome.status === 'lost') {
       console.error(`tune2048: ${outcome.error}`);
       process.exitCode = EXIT_BUSY;

@@ -376,6 +376,16 @@ export class Store {
       .run(status, Date.now(), error, status === 'finished' ? Date.now() : null, id, held.pid, held.host);
   }
 
+  /** Where the run's last session played (a queue as displayed, null: local workers); undefined: never recorded. */
+  lastQueue(runId: number): string | null | undefined {
+    const row = this.db.prepare('SELECT last_queue FROM runs WHERE id = ?').get(runId) as { last_queue?: string | null } | undefined;
+    return row && 'last_queue' in row ? row.last_queue : undefined;
+  }
+
+  setLastQueue(runId: number, queue: string | null): void {
+    this.write(() => this.db.prepare('UPDATE runs SET last_queue = ? WHERE id = ?').run(queue, runId));
+  }
+
   setBestCandidate(runId: number, candidateId: number): void {
     this.write(() => this.db.prepare('UPDATE runs SET best_candidate = ? WHERE id = ?').run(candidateId, runId));
   }
