@@ -16,7 +16,7 @@ import { describeStartVerdict, findStart, runStartVerdict } from '../src/tuner/s
 import { validationSeeds } from '../src/tuner/seeds';
 import { createOptimizer } from '../src/tuner/optimizers';
 import { parseConfig } from '../src/tuner/config';
-import { runCli } from './helpers/cli';
+import { ROOT, runCli } from './helpers/cli';
 import { smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 import seedrandom from 'seedrandom';
 
@@ -57,6 +57,19 @@ describe('the start is validated beside the finalists', () => {
     const rng = () => seedrandom.alea('x');
     const optimizers = ['ga', 'random', 'cmaes', 'regression', 'surrogate'].map((kind) => createOptimizer(smokeConfig({ optimizer: { kind, population: 6, generations: 2 } })));
     for (const o of optimizers) expect(o.initial(start, rng()).candidates.map((c) => c.genome)).toContainEqual(start);
+  });
+
+  it('one rule, said one way: the best is the highest held-out point; a lead within the noise is kept and said to be so; a clear lead is said to beat the start', () => {
+    const base = { start: { candidate: 1, validation: 10_000 }, games: 24, gamesToResolve: 300 };
+    const within = { ...base, best: { candidate: 32, validation: 12_302 }, rival: { candidate: 32, validation: 12_302 }, difference: 2302, halfWidth: 9670, clear: false };
+    expect(describeStartVerdict(within)).toBe("the run's best (candidate 32, the highest held-out value) leads the start by less than the noise: 12,302 against the start's 10,000, +2,302 ± 9,670 (95 %) on 24 held-out games; it is not shown better than the start; about 300 held-out games per candidate (validation.games) would resolve a gap this size");
+    const startBest = { ...base, best: base.start, rival: { candidate: 7, validation: 9000 }, difference: -1000, halfWidth: 400, clear: false, gamesToResolve: null };
+    expect(describeStartVerdict(startBest)).toMatch(/^nothing beats the start: .*the run's best is its start \(candidate 1\)$/);
+    const clear = { ...within, halfWidth: 900, clear: true, gamesToResolve: null };
+    expect(describeStartVerdict(clear)).toMatch(/^the best beats the start: candidate 32 /);
+    // The README says the same rule.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain("The run's best is the point with the highest held-out value, its start included");
   });
 
   it('a plain run plays the start on the same held-out seeds as its finalists and weighs its best against it', async () => {

@@ -1,8 +1,10 @@
 /**
  * Whether a run beat its start. Every optimizer's first generation plays the start itself; validation
  * plays it again on the held-out seeds beside the finalists, so the run's best can be weighed against it
- * on the same games. A run whose finalists won their place by in-sample luck hands back its start (the
- * tuner picks the best validated point, the start included) and says so, here, in one line.
+ * on the same games. One rule: the run's best is the validated point with the highest held-out value, the
+ * start included. So a run whose finalists won their place by in-sample luck hands back its start, and a
+ * best that leads the start by less than the noise is kept but said to be so, here, in the one line that
+ * the run, show, export, the report and the dashboard all print.
  */
 import type { Store } from '../store/store';
 import { meanWithCI95, stdev } from '../util/stats';
@@ -94,6 +96,6 @@ export function describeStartVerdict(v: StartVerdict): string {
   if (v.best.candidate === v.start.candidate) {
     return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${fmt(v.rival.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;
   }
-  if (!v.clear) return `nothing beats the start by more than the noise: the best (candidate ${v.best.candidate}) ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}${resolve}`;
+  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the highest held-out value) leads the start by less than the noise: ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; it is not shown better than the start${resolve}`;
   return `the best beats the start: candidate ${v.best.candidate} ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}`;
 }
