@@ -3,7 +3,9 @@
  * block from the `nneonneo` preset, line for line as in its 2048.cpp), refused naming the fields for
  * weights it cannot play; an external player's run exports its parameter file.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { interval, num } from '../src/report/numbers';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { loadWeights } from '../src/heuristic/weights';
@@ -64,5 +66,30 @@ describe('--format nneonneo', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim()).toMatch(/^tune2048: run 1's best weights: smoothness is not in nneonneo's heuristic \(--format nneonneo writes weights of its family only/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('export onto an existing file', () => {
+  it('is refused without --force (exit 2, the file untouched); --force overwrites it', () => {
+    const db = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--workers', '1']).code).toBe(0);
+    const out = join(dirname(db), 'best.json');
+    writeFileSync(out, 'mine');
+    const refused = runCli(['export', '1', '--db', db, '--out', out]);
+    expect([refused.code, refused.stderr.trim()]).toEqual([2, `tune2048: --out "${out}" exists; add --force to overwrite it, or name another file`]);
+    expect(readFileSync(out, 'utf8')).toBe('mine');
+    expect(runCli(['export', '1', '--db', db, '--out', out, '--force']).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).format).toBe('tune2048/weights');
+  });
+});
+
+describe('numbers as the report and the dashboard print them', () => {
+  it('thousands separated, a true minus sign, intervals with "to"', () => {
+    expect(num(-12811.4)).toBe('−12,811');
+    expect(num(10448)).toBe('10,448');
+    expect(num(-0.2)).toBe('0'); // no minus on a number that rounds to zero
+    expect(num(1234.56, 1)).toBe('1,234.6');
+    expect(num(null)).toBe('–');
+    expect(interval(-12811, 10448)).toBe('−12,811 to 10,448');
   });
 });

@@ -28,7 +28,11 @@ describe('run report', () => {
     // The charts are drawn from the run's data embedded in the page (drawn in a browser by test/serve.test.ts).
     const data = runData(html);
     expect(data.generations.map((g: { best: number }) => g.best)).toEqual(gens.map((g) => g.bestFitness));
-    for (const g of gens) expect(html).toContain(`<td>${g.bestFitness!.toFixed(1)}</td>`);
+    for (const g of gens) expect(html).toContain(`<td>${g.bestFitness!.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}</td>`);
+    // The whole best weights, every weight as export writes it.
+    expect(html).toContain('<h2>The best weights, whole</h2>');
+    const exported = JSON.parse(runCli(['export', '1', '--db', db, '--json']).stdout).weights as Record<string, unknown>;
+    expect(html).toContain(`<td>empty</td><td>${String(exported.empty)}</td>`);
     expect(html).toContain('Validation of the finalists');
   });
 

@@ -11,9 +11,21 @@ import type { Store } from '../store/store';
 import { describeModel } from '../tuner/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
+import { interval, num as formatNumber } from './numbers';
 
 const esc = escapeHtml;
-const num = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));
+/** The report's numbers: one decimal unless said (the dashboard's formatter, digits given). */
+const num = (x: number | null | undefined, digits = 1) => formatNumber(x, digits);
+
+/** Every number of a weights object as rows (name, value, exactly as export writes it): arrays by index, nested objects by path. */
+function weightRows(w: unknown, prefix = ''): [string, string][] {
+  if (typeof w === 'number') return [[prefix, String(w)]];
+  if (Array.isArray(w)) return w.every((x) => typeof x === 'number') ? [[prefix, `[${w.join(', ')}]`]] : w.flatMap((x, i) => weightRows(x, `${prefix}[${i}]`));
+  if (w && typeof w === 'object') return Object.entries(w).flatMap(([k, v]) => weightRows(v, prefix ? `${prefix}.${k}` : k));
+  return [];
+}
+/** The fields of a weights file that are not weights. */
+const NOT_WEIGHTS = new Set(['format', 'version', 'name', 'description', 'source', 'provenance']);
 const WEB = resolve(__dirname, '..', '..', 'build', 'web');
 
 function htmlTable(head: string[], rows: (string | number)[][]): string {
@@ -52,14 +64,14 @@ export function buildRunReport(store: Store, runId: number): string {
     .map((c) => {
       const summary = htmlTable(
         ['weights', 'mean', '95% CI', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move'],
-        c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), `${num(k.meanCI95.low, 0)}–${num(k.meanCI95.high, 0)}`, num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...reachCells(k.summary), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
+        c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), interval(k.meanCI95.low, k.meanCI95.high), num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...reachCells(k.summary), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
       );
       const pairs = htmlTable(
         ['pair', 'mean difference', 'bootstrap 95% CI', 'relative', 'Wilcoxon z', 'p', 'seed correlation', 'games for ±5%'],
         c.pairs.map((p) => [
           `${p.a} − ${p.b}`,
           num(p.meanDiff, 0),
-          `${num(p.ci95.low, 0)}–${num(p.ci95.high, 0)}`,
+          interval(p.ci95.low, p.ci95.high),
           `${(100 * p.relative).toFixed(1)}%`,
           num(p.wilcoxon.z, 2),
           p.wilcoxon.p < 1e-6 ? '< 1e-6' : p.wilcoxon.p.toPrecision(2),
@@ -92,7 +104,8 @@ ${htmlTable(['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(ra
 ${d.generations.some((g) => g.step !== null) ? `<h2>Step size</h2>\n<figure id="step"><div id="chart-step" class="chart"></div></figure>` : ''}
 <h2>Tuned parameters</h2>
 <figure id="params"><div id="chart-params" class="chart"></div></figure>
-${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], d.params.map((p) => [p.name, p.min, p.max, p.scale, d.best?.validated && p.best !== null ? num(p.best, 4) : '–']))}
+${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], d.params.map((p) => [p.name, num(p.min, 4), num(p.max, 4), p.scale, d.best?.validated && p.best !== null ? num(p.best, 4) : '–']))}
+${d.best?.weights ? `<h2>The best weights, whole</h2>\n<p>Candidate ${d.best.candidate}${d.best.validated ? ' (validated)' : ' (the best in-sample so far)'}: every weight as <code>tune2048 export ${run.id}</code> writes it.</p>\n${htmlTable(['weight', 'value'], Object.entries(d.best.weights).filter(([k]) => !NOT_WEIGHTS.has(k)).flatMap(([k, v]) => weightRows(v, k)))}` : ''}
 <h2>Validation of the finalists</h2>
 <p>${s.validationGames} held-out games each; the winner is the run's best${d.best?.validated ? ` (candidate ${d.best.candidate})` : ''}.</p>
 ${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { existsSync, statSync } from 'node:fs';
 import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
@@ -21,9 +22,11 @@ export function command(): Command {
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: stdout)')
+    .option('--force', 'overwrite --out when it exists (without it, an existing file is refused: weights are easy to lose)')
     .addOption(new Option('--format <format>', 'json (tune2048\'s own: weights or a parameter file), or nneonneo (the seven SCORE_* constants of its 2048.cpp; weights of its family only)').choices([...FORMATS]).default('json'))
     .option('--json', 'one JSON object on stdout: {run, out, weights} (with --format nneonneo: {run, out, format, text})')
-    .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean }) => {
+    .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean }) => {
+      if (opts.out && !opts.force && existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new InputError(`--out "${opts.out}" exists; add --force to overwrite it, or name another file`);
       await withStore(opts.db, 'read', (store) => {
         const best = exportBest(store, runId, opts.out);
         let text: string;

@@ -7,7 +7,7 @@ import { writeOutputFile } from '../output';
 
 export function command(): Command {
   return new Command('report')
-    .description('write a self-contained offline HTML report of a run (charts as inline SVG) and print its path')
+    .description('write a self-contained offline HTML report of a run (its charts drawn by a script inlined in the page: no network needed) and print its path')
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: reports/run-<id>.html)')

@@ -16,7 +16,8 @@ const POLL_MS = 1500;
 const app = document.getElementById('app')!;
 
 const esc = (s: unknown) => escapeHtml(String(s));
-export const num = (x: number | null | undefined, digits = 0) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+export { num } from '../../report/numbers';
+import { interval, num } from '../../report/numbers';
 
 function duration(sec: number | null): string {
   if (sec === null) return '–';
@@ -159,8 +160,8 @@ function runPage(id: number): void {
       .map(
         (c) =>
           `<h2>Comparison ${c.id}</h2><div id="chart-comparison-${c.id}" class="chart"></div>` +
-          table(['weights', 'mean', '95% CI', 'median', ...REACH_HEADERS, 'moves/game'], c.contenders.map((k) => [esc(k.label), num(k.summary.meanScore), `${num(k.meanCI95.low)}–${num(k.meanCI95.high)}`, num(k.summary.medianScore), ...reachCells(k.summary), num(k.summary.movesPerGame)])) +
-          table(['pair', 'mean difference (95% CI)', 'relative', 'Wilcoxon p'], c.pairs.map((p) => [`${esc(p.a)} − ${esc(p.b)}`, `${num(p.meanDiff)} (${num(p.ci95.low)}–${num(p.ci95.high)})`, `${(100 * p.relative).toFixed(1)}%`, p.wilcoxon.p < 1e-6 ? '&lt; 1e-6' : p.wilcoxon.p.toPrecision(2)])),
+          table(['weights', 'mean', '95% CI', 'median', ...REACH_HEADERS, 'moves/game'], c.contenders.map((k) => [esc(k.label), num(k.summary.meanScore), interval(k.meanCI95.low, k.meanCI95.high), num(k.summary.medianScore), ...reachCells(k.summary), num(k.summary.movesPerGame)])) +
+          table(['pair', 'mean difference (95% CI)', 'relative', 'Wilcoxon p'], c.pairs.map((p) => [`${esc(p.a)} − ${esc(p.b)}`, `${num(p.meanDiff)} (${interval(p.ci95.low, p.ci95.high)})`, `${(100 * p.relative).toFixed(1)}%`, p.wilcoxon.p < 1e-6 ? '&lt; 1e-6' : p.wilcoxon.p.toPrecision(2)])),
       )
       .join('');
     drawRunCharts(d, (x) => document.getElementById(x));
