@@ -154,6 +154,21 @@ describe('playing, comparing and hints', () => {
     expect(h.moves.filter((m: { value: number | null }) => m.value !== null)).toHaveLength(4);
   });
 
+  it('a run config names a shipped player as the CLI does ("external:greedy-py", or { kind, name }): the same run as with its whole definition', () => {
+    const small = (player: unknown) => tuning(player, { optimizer: { population: 4, generations: 2, elitism: 1, tournament: 2 }, fitness: { games: 4, player }, validation: { finalists: 1, games: 4 } });
+    const runs = [pyPlayer, 'external:greedy-py', { kind: 'external', name: 'greedy-py' }].map((player) => {
+      const db = tempDb();
+      const r = runCli(['tune', '-c', writeConfig(small(player)), '--db', db, '--workers', '1']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout).generations as { seconds?: number }[]).map(({ seconds: _time, ...g }) => g);
+    });
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
+    const unknown = runCli(['tune', '-c', writeConfig(small('external:nosuch')), '--db', tempDb()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toMatch(/^tune2048: config ".*": field "fitness.player": unknown external player "nosuch" \(a player file's path, or one of configs\/players: expectimax-c, greedy-py\)$/);
+  });
+
   it('a parameter file alone as a contender plays with the player another contender names by its file (not only with configs/players)', () => {
     const playerFile = join(dir, 'fixture-player.json');
     writeFileSync(playerFile, JSON.stringify({ format: 'tune2048/player', name: 'fixture', command: [process.execPath, FIXTURE, 'good'] }));

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { externalPlayerFields } from '../player/external/definition';
+import { externalPlayerFields, resolveExternalPlayer, type ExternalPlayerDefinition } from '../player/external/definition';
 import * as v from 'valibot';
 import { parseQueueUrl } from '../runner/queue-url';
 import { playerSettingsProblem, RUN_PLAYER_KINDS } from '../player/spec';
@@ -170,7 +170,7 @@ const fitnessSchema = v.pipe(
      * announced parameters are the space (depth, cprob and MCTS's settings are then its own business); or a
      * learned network, { "kind": "network", "file" }, searched at `depth`, its stage weights and cprob the space.
      */
-    player: v.optional(v.union([v.picklist(RUN_PLAYER_KINDS), externalPlayerSchema, networkPlayerSchema], 'must be one of ' + RUN_PLAYER_KINDS.join(', ') + ', { "kind": "external", "name": …, "command": […] } or { "kind": "network", "file": … }')),
+    player: v.optional(v.union([v.picklist(RUN_PLAYER_KINDS), externalPlayerSchema, networkPlayerSchema], 'must be one of ' + RUN_PLAYER_KINDS.join(', ') + ', "external:NAME", { "kind": "external", "name": … (, "command": […]) } or { "kind": "network", "file": … }')),
     /** The synthetic player's landscape and noise (player "synthetic" only; src/player/synthetic.ts). */
     synthetic: v.optional(syntheticSchema),
     iterations: v.optional(int(1, 10_000_000)),
@@ -308,8 +308,29 @@ export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 export type RegressionConfig = Extract<OptimizerConfig, { kind: 'regression' }>;
 export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
 
+/**
+ * A player named as the CLI names it, "external:NAME" (or { "kind": "external", "name": NAME } without a
+ * command), becomes its whole definition (configs/players/NAME.json, or a player file's path): the stored
+ * config then holds the command it ran, so a resume runs the same program wherever it is.
+ */
+function expandNamedPlayer(data: unknown, origin: string): unknown {
+  const fitness = (data as { fitness?: { player?: unknown } } | null)?.fitness;
+  const player = fitness?.player;
+  const name = typeof player === 'string' && player.startsWith('external:') ? player.slice('external:'.length) : player && typeof player === 'object' && (player as { kind?: unknown }).kind === 'external' && !('command' in player) && Object.keys(player).every((k) => k === 'kind' || k === 'name') ? (player as { name?: unknown }).name : null;
+  if (name === null || name === undefined) return data;
+  if (typeof name !== 'string' || name === '') throw new InputError(`${origin}: field "fitness.player": name the external player (external:NAME, NAME in configs/players or a player file's path)`);
+  let definition: ExternalPlayerDefinition;
+  try {
+    definition = resolveExternalPlayer(name);
+  } catch (e) {
+    throw new InputError(`${origin}: field "fitness.player": ${(e as Error).message}`);
+  }
+  const { command, cwd, timeoutSec } = definition.launch;
+  return { ...(data as object), fitness: { ...fitness, player: { kind: 'external', name: definition.name, command, cwd, timeoutSec, nondeterministic: definition.nondeterministic } } };
+}
+
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
-  const result = v.safeParse(configSchema, data);
+  const result = v.safeParse(configSchema, expandNamedPlayer(data, origin));
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
   const config = result.output;
   // tune2048's own weights are linear unless said (as ever: a stored config and its hash stay what they were);

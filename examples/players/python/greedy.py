@@ -94,11 +94,15 @@ class Player:
         if self.table is None:
             self.table = self.row_values()
         best = None
+        values = {}
         for name, after in self.moves(grid):
             v = self.value(after)
+            values[name] = v
             if best is None or v > best[1]:
                 best = (name, v)
-        return best[0]
+        # The value each move was given, up down left right ("-": not legal), shown by tune2048 hint.
+        seen = " ".join(repr(values[d]) if d in values else "-" for d in ("up", "down", "left", "right"))
+        return best[0], seen
 
 
 def main():
@@ -125,7 +129,8 @@ def main():
             ply, cells = words[1], words[2]
             ranks = [int(c, 16) for c in cells]
             grid = [ranks[4 * i:4 * i + 4] for i in range(4)]
-            out.write("move %s %s\n" % (ply, player.choose(grid)))
+            move, seen = player.choose(grid)
+            out.write("move %s %s %s\n" % (ply, move, seen))
         elif cmd == "quit":
             break
         else:
