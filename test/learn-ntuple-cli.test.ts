@@ -71,6 +71,8 @@ describe('tune2048 learn with an n-tuple network', () => {
     // It learns: an empty network plays greedily on the reward alone (about 2,000 a game).
     expect(shown.curve[0].heldOut.mean).toBeGreaterThan(8000);
     expect(shown.curve.at(-1)!.heldOut.mean).toBeGreaterThan(shown.curve[0].heldOut.mean);
+    // The run ends by quoting the latest checkpoint's held-out mean, the figure learn show gives.
+    expect(r.stdout).toContain(`held-out greedy mean ${Math.round(shown.curve.at(-1)!.heldOut.mean).toLocaleString('en-US')} (50 games) at the latest checkpoint`);
     const text = runCli(['learn', 'show', '1', '--db', db]).stdout;
     expect(text).toMatch(/^8000\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+/m); // games, minutes, cpu min, moves/s, last 1000
     expect(text).toContain('held-out greedy mean against training minutes');

@@ -156,6 +156,10 @@ describe('tune2048 serve in Chromium', () => {
     await page.goto(`file://${report}`);
     await page.waitForSelector('#chart-fitness canvas');
     expect(await page.$$eval('canvas', (c) => c.length)).toBeGreaterThanOrEqual(3);
+    // A static page's legends name the series, with no "--" where a hovered value would go.
+    const legends = await page.$$eval('.u-legend', (ls) => ls.map((l) => l.textContent ?? ''));
+    expect(legends.length).toBeGreaterThan(0);
+    for (const l of legends) expect(l).not.toContain('--');
   });
 
   it('weights with learned line tables: the page fetches the tables and plays the same game as the CLI', async () => {
@@ -238,6 +242,16 @@ describe('tune2048 serve in Chromium', () => {
     const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { heldOut: { mean: number } }[] };
     const last = Math.round(shown.curve[2].heldOut.mean).toLocaleString('en-US');
     expect(await page.$eval('#checkpoints-table tbody tr:last-child', (tr) => tr.textContent)).toContain(last);
+    // Both groups of tile rates, each column saying which games it counts, as learn show has them.
+    const head = await page.$$eval('#checkpoints-table th', (ths) => ths.map((t) => t.textContent));
+    for (const tile of ['2048', '4096', '8192', '16384', '32768']) expect(head).toEqual(expect.arrayContaining([`training: ${tile}`, `held-out: ${tile}`]));
+    const csv = decodeURIComponent((await page.$eval('#checkpoints-csv', (a) => (a as HTMLAnchorElement).href)).replace(/^data:text\/csv;charset=utf-8,/, ''));
+    expect(csv.split('\n')).toHaveLength(4); // the head and the three checkpoints
+    // At 700 px the wide table scrolls in its box; the page itself does not overflow.
+    await page.setViewport({ width: 700, height: 800 });
+    await page.reload();
+    await page.waitForSelector('#checkpoints-table');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
   });
 
   it('no page logged a console error', () => {

@@ -85,8 +85,13 @@ async function drive(store: Store, runId: number, json: boolean, threads?: numbe
   if (outcome.status === 'stopped') process.exitCode = EXIT_INTERRUPTED;
   const out = config.network ? `network-${runId}.bin` : `lines-${runId}.bin`;
   const hint = outcome.status === 'finished' ? suggest(`learn export ${runId} --out ${out}`, store.path) : suggest(`learn resume ${runId}`, store.path);
-  if (json) console.log(JSON.stringify({ run: runId, ...outcome, config: undefined, name: outcome.config.name, total: outcome.config.games, next: hint }));
-  else console.log(`learning run ${runId} (${outcome.config.name}) ${outcome.status} at ${outcome.games}/${outcome.config.games} games; mean score of the last ${config.network ? '1,000 training games' : "checkpoint's games"} ${Math.round(outcome.recentMean)}\nnext: ${hint}`);
+  // The held-out mean of the latest checkpoint is the figure to quote (the training games' mean is of other, restarted or late-started, games).
+  const heldOut = ((store.learnCurve(runId).at(-1)?.stats ?? null) as CheckpointStats | null)?.heldOut ?? null;
+  if (json) console.log(JSON.stringify({ run: runId, ...outcome, config: undefined, name: outcome.config.name, total: outcome.config.games, heldOut: heldOut && { mean: heldOut.mean, games: heldOut.games }, next: hint }));
+  else {
+    const held = heldOut ? `held-out greedy mean ${Math.round(heldOut.mean).toLocaleString('en-US')} (${heldOut.games} games) at the latest checkpoint; ` : '';
+    console.log(`learning run ${runId} (${outcome.config.name}) ${outcome.status} at ${outcome.games}/${outcome.config.games} games; ${held}mean score of the last ${config.network ? '1,000 training games' : "checkpoint's games"} ${Math.round(outcome.recentMean).toLocaleString('en-US')}\nnext: ${hint}`);
+  }
 }
 
 export function command(): Command {

@@ -26,6 +26,12 @@ export interface ChartSpec {
   stepped?: boolean;
 }
 
+/**
+ * How charts are drawn where they are: the dashboard's legends show the values under the cursor; a static
+ * report's would show "--" until a hover (report-charts.ts turns them off there).
+ */
+export const chartSettings = { liveLegend: true };
+
 /** A line chart in `el` (replacing what was there), as wide as its container. */
 export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
   el.replaceChildren();
@@ -41,8 +47,10 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
     width,
     height: 300,
     series,
-    axes: [{ label: spec.xLabel }, { label: spec.yLabel, size: 70 }],
+    // Whole-number x values (generations, games) get whole-number ticks only; the y label gets the room it needs.
+    axes: [{ label: spec.xLabel, ...(spec.x.every(Number.isInteger) ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] } : {}) }, { label: spec.yLabel, size: 80, labelSize: 30 }],
     scales: { x: { time: false } },
+    legend: { live: chartSettings.liveLegend },
   };
   if (spec.band) {
     const n = series.length;
@@ -70,7 +78,7 @@ export function drawEcdf(el: HTMLElement, title: string, contenders: { label: st
       }),
     };
   });
-  return drawChart(el, { title, xLabel: 'score', yLabel: 'share of games with at most this score', x: xs, series, stepped: true });
+  return drawChart(el, { title, xLabel: 'score', yLabel: 'share of games ≤ score', x: xs, series, stepped: true });
 }
 
 /** The figures of a run: fitness, step size, tuned parameters, and each stored comparison's distributions. */

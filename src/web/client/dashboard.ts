@@ -189,19 +189,26 @@ function learnPage(id: number): void {
       });
     }
     const rates = (r: number[] | undefined) => (r ? r.map((p) => `${(100 * p).toFixed(1)}%`) : ['–', '–', '–', '–', '–']);
-    document.getElementById('checkpoints')!.innerHTML = table(
-      ['games', 'minutes', 'moves/s', 'last 1,000', '2048', '4096', '8192', '16384', '32768', 'held-out', '8192', '16384', '32768'],
-      curve.map((c) => [
-        num(c.games),
-        num(c.minutes, 1),
-        c.stats ? num(c.stats.moves / c.stats.trainSeconds) : '–',
-        num(c.recentMean),
-        ...rates(c.stats?.recent.rates),
-        num(c.heldOutMean),
-        ...rates(c.stats?.heldOut?.rates).slice(2),
-      ]),
+    const tiles = ['2048', '4096', '8192', '16384', '32768'];
+    // Both groups whole, as learn show prints them, each column saying which games it counts.
+    const rows = curve.map((c) => [
+      num(c.games),
+      num(c.minutes, 1),
+      c.stats ? num(c.stats.moves / c.stats.trainSeconds) : '–',
+      num(c.recentMean),
+      ...rates(c.stats?.recent.rates),
+      num(c.heldOutMean),
+      ...rates(c.stats?.heldOut?.rates),
+    ]);
+    const head = ['games', 'minutes', 'moves/s', 'training: mean of the last 1,000', ...tiles.map((t) => `training: ${t}`), 'held-out: greedy mean', ...tiles.map((t) => `held-out: ${t}`)];
+    const csv = [head, ...rows].map((r) => r.map((cell) => `"${String(cell).replace(/"/g, '""')}"`).join(',')).join('\n');
+    document.getElementById('checkpoints')!.innerHTML =
+      `<p><a id="checkpoints-csv" download="learning-run-${id}.csv" href="data:text/csv;charset=utf-8,${encodeURIComponent(csv)}">download the checkpoints (CSV)</a></p>` +
+      `<div class="table-scroll">${table(
+      head,
+      rows,
       'checkpoints-table',
-    );
+    )}</div>`;
   });
 }
 
