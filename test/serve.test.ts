@@ -75,31 +75,37 @@ describe('tune2048 serve in Chromium', () => {
     const url = await serve(db);
     const page = await openPage(browser, errors);
     await page.goto(`${url}/runs/1`);
-    await page.waitForSelector('a[href="/viewer?replay=run:1"]');
+    await page.waitForSelector('a[href="/viewer?replay=run:1&play=1"]');
     await page.goto(`${url}/viewer?replay=run:1&speed=max`);
     await page.waitForSelector('#replay-note');
     expect(await page.$eval('#replay-note', (e) => e.textContent)).toMatch(/the external player fixture 1 on seed \d+/);
+    // The controls name what plays: the run's stored game, not the page's weights, player kind or depth.
+    expect(await page.$$eval('#weights option, #player option, #depth option', (os) => os.map((o) => o.textContent))).toEqual(['run:1: its stored game', "the run's own", 'its own']);
     await page.click('#start');
     await page.waitForSelector('#final-score', { timeout: 240_000 });
     expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(best.score);
     expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(best.moves);
-    // Asked to play it, the viewer says in one line why not and what to open.
-    await page.goto(`${url}/viewer?weights=run:1`);
-    await page.waitForFunction(() => (document.getElementById('weights') as HTMLSelectElement | null)?.value === 'run:1');
-    await page.click('#start');
-    await page.waitForFunction(() => /cannot play/.test(document.getElementById('status')?.textContent ?? ''));
-    expect(await page.$eval('#status', (e) => e.textContent)).toBe('error: cannot play run:1 here: run 1 tuned the external player "fixture", a program the page cannot run; watch its best held-out game replayed instead: /viewer?replay=run:1');
-    // The browser logs the 409 it was answered (expected here, and only here).
-    const expected409 = errors.findIndex((e) => /viewer\?weights=run:1: Failed to load resource: .* 409/.test(e));
-    expect(expected409).toBeGreaterThanOrEqual(0);
-    errors.splice(expected409, 1);
-    // A built-in player's run keeps no moves: the API says so.
+    expect(await page.$('#replay-note')).not.toBeNull(); // still named after every move
+    // The page cannot play it: the weights list does not offer it, and the API says why and what to open.
+    const listed = (await (await fetch(`${url}/api/weights`)).json()) as { source: string }[];
+    expect(listed.map((w) => w.source)).not.toContain('run:1');
+    const refused = await fetch(`${url}/api/weights/one?source=run:1`);
+    expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([409, 'run 1 tuned the external player "fixture", a program the page cannot run; watch its best held-out game replayed instead: /viewer?replay=run:1']);
+    // A built-in player's run keeps no moves: the API points to its play in the page, and "watch the best play" starts it.
     const builtIn = tempDb();
     expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', builtIn]).done).code).toBe(0);
     const other = await serve(builtIn);
     const r = await fetch(`${other}/api/runs/1/replay`);
-    expect(r.status).toBe(409);
-    expect(((await r.json()) as { error: string }).error).toMatch(/no held-out game with stored moves/);
+    expect([r.status, ((await r.json()) as { error: string }).error]).toEqual([409, "run 1's best plays in the page (its moves are not stored): watch it at /viewer?weights=run:1&play=1"]);
+    await page.goto(`${other}/runs/1`);
+    await page.waitForSelector('a[href="/viewer?weights=run:1&play=1"]');
+    await page.goto(`${other}/viewer?weights=run:1&play=1&speed=max`);
+    await page.waitForSelector('#final-score', { timeout: 240_000 }); // played without a click
+    // A long line in the side panel wraps there: the panel stays beside the board.
+    await page.setViewport({ width: 1000, height: 800 });
+    await page.$eval('#status', (e) => (e.textContent = `error: ${'a-long-message '.repeat(40)}`));
+    const [board, panel] = await Promise.all(['#board', '.side-panel'].map((q) => page.$eval(q, (e) => e.getBoundingClientRect().top)));
+    expect(panel).toBeLessThan(board + 50);
     expect(errors).toEqual([]);
   });
 

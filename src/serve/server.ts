@@ -300,7 +300,11 @@ export function createDashboardServer(o: ServeOptions): Server {
         const game = detail.best ? s.bestReplay(detail.best.candidate) : null;
         return game && detail.best ? { run: id, candidate: detail.best.candidate, player: detail.best.player, seed: game.seed, score: game.score, moves: game.moveList } : null;
       });
-      if (!replay) return json(res, 409, { error: `run ${id} has no held-out game with stored moves yet (they are kept for the validation games of an external player or a network)` });
+      if (!replay) {
+        // Moves are stored only for players the page cannot run; a run of weights plays in the page instead.
+        const why = notPlayableInPage(`run:${id}`);
+        return json(res, 409, { error: why === null ? `run ${id}'s best plays in the page (its moves are not stored): watch it at /viewer?weights=run:${id}&play=1` : `run ${id} has no held-out game with stored moves yet: they are kept for its validation games, played at the end of the run` });
+      }
       return json(res, 200, replay);
     }
     if ((m = /^\/api\/runs\/(\d+)\/export$/.exec(path))) {
@@ -317,7 +321,10 @@ export function createDashboardServer(o: ServeOptions): Server {
     if (path === '/api/weights') {
       const presets = listPresets().map((name) => ({ source: `preset:${name}`, label: `preset ${name}`, description: loadWeights(name).description ?? '' }));
       const files = [...weightsFiles(o.weightsDirs).keys()].map((name) => ({ source: `file:${name}`, label: `file ${name}`, description: '' }));
-      const runs = readStore(o.db, listRunItems).map((r) => ({ source: `run:${r.id}`, label: `run ${r.id} (${r.name}) best`, description: r.status }));
+      // Only runs whose best the page can play (an external program's or a network's run is replayed instead, from its run page).
+      const runs = readStore(o.db, listRunItems)
+        .filter((r) => notPlayableInPage(`run:${r.id}`) === null)
+        .map((r) => ({ source: `run:${r.id}`, label: `run ${r.id} (${r.name}) best`, description: r.status }));
       return json(res, 200, [...presets, ...files, ...runs, ...networkSources()]);
     }
     if (path === '/api/weights/one') {

@@ -134,7 +134,7 @@ function runPage(id: number): void {
       <span id="generation">generation ${r.generation} of ${r.generations}</span>; ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
       Optimizer <code>${esc(s.optimizer)}</code>; player <code>${esc(s.player)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''}${s.player.startsWith('external:') ? '' : ` at depth ${esc(s.depth)}`}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
       <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best ${d.best?.player ? 'parameters' : 'weights'}</a>
-      <a class="button" href="/viewer?${d.best?.player ? 'replay' : 'weights'}=run:${r.id}">${d.best?.player ? 'Replay its best held-out game' : 'Watch the best play'}</a></p>`;
+      <a class="button" href="/viewer?${d.best?.player ? 'replay' : 'weights'}=run:${r.id}&play=1">${d.best?.player ? 'Replay its best held-out game' : 'Watch the best play'}</a></p>`;
     document.getElementById('generations')!.innerHTML = table(
       ['generation', 'best', 'mean', 'stdev', 'step size', 'games', ...(s.racing ? ['games per candidate'] : []), 'seconds', ...(modelled ? ['model (its point: predicted mean, 95 %)'] : [])],
       d.generations.map((g) => [String(g.idx), num(g.best, 1), num(g.mean, 1), num(g.stdev, 1), num(g.step, 4), num(g.games), ...(s.racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds, 1), ...(modelled ? [g.model ? esc(describeModel(g.model)) : ''] : [])]),

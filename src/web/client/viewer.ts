@@ -64,7 +64,7 @@ export function startViewer(app: HTMLElement): void {
   <button id="hint-mode" type="button">hint mode</button>
 </form>
 <div class="viewer"><div id="board" class="board">${'<div class="cell"></div>'.repeat(16)}</div>
-<div class="side-panel"><p>score <b id="score">0</b> · moves <b id="moves">0</b></p><p id="status">pick weights, a depth and a seed, then play</p>
+<div class="side-panel"><p id="playing" hidden></p><p>score <b id="score">0</b> · moves <b id="moves">0</b></p><p id="status">pick weights, a depth and a seed, then play</p>
 <table id="values"><thead><tr><th>move</th><th>value the player saw</th></tr></thead><tbody>${NAMES.map((n) => `<tr data-move="${n}"><td>${n}</td><td>–</td></tr>`).join('')}</tbody></table>
 <div id="hint-panel" hidden><p>Click a tile to raise it (shift-click to lower), then <button id="hint-go" type="button">best move?</button> <button id="hint-clear" type="button">clear</button></p><p id="hint-result"></p></div></div></div>`;
   const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -184,11 +184,19 @@ export function startViewer(app: HTMLElement): void {
       })()
     : Promise.resolve(null);
   if (replaySource) {
+    // The controls name what plays: the stored game, not weights, a player kind or a depth of the page's.
     for (const id of ['weights', 'player', 'depth', 'seed', 'hint-mode']) ($(id) as HTMLInputElement).disabled = true;
+    $('weights').innerHTML = `<option>${esc(replaySource)}: its stored game</option>`;
+    $('player').innerHTML = '<option>the run\'s own</option>';
+    $('depth').innerHTML = '<option>its own</option>';
     replay.then(
       (g) => {
         ($('seed') as HTMLInputElement).value = String(g!.seed);
-        $('status').innerHTML = `<span id="replay-note">the stored game of ${!g!.player ? 'the run' : g!.player.name.startsWith('network:') ? `the network <b>${esc(g!.player.name.slice('network:'.length))}</b> (sha256 ${esc(g!.player.version)}…)` : `the external player <b>${esc(g!.player.name)}</b> ${esc(g!.player.version)}`} on seed ${g!.seed} (score ${g!.score}): play to replay it</span>`;
+        // In a line of its own, kept while the game replays (the status line says each move).
+        $('playing').hidden = false;
+        $('playing').innerHTML = `<span id="replay-note">the stored game of ${!g!.player ? 'the run' : g!.player.name.startsWith('network:') ? `the network <b>${esc(g!.player.name.slice('network:'.length))}</b> (sha256 ${esc(g!.player.version)}…)` : `the external player <b>${esc(g!.player.name)}</b> ${esc(g!.player.version)}`} on seed ${g!.seed} (score ${g!.score})</span>`;
+        $('status').textContent = 'play to replay it';
+        if (params.get('play') === '1') $('start').click();
       },
       (e: Error) => ($('status').textContent = `error: ${e.message}`),
     );
@@ -277,13 +285,16 @@ export function startViewer(app: HTMLElement): void {
     }
   });
 
-  void fetch('/api/weights')
-    .then((r) => r.json() as Promise<{ source: string; label: string }[]>)
-    .then((list) => {
-      const wanted = params.get('weights') ?? 'preset:tuned-d2';
-      $('weights').innerHTML = list.map((w) => `<option value="${esc(w.source)}"${w.source === wanted ? ' selected' : ''}>${esc(w.label)}</option>`).join('');
-      followSource();
-    });
+  if (!replaySource)
+    void fetch('/api/weights')
+      .then((r) => r.json() as Promise<{ source: string; label: string }[]>)
+      .then((list) => {
+        const wanted = params.get('weights') ?? 'preset:tuned-d2';
+        $('weights').innerHTML = list.map((w) => `<option value="${esc(w.source)}"${w.source === wanted ? ' selected' : ''}>${esc(w.label)}</option>`).join('');
+        followSource();
+        // "Watch the best play" (play=1): start as soon as the weights are there.
+        if (params.get('play') === '1' && list.some((w) => w.source === wanted)) $('start').click();
+      });
   /** A network plays as itself (the server's expectimax over it): the player choice is not its. */
   function followSource(): void {
     const network = isNetworkSource(($('weights') as HTMLSelectElement).value);
