@@ -66,6 +66,24 @@ describe('tune2048 serve in Chromium', () => {
     expect(t.stderr).not.toMatch(/locked|busy/i); // the dashboard's reads never stood in the writer's way
   });
 
+  it('a run validating its finalists says so on its page, with the held-out games played of those planned', async () => {
+    const db = tempDb();
+    const config = { ...SMOKE, optimizer: { ...SMOKE.optimizer, generations: 1 }, fitness: { ...SMOKE.fitness, depth: 1 }, validation: { finalists: 2, games: 400 } };
+    const tune = startCli(['tune', '-c', writeConfig(config), '--db', db, '--workers', '2']);
+    started.push(tune);
+    const validated = () => peek<{ n: number }>(db, "SELECT count(*) AS n FROM games WHERE purpose = 'validation'")?.n ?? 0;
+    await waitFor(() => validated() >= 10);
+    const url = await serve(db);
+    const page = await openPage(browser, errors);
+    await page.goto(`${url}/runs/1`);
+    await page.waitForSelector('#phase');
+    expect(await page.$eval('#phase', (e) => e.textContent)).toMatch(/^validating the finalists and the start: [\d,]+ of 1,200 held-out games$/);
+    await page.goto(url);
+    await page.waitForSelector('#runs-table .generation');
+    expect(await page.$eval('#runs-table .generation', (e) => e.textContent)).toBe('1 / 1, validating');
+    tune.child.kill('SIGKILL');
+  });
+
   it("the viewer replays an external player's stored best held-out game to its stored score (the page cannot run the program)", async () => {
     const db = tempDb();
     const fixture = join(__dirname, 'fixtures', 'players', 'fixture-player.js');

@@ -116,6 +116,8 @@ export interface RunSummary extends Run {
   /** The held-out validation of the run's best (once validated): the honest figure. */
   bestValidation: number | null;
   gamesPlayed: number;
+  /** Of them, validation games (held-out seeds). */
+  validationGames: number;
   /** The latest start or end of a generation (ms), for the elapsed time of unfinished runs. */
   lastActivity: number | null;
 }
@@ -216,11 +218,12 @@ export interface RunSummaryRow extends RunRow {
   best_fitness: number | null;
   best_validation: number | null;
   games_played: number;
+  validation_games: number;
   last_activity: number | null;
 }
 
 export function decodeRunSummary(r: RunSummaryRow): RunSummary {
-  return { ...decodeRun(r), generations: r.generations, bestFitness: r.best_fitness, bestValidation: r.best_validation, gamesPlayed: r.games_played, lastActivity: r.last_activity };
+  return { ...decodeRun(r), generations: r.generations, bestFitness: r.best_fitness, bestValidation: r.best_validation, gamesPlayed: r.games_played, validationGames: r.validation_games, lastActivity: r.last_activity };
 }
 
 export interface GenerationRow {

@@ -319,7 +319,8 @@ export class Store {
              (SELECT max(c.fitness) FROM candidates c WHERE c.run_id = r.id) AS best_fitness,
              (SELECT c.validation FROM candidates c WHERE c.id = r.best_candidate) AS best_validation,
              (SELECT max(max(g.started_at), coalesce(max(g.finished_at), 0)) FROM generations g WHERE g.run_id = r.id) AS last_activity,
-             (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id) AS games_played
+             (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id) AS games_played,
+             (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id AND x.purpose = 'validation') AS validation_games
            FROM runs r ORDER BY r.id`,
         )
         .all() as RunSummaryRow[]

@@ -81,7 +81,7 @@ function runsPage(): void {
         esc(r.name),
         `<span class="status ${esc(r.status)}">${esc(r.status)}</span>`,
         esc(r.optimizer),
-        `<span class="generation">${r.generation} / ${r.generations}</span>`,
+        `<span class="generation">${r.generation} / ${r.generations}${r.phase === 'validation' ? ', validating' : ''}</span>`,
         num(r.games),
         num(r.validatedBest),
         num(r.bestInSample),
@@ -131,7 +131,7 @@ function runPage(id: number): void {
     const s = d.settings;
     const modelled = d.generations.some((g) => g.model);
     document.getElementById('run-summary')!.innerHTML = `<p><b>${esc(r.name)}</b> — status <span class="status ${esc(r.status)}" id="status">${esc(r.status)}</span>${r.error ? ` (${esc(r.error)})` : ''};
-      <span id="generation">generation ${r.generation} of ${r.generations}</span>; ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
+      <span id="generation">generation ${r.generation} of ${r.generations}</span>;${r.phase === 'validation' ? ` <span id="phase">validating the finalists and the start: ${num(r.validation.done)} of ${num(r.validation.total)} held-out games</span>;` : ''} ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
       Optimizer <code>${esc(s.optimizer)}</code>; player <code>${esc(s.player)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''}${s.player.startsWith('external:') ? '' : ` at depth ${esc(s.depth)}`}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
       <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best ${d.best?.player ? 'parameters' : 'weights'}</a>
       <a class="button" href="/viewer?${d.best?.player ? 'replay' : 'weights'}=run:${r.id}&play=1">${d.best?.player ? 'Replay its best held-out game' : 'Watch the best play'}</a></p>`;
