@@ -110,6 +110,8 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     const r = await tune.done;
     expect(r.code, r.stderr).toBe(0);
     expect(anyLog(/stalled \(its worker stopped answering\)/)).toBe(true);
+    // The parent says it too: which batch went back to the queue, and why.
+    expect(r.stderr).toMatch(/tune2048: batch b\d+ was re-queued: the worker that held it stopped answering \(its lock expired\); the next free worker plays it/);
     expect(dumpRun(db, 1)).toEqual(dumpRun(slowDb, slowId));
   });
 
@@ -125,11 +127,27 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
     expect(logs.get(hanging)).toMatch(/failed on this machine: the worker running a batch was killed 1 time\(s\) for running past 3000 ms/);
+    expect(r.stderr).toMatch(/tune2048: batch b\d+ failed on a worker \(attempt 1 of 3: .*running past 3000 ms.*\); it is retried/);
     hanging.child.kill('SIGKILL');
     const { run, ...rest } = dumpRun(db, 1);
     const { run: refRun, ...refRest } = dumpRun(slowDb, slowId);
     expect(rest).toEqual(refRest); // the config differs in its time limit only
     expect(run).toMatchObject({ status: 'finished', best_candidate: (refRun as { best_candidate: number }).best_candidate });
+  });
+
+  it('a queue no worker serves says so, with the command that serves it; a worker started then plays the run', async () => {
+    const own = await startRedis();
+    try {
+      const db = tempDb();
+      const tune = startCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--queue', own.url], { env: { ...process.env, TUNE2048_QUEUE_NOTICE_MS: '1000' } });
+      await waitForOutput(tune, 'stderr', /no worker has taken a batch/);
+      await startWorker(own.url);
+      const r = await tune.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`tune2048: no worker has taken a batch for \\d+ s \\(0 workers serving this run's queue\\); start one on any machine that reaches Redis: tune2048 worker --queue ${own.url.replace(/[/.]/g, '\\$&')}`));
+    } finally {
+      await own.stop();
+    }
   });
 
   it('the parent SIGKILLed mid-run: resume through the queue ends with the same rows', async () => {

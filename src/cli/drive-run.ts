@@ -113,6 +113,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   const tuner = new Tuner(store, runId, {
     ...where,
     onEvent,
+    onNotice: (line) => process.stderr.write(`\ntune2048: ${line}\n`),
     onProgress: (p) => {
       const key = `${p.phase}:${p.generation}`;
       pace.observe(key, p.done, Date.now());

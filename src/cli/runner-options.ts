@@ -19,5 +19,5 @@ export async function checkQueue(url: string | undefined): Promise<void> {
 
 /** Runs `use` with the runner the options ask for (--queue, else --workers local processes) and releases it. */
 export function withCliRunner<T>(opts: { workers?: number; queue?: string }, use: (runner: GameRunner) => Promise<T>): Promise<T> {
-  return withRunner({ workers: opts.workers ?? defaultWorkers(), queue: opts.queue }, use);
+  return withRunner({ workers: opts.workers ?? defaultWorkers(), queue: opts.queue, onNotice: (line) => process.stderr.write(`\ntune2048: ${line}\n`) }, use);
 }

@@ -103,6 +103,10 @@ export interface RedisRunnerOptions {
   maxQueued?: number;
   /** The size of a network's chunks on Redis (tests: small, so a small network travels in several). */
   networkChunkBytes?: number;
+  /** What the user should know while batches wait: no worker takes them, one was re-queued (and why). */
+  onNotice?: (line: string) => void;
+  /** Batches waiting this long with none taken make a notice (default 15 s). */
+  noticeAfterMs?: number;
 }
 
 /**
@@ -244,6 +248,40 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const heartbeat = setInterval(() => track(connection.zadd(REGISTRY_KEY, Date.now(), name)), HEARTBEAT_MS);
   heartbeat.unref();
 
+  // A queue no worker serves is silent otherwise (a progress bar at 0, an ETA that never comes): say so, with the command that serves it.
+  const notice = o.onNotice ?? (() => {});
+  const noticeAfterMs = o.noticeAfterMs ?? (Number(process.env.TUNE2048_QUEUE_NOTICE_MS) || 15_000); // the env: tests only
+  let lastTaken = Date.now();
+  let saidIdle = false;
+  const taken = () => {
+    lastTaken = Date.now();
+    saidIdle = false;
+  };
+  events.on('active', taken);
+  events.on('completed', taken);
+  events.on('stalled', ({ jobId }) => {
+    if (pending.has(jobId)) notice(`batch ${jobId} was re-queued: the worker that held it stopped answering (its lock expired); the next free worker plays it`);
+  });
+  events.on('delayed', ({ jobId }) => {
+    // A failed attempt waits out its backoff before it is retried: say why it failed.
+    if (!pending.has(jobId)) return;
+    track(
+      queue.getJob(jobId).then((job) => {
+        if (job && job.attemptsMade > 0) notice(`batch ${jobId} failed on a worker (attempt ${job.attemptsMade} of ${(o.retries ?? 2) + 1}: ${job.failedReason ?? 'no reason given'}); it is retried`);
+      }),
+    );
+  });
+  const watchdog = setInterval(() => {
+    if (closed || failure || drained || pending.size === 0 || active.size > 0 || saidIdle || Date.now() - lastTaken < noticeAfterMs) return;
+    saidIdle = true;
+    track(
+      queue.getWorkersCount().then((workers) =>
+        notice(`no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: tune2048 worker --queue ${url.display}`),
+      ),
+    );
+  }, Math.min(1000, noticeAfterMs / 2));
+  watchdog.unref();
+
   function drain(): void {
     if (drained || failure) return;
     drained = true;
@@ -264,6 +302,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   async function releaseNow(): Promise<void> {
     closed = true;
     clearInterval(heartbeat);
+    clearInterval(watchdog);
     if (lostTimer) clearTimeout(lostTimer);
     if (failure) {
       // Redis is gone: commands would wait for it forever. Drop the connections; a later session cleans up.

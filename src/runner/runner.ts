@@ -44,13 +44,15 @@ export interface RunnerOptions {
   retries?: number;
   /** Tests: the module the local worker processes run (a fixture). */
   workerPath?: string;
+  /** A line for the user about the runner itself (a queue no worker serves, a batch re-queued): the CLI prints it on stderr. */
+  onNotice?: (line: string) => void;
 }
 
 /** The runner the options ask for; the Redis implementation is loaded only when a queue is given. */
 export async function openRunner(o: RunnerOptions): Promise<GameRunner> {
   if (o.queue) {
     const { createRedisRunner } = await import('./redis');
-    return createRedisRunner({ url: o.queue, queueName: o.queueName, callTimeoutMs: o.callTimeoutMs, retries: o.retries });
+    return createRedisRunner({ url: o.queue, queueName: o.queueName, callTimeoutMs: o.callTimeoutMs, retries: o.retries, onNotice: o.onNotice });
   }
   const { createLocalRunner } = await import('./local');
   return createLocalRunner(o);

@@ -69,6 +69,8 @@ export interface TuneOptions {
   workers: number;
   /** redis://…: play through this Redis queue (overrides the config's pool.queue). */
   queue?: string;
+  /** A line about the runner for the user (a queue no worker serves, a batch re-queued). */
+  onNotice?: (line: string) => void;
   onEvent?: (e: TuneEvent) => void;
   onProgress?: (p: TuneProgress) => void;
   /** Overrides for tests: a fixture worker, a short timeout. */
@@ -353,6 +355,7 @@ export class Tuner {
         callTimeoutMs: this.options.pool?.callTimeoutMs ?? config.pool.batchTimeoutSec * 1000,
         retries: config.pool.retries,
         workerPath: this.options.pool?.workerPath,
+        onNotice: this.options.onNotice,
       });
       this.options.onRunner?.(this.runner);
       if (this.stopping) this.runner.drain(); // stopped while connecting
