@@ -313,8 +313,8 @@ describe('honest numbers and clear errors', () => {
 
   it('Ctrl-C stops play in one process mid-game (a depth-4 game takes minutes), with and without threads', async () => {
     for (const threads of [[], ['--threads', '2']]) {
-      const run = startCli(['play', '-d', '4', '-n', '1', '-s', '8', ...threads]);
-      await waitForOutput(run, 'stderr', /games \[/); // the progress bar: the game has started
+      const run = startCli(['play', '-d', '4', '-n', '1', '-s', '8', ...threads], { env: { ...process.env, TUNE2048_PROGRESS: 'every' } });
+      await waitForOutput(run, 'stderr', /games \[/); // the progress bar's first line: the game has started
       run.child.kill('SIGINT');
       const r = await run.done;
       expect(r.code, r.stderr).toBe(130);
@@ -382,7 +382,7 @@ describe('honest numbers and clear errors', () => {
   });
 
   it('race shows progress with an ETA and as many checkpoints as asked', () => {
-    const r = runCli(['race', '-c', writeConfig(SMOKE), '--optimizers', 'ga', '--seeds', '1', '--budget', '100', '--checkpoints', '2', '--holdout', '4', '--db', tempDb(), '--json']);
+    const r = runCli(['race', '-c', writeConfig(SMOKE), '--optimizers', 'ga', '--seeds', '1', '--budget', '100', '--checkpoints', '2', '--holdout', '4', '--db', tempDb(), '--json'], { env: { ...process.env, TUNE2048_PROGRESS: 'every' } });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/race \[.*\] \d+\/\d+ games.*ETA/);
     const out = JSON.parse(r.stdout);

@@ -12,7 +12,8 @@ import { all, dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfi
 describe('tune, runs, show, export from the command line', () => {
   it('tune prints the run id first; the exported weights play unchanged', () => {
     const db = tempDb();
-    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--workers', '2']);
+    // Every progress line (in a log, a short phase's are left out: TUNE2048_PROGRESS=every keeps them).
+    const r = runCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--workers', '2'], { env: { ...process.env, TUNE2048_PROGRESS: 'every' } });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('run 1');
     expect(r.stdout).toMatch(/generation 2 \(3 of 3\): best/);

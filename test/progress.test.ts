@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import cliProgress from 'cli-progress';
-import { etaTemplate } from '../src/cli/progress';
+import { etaTemplate, LogLines } from '../src/cli/progress';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './helpers/cli';
 import seedrandom from 'seedrandom';
 import { etaSec, GamePace, runEtaSec } from '../src/cli/drive-run';
 
@@ -67,5 +71,38 @@ describe('run ETA', () => {
       const e = etaSec(rng() * 5, p, plan, int(20_000));
       expect(e.run!, JSON.stringify({ p, plan, e })).toBeGreaterThanOrEqual(e.phase!);
     }
+  });
+});
+
+describe('progress in a log file or pipe', () => {
+  const sink = () => {
+    const lines: string[] = [];
+    return { lines, out: { write: (s: string) => (lines.push(s), true) } as unknown as NodeJS.WritableStream };
+  };
+  it('a short phase prints nothing: not its start (0 done), not its end, no blank lines', () => {
+    const { lines, out } = sink();
+    const log = new LogLines(out);
+    log.write('phase [----] 0/36');
+    log.write('\n');
+    log.stopping = true;
+    log.write('phase [====] 36/36');
+    log.write('\n');
+    log.write('\n');
+    expect(lines).toEqual([]);
+  });
+  it('a long one prints its timed lines, then its last', () => {
+    const { lines, out } = sink();
+    const log = new LogLines(out);
+    log.write('phase 0/36\n');
+    log.write('phase 12/36\n'); // a timed render, 5 s on
+    log.write('phase 30/36\n');
+    log.stopping = true;
+    log.write('phase 36/36\n\n');
+    expect(lines).toEqual(['phase 12/36\n', 'phase 30/36\n', 'phase 36/36\n']);
+  });
+  it('through the CLI: a tune whose phases are short writes no progress lines to a file', () => {
+    const r = runCli(['tune', '-c', 'smoke', '--db', join(mkdtempSync(join(tmpdir(), 'tune2048-log-')), 'r.sqlite'), '--workers', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });

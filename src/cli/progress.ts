@@ -33,10 +33,56 @@ export function etaTemplate(template: string): cliProgress.GenericFormatter {
     cliProgress.Format.Formatter({ ...options, format: template, formatTime }, params.value === 0 ? { ...params, eta: Number.NaN } : params, payload);
 }
 
+/**
+ * stderr as a log file or pipe sees a bar: cli-progress prints a line at the start (0 done, no ETA), one
+ * every 5 s and one at the end, with blank lines between bars. Kept: the timed lines, and the last one only
+ * when a timed line came before it; so a short phase prints nothing and a log holds a line per 5 s, not
+ * three per phase.
+ */
+export class LogLines {
+  readonly isTTY = false;
+  private line = '';
+  private skip = 1;
+  private shown = 0;
+  stopping = false;
+
+  constructor(private readonly out: NodeJS.WritableStream) {}
+
+  write(text: string): boolean {
+    const parts = text.split('\n');
+    this.line += parts[0];
+    for (const part of parts.slice(1)) {
+      this.flush();
+      this.line = part;
+    }
+    return true;
+  }
+
+  /** The next line is a restart's (0 done again): not worth a line either. */
+  skipNext(): void {
+    this.skip++;
+  }
+
+  private flush(): void {
+    const line = this.line;
+    this.line = '';
+    if (line.trim() === '') return;
+    if (this.skip > 0) {
+      this.skip--;
+      return;
+    }
+    if (this.stopping && this.shown === 0) return;
+    this.shown++;
+    this.out.write(`${line}\n`);
+  }
+}
+
 export function createProgress(label: string, total: number, format?: string, payload: Record<string, string | number> = {}): Progress {
+  // TUNE2048_PROGRESS=every: every line of every bar in a log too (its start and its end however short).
+  const log = process.stderr.isTTY || process.env.TUNE2048_PROGRESS === 'every' ? null : new LogLines(process.stderr);
   const bar = new cliProgress.SingleBar(
     {
-      stream: process.stderr,
+      stream: (log ?? process.stderr) as unknown as NodeJS.WritableStream,
       format: etaTemplate(format ?? `${label} [{bar}] {value}/{total} | {percentage}% | elapsed {duration_formatted} | ETA {eta_formatted}`),
       hideCursor: process.stderr.isTTY ? true : false,
       noTTYOutput: true,
@@ -51,10 +97,14 @@ export function createProgress(label: string, total: number, format?: string, pa
   return {
     update: (done, extra) => bar.update(done, extra),
     // Restarting at `done` empties cli-progress's ETA buffer, which would otherwise count the jump as speed.
-    already: (done) => bar.start(total, done, payload),
+    already: (done) => {
+      log?.skipNext();
+      bar.start(total, done, payload);
+    },
     setTotal: (total) => bar.setTotal(total),
     stop: () => {
       running.delete(bar);
+      if (log) log.stopping = true;
       bar.stop();
     },
   };
