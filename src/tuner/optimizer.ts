@@ -17,6 +17,8 @@ export interface Evaluated {
   fitness: number;
   /** Each game's objective value, in seed order (fitness is their mean). */
   scores: number[];
+  /** A multi-objective run's objectives, each to be maximised (a cost negated): NSGA-II ranks by them. */
+  objectives?: number[];
 }
 
 export interface Generation {
