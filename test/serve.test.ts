@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser, openPage } from './helpers/browser';
 import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
 import { SLOW, SMOKE, gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
@@ -33,6 +33,19 @@ async function serve(db: string, extra: string[] = []): Promise<string> {
 beforeAll(async () => {
   browser = await launchBrowser();
 });
+
+/** The board hint mode sets up: 2 4 / 2 8 in the top-left corner. */
+const HINT_BOARD = '2 4 0 0/2 8 0 0/0 0 0 0/0 0 0 0';
+
+/** Sets HINT_BOARD up in the viewer's hint mode (a click raises a tile by one rank) and asks for the best move. */
+async function askHint(page: Page): Promise<void> {
+  await page.click('#hint-mode');
+  await page.click('#hint-clear');
+  const cells = await page.$$('#board .cell');
+  for (const [cell, clicks] of [[0, 1], [1, 2], [4, 1], [5, 3]] as const) for (let i = 0; i < clicks; i++) await cells[cell].click();
+  await page.click('#hint-go');
+  await page.waitForSelector('#hint-move');
+}
 
 afterAll(async () => {
   for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
@@ -151,14 +164,8 @@ describe('tune2048 serve in Chromium', () => {
     await page.goto(`${url}/viewer?weights=preset:tuned-d1&depth=1&seed=5&speed=max`);
     await page.waitForSelector('#weights option[value="preset:tuned-d1"]');
 
-    // Hint mode: 2 4 / 2 8 in the top-left corner (clicks raise a tile by one rank).
-    await page.click('#hint-mode');
-    await page.click('#hint-clear');
-    const cells = await page.$$('#board .cell');
-    for (const [cell, clicks] of [[0, 1], [1, 2], [4, 1], [5, 3]] as const) for (let i = 0; i < clicks; i++) await cells[cell].click();
-    await page.click('#hint-go');
-    await page.waitForSelector('#hint-move');
-    const cli = JSON.parse(runCli(['hint', '-w', 'tuned-d1', '-d', '1', '--json', '2 4 0 0/2 8 0 0/0 0 0 0/0 0 0 0']).stdout);
+    await askHint(page);
+    const cli = JSON.parse(runCli(['hint', '-w', 'tuned-d1', '-d', '1', '--json', HINT_BOARD]).stdout);
     expect(await page.$eval('#hint-move', (e) => e.textContent)).toBe(cli.best);
   });
 
@@ -231,14 +238,9 @@ describe('tune2048 serve in Chromium', () => {
     expect(Number(await page.$eval('#final-score', (e) => e.textContent))).toBe(expected.score);
     expect(Number(await page.$eval('#moves', (e) => e.textContent))).toBe(expected.moves);
 
-    // Hint mode: 2 4 / 2 8 in the top-left corner, decided by the server as `tune2048 hint` decides it.
-    await page.click('#hint-mode');
-    await page.click('#hint-clear');
-    const cells = await page.$$('#board .cell');
-    for (const [cell, clicks] of [[0, 1], [1, 2], [4, 1], [5, 3]] as const) for (let i = 0; i < clicks; i++) await cells[cell].click();
-    await page.click('#hint-go');
-    await page.waitForSelector('#hint-move');
-    const cli = JSON.parse(runCli(['hint', '--player', `network:${net}`, '-d', '1', '--json', '2 4 0 0/2 8 0 0/0 0 0 0/0 0 0 0']).stdout);
+    // Hint mode, decided by the server as `tune2048 hint` decides it.
+    await askHint(page);
+    const cli = JSON.parse(runCli(['hint', '--player', `network:${net}`, '-d', '1', '--json', HINT_BOARD]).stdout);
     expect(await page.$eval('#hint-move', (e) => e.textContent)).toBe(cli.best);
     expect(await page.$eval('#hint-result', (e) => e.textContent)).toMatch(/on the server$/);
 
