@@ -89,52 +89,39 @@ function notFoundPage(message: string): string {
 `;
 }
 
-/** Weights files (*.json) in the allowed folders, by file name: the only files the viewer may load. */
-function weightsFiles(dirs: readonly string[]): Map<string, string> {
+/**
+ * The files of the allowed folders that `accepts` (it may throw: a file it cannot read is not one), by file
+ * name, the first folder's first: the only files the viewer may load. A folder that does not exist lists nothing.
+ */
+function filesIn(dirs: readonly string[], accepts: (path: string, name: string) => boolean): Map<string, string> {
   const files = new Map<string, string>();
   for (const dir of dirs) {
     let names: string[] = [];
     try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-    } catch {
-      continue; // a folder that does not exist lists nothing
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      try {
-        const data = JSON.parse(readFileSync(path, 'utf8')) as { format?: string };
-        if (data.format === 'tune2048/weights' && !files.has(name)) files.set(name, path);
-      } catch {
-        // not JSON, or unreadable: not a weights file
-      }
-    }
-  }
-  return files;
-}
-
-/** Network files (tune2048 magic, n-tuple format) and network player files in the allowed folders, by file name. */
-function networkFiles(dirs: readonly string[]): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const dir of dirs) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.bin') || n.endsWith('.json'));
+      names = readdirSync(dir);
     } catch {
       continue;
     }
     for (const name of names) {
       const path = join(dir, name);
       try {
-        if (name.endsWith('.bin')) readNetworkShape(path);
-        else if (!isNetworkSettings(JSON.parse(readFileSync(path, 'utf8')))) continue;
-        if (!files.has(name)) files.set(name, path);
+        if (!files.has(name) && accepts(path, name)) files.set(name, path);
       } catch {
-        // not a network (a line-table file, another JSON, unreadable)
+        // unreadable, or not of the kind asked for
       }
     }
   }
   return files;
 }
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { format?: string };
+
+/** Weights files (*.json, tune2048/weights). */
+const weightsFiles = (dirs: readonly string[]) => filesIn(dirs, (path, name) => name.endsWith('.json') && readJson(path).format === 'tune2048/weights');
+
+/** Network files (*.bin with the n-tuple network header) and network player files (*.json). */
+const networkFiles = (dirs: readonly string[]) =>
+  filesIn(dirs, (path, name) => (name.endsWith('.bin') ? (readNetworkShape(path), true) : name.endsWith('.json') && isNetworkSettings(readJson(path))));
 
 /** "0"…"MAX_DEPTH" or "auto"; null otherwise. */
 function viewerDepth(text: string | null): DepthSetting | null {
