@@ -77,11 +77,14 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   // Where this session plays, and the resume hint that plays there again (a --queue given here is not in the config).
   const queue = where.queue ?? config.pool.queue;
   const shown = queue === undefined ? null : parseQueueUrl(queue).display;
-  const before = store.lastQueue(runId);
-  if (resumed && before && before !== shown) {
-    console.error(`tune2048: run ${runId} played on the Redis queue ${before} before; this session plays ${shown ? `on ${shown}` : `on ${where.workers} local worker process(es)`} (results are the same either way; add --queue ${before} to go on there)`);
-  }
-  store.setLastQueue(runId, shown);
+  // Said and recorded once this process holds the run (its first batch), never by a process the run refuses.
+  const recordWhere = () => {
+    const before = store.lastQueue(runId);
+    if (resumed && before && before !== shown) {
+      process.stderr.write(`tune2048: run ${runId} played on the Redis queue ${before} before; this session plays ${shown ? `on ${shown}` : `on ${where.workers} local worker process(es)`} (results are the same either way; add --queue ${before} to go on there)\n`);
+    }
+    if (before !== shown) store.setLastQueue(runId, shown);
+  };
   const resumeArgs = `resume ${runId}${where.queue ? ` --queue ${shellWord(where.queue)}` : ''}`;
   const generations = config.optimizer.generations;
   // Validation plays the finalists and the start.
@@ -114,6 +117,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     ...where,
     onEvent,
     onNotice: (line) => process.stderr.write(`\ntune2048: ${line}\n`),
+    onRunner: recordWhere,
     onProgress: (p) => {
       const key = `${p.phase}:${p.generation}`;
       pace.observe(key, p.done, Date.now());

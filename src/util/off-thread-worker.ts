@@ -14,6 +14,8 @@ async function build(): Promise<Record<string, (...a: unknown[]) => unknown>> {
 }
 
 const made = build();
+// A factory that throws (a bad setting) answers the first call with its error; it must not end the thread first as an unhandled rejection.
+made.catch(() => {});
 parentPort!.on('message', async ({ id, method, args: callArgs }: { id: number; method: string; args: unknown[] }) => {
   try {
     const object = await made;
