@@ -338,6 +338,14 @@ describe('the network player at a depth', () => {
     const n = (JSON.parse(r.stdout) as { network: { search: { depth: number; msPerMove: number; nodesPerMove: number }[] } }).network.search;
     expect(n.map((x) => x.depth)).toEqual([0, 1]);
     expect(n[0].nodesPerMove).toBe(0); // greedy: no node searched
+    // How well the nodes a search counts predict its time, position by position (the cost a two-objective run would use).
+    const cost = (JSON.parse(r.stdout) as { cost: { search: { samples: number; r2: number; nsPerNode: number }; network: { samples: number; r2: number; nsPerNode: number } } }).cost;
+    for (const f of [cost.search, cost.network]) {
+      expect(f.samples).toBe(50); // the 50 bench positions at depth 1
+      expect(f.r2).toBeGreaterThanOrEqual(0);
+      expect(f.r2).toBeLessThanOrEqual(1);
+      expect(f.nsPerNode).toBeGreaterThan(0);
+    }
     expect(n[1].nodesPerMove).toBeGreaterThan(1);
     for (const x of n) expect(x.msPerMove).toBeGreaterThan(0);
     // --threads also times the root split, interleaved with one thread, from depth 1.

@@ -9,6 +9,7 @@ import { crowdingDistance, dominates, hypervolume2d, nonDominatedSort, type Obje
 import { createNsga2, NSGA2_DEFAULTS } from '../src/tuner/nsga2';
 import type { Evaluated, Generation } from '../src/tuner/optimizer';
 import { uniformGenome } from '../src/tuner/operators';
+import { rSquared } from '../src/bench/bench';
 
 /** Fronts by peeling: the points no remaining point dominates, again and again. */
 function peel(points: readonly Objectives[]): number[][] {
@@ -150,5 +151,14 @@ describe('NSGA-II', () => {
     const rng = seedrandom.alea('x');
     const g = nsga.initial([0.5, 0.5], rng);
     expect(() => nsga.next(g.candidates.map((c, i) => ({ id: i, genome: c.genome, origin: c.origin, fitness: 1, scores: [] })), g.state, rng)).toThrow(/has no objectives/);
+  });
+});
+
+describe('R² of a line (the cost model bench fits)', () => {
+  it('1 on a line, 0 on no relation, the textbook value on a small set', () => {
+    expect(rSquared([1, 2, 3, 4], [3, 5, 7, 9])).toBeCloseTo(1, 12);
+    expect(rSquared([1, 2, 3, 4], [5, 5, 5, 5])).toBe(0);
+    // x 1..5, y 2 4 5 4 5: r = 0.7746, r² = 0.6
+    expect(rSquared([1, 2, 3, 4, 5], [2, 4, 5, 4, 5])).toBeCloseTo(0.6, 12);
   });
 });

@@ -182,6 +182,60 @@ export function benchNetworkSearch(spec: NetworkPlayerSpec, boards: readonly Boa
   return { depth, msPerMove, nodesPerMove: median(perPass.map((r) => r.nodes)), ...(split ? { split: { threads, msPerMove: splitMs, speedup: median(perPass.map((r) => r.ms / r.splitMs)) } } : {}) };
 }
 
+/** How well a search's node count predicts its time: one sample a position and depth. */
+export interface CostFit {
+  /** Positions × depths timed. */
+  samples: number;
+  /** R² of ms per move against nodes per move (a line with an intercept), over the samples. */
+  r2: number;
+  /** Nanoseconds a node: all the samples' time over all their nodes. */
+  nsPerNode: number;
+}
+
+/** The least-squares line of y on x: its R². */
+export function rSquared(xs: readonly number[], ys: readonly number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+    syy += (ys[i] - my) ** 2;
+  }
+  return sxx === 0 || syy === 0 ? 0 : (sxy * sxy) / (sxx * syy);
+}
+
+/**
+ * The nodes a search counts against its time, position by position: each position's decision repeated for
+ * at least `minMs`, at each depth. The count is the same on every machine (it is what a two-objective run
+ * would minimise); the time is this machine's.
+ */
+export function fitCost(decide: (depth: number, board: Board) => void, nodes: (depth: number) => number, boards: readonly Board[], depths: readonly number[], minMs = 5): CostFit {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const depth of depths) {
+    for (const b of boards) {
+      decide(depth, b); // warm: tables, the transposition table's first fill
+      const n0 = nodes(depth);
+      let decisions = 0;
+      const t0 = performance.now();
+      let elapsed = 0;
+      do {
+        decide(depth, b);
+        decisions++;
+        elapsed = performance.now() - t0;
+      } while (elapsed < minMs);
+      xs.push((nodes(depth) - n0) / decisions);
+      ys.push(elapsed / decisions);
+    }
+  }
+  const totalNodes = xs.reduce((a, b) => a + b, 0);
+  return { samples: xs.length, r2: rSquared(xs, ys), nsPerNode: totalNodes > 0 ? (ys.reduce((a, b) => a + b, 0) / totalNodes) * 1e6 : NaN };
+}
+
 /** Every figure `tune2048 bench` prints (its thread runs this: src/cli/commands/bench.ts), progress on stderr. */
 export function runBench(opts: { depths: number[]; passes: number; games: number; weights: string; networkSpec: NetworkPlayerSpec | null; threads?: number }) {
   const boards = loadBenchPositions();
@@ -199,7 +253,20 @@ export function runBench(opts: { depths: number[]; passes: number; games: number
         return benchNetworkSearch(networkSpec, boards, d, opts.passes, opts.threads ?? 1);
       })
     : undefined;
+  const searched = opts.depths.filter((d) => d > 0);
+  console.error(`bench: nodes against time, position by position, at depths ${searched.join(', ')}...`);
+  const players = new Map(searched.map((d) => [d, createExpectimaxPlayer(weights, { depth: d, cprob: 1e-4 })]));
+  const cost = {
+    search: fitCost((d, b) => players.get(d)!.chooseMove(b), (d) => players.get(d)!.stats().nodes, boards, searched),
+    ...(networkSpec
+      ? (() => {
+          const nets = new Map(searched.map((d) => [d, createNetworkPlayer({ ...networkSpec, search: { ...networkSpec.search, depth: d } })]));
+          const machine = networkMachineFor(networkSpec.network, 1);
+          return { network: fitCost((d, b) => nets.get(d)!.chooseMove(b), () => machine.exports.searchNodes(), boards, searched) };
+        })()
+      : {}),
+  };
   console.error(`bench: ${opts.games} whole games at depth 1...`);
   const game = benchGames(weights, 1, opts.games);
-  return { boards: boards.length, weights: weights.name, engine, search, network, game };
+  return { boards: boards.length, weights: weights.name, engine, search, network, cost, game };
 }

@@ -30,9 +30,9 @@ export function command(): Command {
       const weights = loadWeights(opts.weights);
       const networkSpec = opts.network === undefined ? null : networkPlayerSpec(opts.network, { depth: 0, cprob: 1e-4 });
       // The figures are measured in a thread of their own: Ctrl-C stops the bench at once (exit 130).
-      const { boards, engine, search, network, game } = await callOffThread<ReturnType<typeof runBench>>(join(__dirname, '..', '..', 'bench', 'bench'), 'runBench', { ...opts, networkSpec });
+      const { boards, engine, search, network, cost, game } = await callOffThread<ReturnType<typeof runBench>>(join(__dirname, '..', '..', 'bench', 'bench'), 'runBench', { ...opts, networkSpec });
       if (opts.json) {
-        console.log(JSON.stringify({ node: process.version, positions: boards, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, ...(network ? { network: { file: opts.network, search: network } } : {}), game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
+        console.log(JSON.stringify({ node: process.version, positions: boards, weights: weights.name, engine: engine.map((e) => ({ path: e.path, nsPerMove: e.nsPerMove })), search, ...(network ? { network: { file: opts.network, search: network } } : {}), cost, game, cppReferenceMsPerMove: CPP_REFERENCE_MS_PER_MOVE }));
         return;
       }
       for (const e of engine) console.log(`engine, ${e.path}: ${e.nsPerMove.toFixed(1)} ns per move (median of ${e.passes.length - 1} passes)`);
@@ -58,6 +58,8 @@ export function command(): Command {
         const head = ['depth', 'ms/move', 'x C++ heuristic at this depth', 'nodes/move', ...(t ? [`ms/move on ${t} threads`, 'speed-up'] : [])];
         console.log(table([head, ...network.map((n) => [String(n.depth), n.msPerMove.toFixed(4), CPP_REFERENCE_MS_PER_MOVE[n.depth] ? (n.msPerMove / CPP_REFERENCE_MS_PER_MOVE[n.depth]).toFixed(2) : '-', n.nodesPerMove.toFixed(0), ...(t ? (n.split ? [n.split.msPerMove.toFixed(4), `${n.split.speedup.toFixed(2)}×`] : ['-', '-']) : [])])]));
       }
+      const fit = (f: { samples: number; r2: number; nsPerNode: number }) => `R² ${f.r2.toFixed(3)} over ${f.samples} positions × depths, ${f.nsPerNode.toFixed(0)} ns a node`;
+      console.log(`cost model (nodes a move, counted by the search, against ms a move): the heuristic search ${fit(cost.search)}${cost.network ? `; the network's ${fit(cost.network)}` : ''}`);
       console.log(`game (depth 1, ${game.games} seeded games): ${game.msPerGame.toFixed(2)} ms per game, ${game.movesPerGame.toFixed(0)} moves, ${game.usPerMove.toFixed(2)} µs per move (medians)`);
     });
 }
