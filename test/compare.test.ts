@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
-import { peek, tempDb } from './helpers/runs';
+import { peek, SMOKE, tempDb, writeConfig } from './helpers/runs';
 
 describe('statistics', () => {
   it('erfc matches known values, tails included', () => {
@@ -102,6 +102,19 @@ describe('tune2048 compare', () => {
     const out = JSON.parse(r.stdout);
     expect(out.depths.map((d: any) => d.depth)).toEqual([0, 1]);
     expect(out.depths.every((d: any) => d.summary.games === 4)).toBe(true);
+  });
+
+  it('the search\'s cost, nodes a game, is the same in one process, on one worker or two, and a run stores it with its games', () => {
+    const nodes = (extra: string[]) => (JSON.parse(runCli(['play', '-w', 'tuned-d1', '-d', '2', '-n', '4', '-s', '30', '--json', ...extra]).stdout) as { games: { nodes: number }[] }).games.map((g) => g.nodes);
+    const here = nodes([]);
+    expect(here.every((n) => n > 1000)).toBe(true);
+    expect(nodes(['--workers', '2'])).toEqual(here);
+    expect(nodes(['--workers', '3'])).toEqual(here);
+    // A game's count does not depend on the games its process played before.
+    expect((JSON.parse(runCli(['play', '-w', 'tuned-d1', '-d', '2', '-n', '2', '-s', '32', '--json']).stdout) as { games: { nodes: number }[] }).games.map((g) => g.nodes)).toEqual(here.slice(2));
+    const db = tempDb();
+    expect(runCli(['tune', '-c', writeConfig({ ...SMOKE, fitness: { games: 6, depth: 1 } }), '--db', db, '--workers', '2']).code).toBe(0);
+    expect(peek<{ n: number }>(db, 'SELECT count(*) AS n FROM games WHERE nodes IS NULL OR nodes <= 0')!.n).toBe(0);
   });
 
   it('needs two weight sets that exist', () => {
@@ -226,7 +239,7 @@ describe('tune2048 compare', () => {
     // Times per move are this run's only: every game stored, none measured now (the table says so).
     expect(JSON.parse(first.stdout).contenders.map((c: any) => c.timing.games)).toEqual([6, 6]);
     expect(JSON.parse(again.stdout).contenders.map((c: any) => c.timing)).toEqual([null, null]);
-    expect(runCli(['compare', file, 'tuned-d1', ...args.filter((a) => a !== '--json')]).stdout).toMatch(/^renamed .* \(stored\)$/m);
+    expect(runCli(['compare', file, 'tuned-d1', ...args.filter((a) => a !== '--json')]).stdout).toMatch(/^renamed .* \(stored\)\s+\d+$/m); // its nodes a move come back from the database too
     // A weight that changes play is another player; the other contender's games stay stored.
     writeFileSync(file, JSON.stringify({ ...relabelled, empty: relabelled.empty + 1 }));
     const changed = runCli(['compare', file, 'tuned-d1', ...args]);

@@ -263,9 +263,10 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     }
   });
 
-  it('compare through the queue gives the local numbers', () => {
-    const args = ['compare', 'nneonneo', 'flat', '-n', '6', '-d', '0', '--json'];
+  it('compare through the queue gives the local numbers, the search\'s cost (nodes a game) included', () => {
+    const args = ['compare', 'nneonneo', 'flat', '-n', '6', '-d', '1', '--json'];
     const local = JSON.parse(runCli(args).stdout);
+    expect(local.contenders[0].games.every((g: { nodes?: number }) => g.nodes! > 0)).toBe(true);
     const remote = runCli([...args, '--queue', redis.url]);
     expect(remote.code, remote.stderr).toBe(0);
     const strip = (c: { contenders: { games: { ms: number }[]; summary: { msPerMove: number }; timing: { msPerMove: number } | null }[] }) =>

@@ -25,7 +25,7 @@ export function formatSummary(label: string, s: GameSummary): string {
     `${label}: ${s.games} games`,
     `  score   mean ${s.meanScore.toFixed(0)}  median ${s.medianScore.toFixed(0)}  stdev ${s.stdevScore.toFixed(0)}  max ${s.maxScore}`,
     `  reach   ${reach}`,
-    `  moves/game ${s.movesPerGame.toFixed(0)}  ms/move ${s.msPerMove.toFixed(4)}`,
+    `  moves/game ${s.movesPerGame.toFixed(0)}  ms/move ${s.msPerMove.toFixed(4)}${s.nodesPerMove !== undefined ? `  nodes/move ${s.nodesPerMove.toFixed(0)} (the search's cost, the same on every machine)` : ''}`,
   ].join('\n');
 }
 

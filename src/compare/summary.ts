@@ -22,10 +22,12 @@ export interface GameSummary {
   reach: Record<string, number>;
   movesPerGame: number;
   msPerMove: number;
+  /** The search's cost a move (nodes it expanded over moves), when every game counted it: the same on every machine. */
+  nodesPerMove?: number;
 }
 
 /** What a summary reads of a game (a PlayedGame, a GameResult). */
-export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms'>;
+export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms' | 'nodes'>;
 
 export function summarizeGames(games: readonly GameRecord[]): GameSummary {
   const scores = games.map((g) => g.score);
@@ -42,5 +44,6 @@ export function summarizeGames(games: readonly GameRecord[]): GameSummary {
     reach,
     movesPerGame: games.length ? totalMoves / games.length : NaN,
     msPerMove: totalMoves ? totalMs / totalMoves : NaN,
+    ...(games.length > 0 && games.every((g) => g.nodes !== undefined) ? { nodesPerMove: totalMoves ? games.reduce((s, g) => s + g.nodes!, 0) / totalMoves : 0 } : {}),
   };
 }

@@ -22,6 +22,8 @@ export interface PlayedGame {
    * program): a run keeps them for its held-out games, so the viewer can replay them.
    */
   moveList?: string;
+  /** Positions the player's search expanded in the game (its cost: nodes / moves a move); absent for players that do not count. */
+  nodes?: number;
 }
 
 export interface GameResult extends PlayedGame {

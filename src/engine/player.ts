@@ -17,4 +17,9 @@ export interface Player {
   /** The move to play, or -1 when no move is legal. */
   chooseMove(board: Board): Direction | -1;
   decide(board: Board): Decision;
+  /**
+   * The positions its search has expanded so far, a running count (the search's own: the same on every
+   * machine, so a game's cost per move is a deterministic figure beside its time); absent for players that do not count.
+   */
+  searchNodes?(): number;
 }

@@ -99,6 +99,8 @@ export interface ExpectimaxPlayer {
   depthFor(board: Board): number;
   stats(): SearchStats;
   resetStats(): void;
+  /** Nodes expanded so far (stats().nodes): the Player interface's cost counter. */
+  searchNodes(): number;
 }
 
 export function validateSearchSettings(s: SearchSettings): void {
@@ -203,6 +205,13 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
     return move;
   }
   const rootValues = () => (split ? split.values : wasm.rootValues());
+  function stats(): SearchStats {
+    if (active?.base === base) {
+      const e = wasm.exports;
+      return { nodes: base.nodes + e.statNodes(), leaves: base.leaves + e.statLeaves(), cacheHits: base.cacheHits + e.statCacheHits(), movesExecuted: base.movesExecuted + e.statMovesExecuted() };
+    }
+    return { ...base };
+  }
 
   return {
     settings: Object.freeze({ ...settings }),
@@ -224,17 +233,13 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
       return wasm.exports.heuristic(board.lo | 0, board.hi | 0);
     },
     depthFor,
+    // The caller's module's count: a root split's helpers count their own (tuning never splits).
+    searchNodes: () => stats().nodes,
     loaded(board) {
       activate(tablesFor(board));
       return wasm;
     },
-    stats() {
-      if (active?.base === base) {
-        const e = wasm.exports;
-        return { nodes: base.nodes + e.statNodes(), leaves: base.leaves + e.statLeaves(), cacheHits: base.cacheHits + e.statCacheHits(), movesExecuted: base.movesExecuted + e.statMovesExecuted() };
-      }
-      return { ...base };
-    },
+    stats,
     resetStats() {
       base.nodes = base.leaves = base.cacheHits = base.movesExecuted = 0;
       if (active?.base === base) wasm.exports.resetStats();

@@ -4,10 +4,10 @@
  * however deep a decision goes.
  */
 import type { Board } from '../engine/board';
-import { playGame, type PlayGameOptions } from '../engine/game';
+import type { playGame, PlayGameOptions } from '../engine/game';
 import type { Decision } from '../engine/player';
 import { offThread, type OffThread } from '../util/off-thread';
-import { createPlayer } from './players';
+import { createPlayer, playCounted } from './players';
 import { playerKey, type PlayerSpec } from './spec';
 
 /** What a decision searched: the depth its player used on that board (auto and the depth rule resolve per board). */
@@ -30,7 +30,7 @@ export function playerSession(spec: PlayerSpec): PlayerSession {
   return {
     ready: () => true,
     decide: (board) => ({ ...player.decide(board), depth: depthFor ? depthFor(board) : null }),
-    play: (seed, options) => playGame(player, seed, options),
+    play: (seed, options) => playCounted(player, seed, options),
   };
 }
 

@@ -120,7 +120,7 @@ function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined)
   return ruledDepth(depthOf(depth, board), countEmpty(board), rule, MAX_DEPTH);
 }
 
-export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player & { depthFor(board: Board): number } {
+export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player & { depthFor(board: Board): number; searchNodes(): number } {
   const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1, downgradeAt } = spec.search;
   // The network is looked up at each decision, never held: a process that reads others in turn may forget it (and read it again).
   const machineNow = () => networkMachineFor(spec.network, threads);
@@ -168,6 +168,8 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     },
     /** The depth a decision on `board` searches (the depth rule's, on the downgraded board; with a time per move, its limit). */
     depthFor: (board: Board) => depthOn(depth, downgradeAt ? downgraded(board, downgradeAt) : board, depthRule),
+    // The machine's count (players of one network share it; a worker plays one game at a time, so a game's difference is its own).
+    searchNodes: () => machineNow().exports.searchNodes(),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Board } from '../engine/board';
 import { moveLetters, type Direction } from '../engine/moves';
-import { GameResult, playGame, type PlayedGame } from '../engine/game';
+import { GameResult, playGame, type PlayedGame, type PlayGameOptions } from '../engine/game';
 import type { Rules } from '../engine/rules';
 import type { HeuristicTables } from '../heuristic/tables';
 import type { Weights } from '../heuristic/weights';
@@ -39,8 +39,15 @@ export function createPlayer(spec: PlayerSpec): Player {
   }
 }
 
+/** A seeded game with its cost: the positions the player's search expanded in it (when it counts them). */
+export function playCounted(player: Pick<Player, 'chooseMove' | 'searchNodes'>, seed: number, options?: PlayGameOptions): GameResult {
+  const before = player.searchNodes?.();
+  const r = playGame(player, seed, options);
+  return before === undefined ? r : { ...r, nodes: player.searchNodes!() - before };
+}
+
 /** One seeded game of a spec: played by its player (made once by the caller), or drawn (the synthetic player). */
-export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed: number, player: () => Pick<Player, 'chooseMove'>): PlayedGame {
+export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed: number, player: () => Pick<Player, 'chooseMove' | 'searchNodes'>): PlayedGame {
   if (spec.kind === 'synthetic') {
     // A game's draw depends on the player, not on how long it is made to take.
     const game = syntheticGame(spec.weights, spec.synthetic!, playerKey({ ...spec, synthetic: { ...spec.synthetic!, gameMs: 0 } }), seed);
@@ -51,11 +58,11 @@ export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed
     // Its moves are kept (as an external player's are): a page cannot hold the network, but replays its games.
     const moves: Direction[] = [];
     const p = player();
-    const r = playGame({ chooseMove: (b) => { const m = p.chooseMove(b); if (m !== -1) moves.push(m); return m; } }, seed);
-    return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, moveList: moveLetters(moves) };
+    const r = playCounted({ chooseMove: (b) => { const m = p.chooseMove(b); if (m !== -1) moves.push(m); return m; }, ...(p.searchNodes ? { searchNodes: () => p.searchNodes!() } : {}) }, seed);
+    return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, moveList: moveLetters(moves), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
   }
-  const r = playGame(player(), seed);
-  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms };
+  const r = playCounted(player(), seed);
+  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */

@@ -30,13 +30,14 @@ function playerFor(task: BatchTask): Player {
 }
 
 /** The player's moves, with a look every 8 moves at whether the parent still exists (an orphan exits). */
-function watched(player: Player): Pick<Player, 'chooseMove'> {
+function watched(player: Player): Pick<Player, 'chooseMove' | 'searchNodes'> {
   let moves = 0;
   return {
     chooseMove(board: Board) {
       if ((++moves & 7) === 0 && parentGone()) process.exit(0);
       return player.chooseMove(board);
     },
+    ...(player.searchNodes ? { searchNodes: () => player.searchNodes!() } : {}),
   };
 }
 
@@ -55,7 +56,7 @@ export function playBatch(task: BatchTask, callback: (error: Error | null, resul
     return;
   }
   try {
-    let player: Pick<Player, 'chooseMove'> | null = null;
+    let player: Pick<Player, 'chooseMove' | 'searchNodes'> | null = null;
     const games = task.seeds.map((seed) => {
       if (parentGone()) process.exit(0); // between games too (a synthetic game plays no moves)
       return playSpecGame(spec, seed, () => (player ??= watched(playerFor(task))));

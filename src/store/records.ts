@@ -290,7 +290,13 @@ export function decodeCandidate(c: CandidateRow): Candidate {
 }
 
 /** The games table's columns (of table alias `t`, if given), renamed to the record's fields in every SELECT. */
-export function gameColumns(t = ''): string {
+export function gameColumns(t = '', withNodes = false): string {
   const p = t ? `${t}.` : '';
-  return `${p}candidate_id AS candidateId, ${p}purpose AS purpose, ${p}seed AS seed, ${p}score AS score, ${p}max_tile AS maxTile, ${p}moves AS moves, ${p}ms AS ms`;
+  return `${p}candidate_id AS candidateId, ${p}purpose AS purpose, ${p}seed AS seed, ${p}score AS score, ${p}max_tile AS maxTile, ${p}moves AS moves, ${p}ms AS ms${withNodes ? `, ${p}nodes AS nodes` : ''}`;
+}
+
+/** A stored game as read: a cost not counted (NULL, or a database from before schema 10) is absent, not null. */
+export function decodeStoredGame<T extends { nodes?: number | null }>(row: T): T {
+  if (row.nodes === null || row.nodes === undefined) delete row.nodes;
+  return row;
 }

@@ -141,10 +141,12 @@ export const MIGRATIONS: readonly string[] = [
     boards        BLOB NOT NULL             -- per board its two halves (lo, hi) as int32 little-endian, in collection order
   );
   `,
-  // 10: a generation's time without the stops in it (a resumed generation's wall time counted the gap), and where a run last played
+  // 10: a generation's time without the stops in it (a resumed generation's wall time counted the gap), where a run last played, and each game's search cost
   `
   ALTER TABLE generations ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;  -- time between a stop in this generation and its resume
   ALTER TABLE runs ADD COLUMN last_queue TEXT;  -- the Redis queue its last session played on (as displayed: no password), NULL: local workers
+  ALTER TABLE games ADD COLUMN nodes INTEGER;          -- positions the search expanded in the game (its cost); NULL: not counted
+  ALTER TABLE compare_games ADD COLUMN nodes INTEGER;
   `,
 ];
 

@@ -18,6 +18,7 @@ import {
   decodeLearnRun,
   decodeRun,
   decodeRunSummary,
+  decodeStoredGame,
   gameColumns,
   type Candidate,
   type CandidateRow,
@@ -477,17 +478,17 @@ export class Store {
     if (this.empty || seeds.length === 0) return found;
     const wanted = new Set(seeds);
     const rows = this.db
-      .prepare('SELECT seed, score, max_tile AS maxTile, moves, ms FROM compare_games WHERE player = ? AND seed BETWEEN ? AND ?')
+      .prepare(`SELECT seed, score, max_tile AS maxTile, moves, ms${this.countsNodes() ? ', nodes' : ''} FROM compare_games WHERE player = ? AND seed BETWEEN ? AND ?`)
       .all(player, Math.min(...seeds), Math.max(...seeds)) as PlayedGame[];
-    for (const r of rows) if (wanted.has(r.seed)) found.set(r.seed, r);
+    for (const r of rows) if (wanted.has(r.seed)) found.set(r.seed, decodeStoredGame(r));
     return found;
   }
 
   /** Keeps a finished batch of a comparison's games in one transaction (a game already kept stays as it is). */
   keepComparisonGames(player: string, games: readonly PlayedGame[]): void {
-    const insert = this.db.prepare('INSERT OR IGNORE INTO compare_games (player, seed, score, max_tile, moves, ms) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = this.db.prepare('INSERT OR IGNORE INTO compare_games (player, seed, score, max_tile, moves, ms, nodes) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.db.transaction(() => {
-      for (const g of games) insert.run(player, g.seed, g.score, g.maxTile, g.moves, g.ms);
+      for (const g of games) insert.run(player, g.seed, g.score, g.maxTile, g.moves, g.ms, g.nodes ?? null);
     }).immediate();
   }
 
@@ -496,13 +497,13 @@ export class Store {
   /** Stores one finished batch in one immediate transaction; a game already stored is left as it is. */
   insertGames(games: readonly Game[]): void {
     const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms)',
+      'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms, @nodes)',
     );
     // Moves are kept for held-out games only: those are the ones the viewer shows (fitness games are many).
     const keepMoves = this.db.prepare('INSERT OR IGNORE INTO game_moves (candidate_id, purpose, seed, moves) VALUES (?, ?, ?, ?)');
     this.write(() =>
       games.forEach((g) => {
-        insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms });
+        insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, nodes: g.nodes ?? null });
         if (g.moveList !== undefined && g.purpose === 'validation') keepMoves.run(g.candidateId, g.purpose, g.seed, g.moveList);
       }),
     );
@@ -523,7 +524,7 @@ export class Store {
 
   /** A candidate's games of one purpose, in seed order. */
   getGames(candidateId: number, purpose: GamePurpose): Game[] {
-    return this.db.prepare(`SELECT ${gameColumns()} FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed`).all(candidateId, purpose) as Game[];
+    return (this.db.prepare(`SELECT ${gameColumns('', this.countsNodes())} FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed`).all(candidateId, purpose) as Game[]).map(decodeStoredGame);
   }
 
   /**
@@ -534,11 +535,11 @@ export class Store {
     const byCandidate = new Map<number, Game[]>();
     const rows = this.db
       .prepare(
-        `SELECT ${gameColumns('g')} FROM games g JOIN candidates c ON c.id = g.candidate_id
+        `SELECT ${gameColumns('g', this.countsNodes())} FROM games g JOIN candidates c ON c.id = g.candidate_id
          WHERE c.run_id = ? AND c.generation = ? AND g.purpose = ? ORDER BY c.idx, g.seed`,
       )
       .all(runId, generation, purpose) as Game[];
-    for (const g of rows) {
+    for (const g of rows.map(decodeStoredGame)) {
       const list = byCandidate.get(g.candidateId);
       if (list) list.push(g);
       else byCandidate.set(g.candidateId, [g]);
@@ -550,10 +551,16 @@ export class Store {
   runGames(runId: number): RunGame[] {
     return this.db
       .prepare(
-        `SELECT ${gameColumns('g')}, c.generation, c.idx AS candidateIdx FROM games g JOIN candidates c ON c.id = g.candidate_id
+        `SELECT ${gameColumns('g', this.countsNodes())}, c.generation, c.idx AS candidateIdx FROM games g JOIN candidates c ON c.id = g.candidate_id
          WHERE c.run_id = ? ORDER BY c.generation, c.idx, g.purpose, g.seed`,
       )
-      .all(runId) as RunGame[];
+      .all(runId)
+      .map((g) => decodeStoredGame(g as RunGame));
+  }
+
+  /** Whether games keep their search cost (schema 10 on; a reader of an older file reads none). */
+  private countsNodes(): boolean {
+    return !this.empty && this.schemaVersion() >= 10;
   }
 
   // ---- learning runs (tune2048 learn) ----

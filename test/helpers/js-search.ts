@@ -281,6 +281,7 @@ export function createJsSearcher(tables: HeuristicTables, options: Partial<Searc
     heuristic: (board) => evaluate(board.lo | 0, board.hi | 0),
     depthFor,
     stats: () => ({ nodes, leaves, cacheHits, movesExecuted }),
+    searchNodes: () => nodes,
     resetStats: () => {
       nodes = leaves = cacheHits = movesExecuted = 0;
     },

@@ -117,7 +117,9 @@ export function printTables(result: Comparison): void {
   console.log(heading(result));
   if (result.settings.games === 0) return;
   const perDepth = commonDepth(result) === null;
-  const rows = [['contender', ...(perDepth ? ['depth'] : []), 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move']];
+  // The search's cost beside its time: nodes a move, the same on every machine (absent for players that do not count).
+  const costs = result.contenders.some((c) => c.summary.nodesPerMove !== undefined);
+  const rows = [['contender', ...(perDepth ? ['depth'] : []), 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move', ...(costs ? ['nodes/move'] : [])]];
   for (const c of result.contenders) {
     const s = c.summary;
     rows.push([
@@ -129,6 +131,7 @@ export function printTables(result: Comparison): void {
       ...reachCells(s),
       s.movesPerGame.toFixed(0),
       msPerMoveCell(c),
+      ...(costs ? [s.nodesPerMove === undefined ? '-' : s.nodesPerMove.toFixed(0)] : []),
     ]);
   }
   console.log(table(rows));

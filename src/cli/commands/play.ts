@@ -89,7 +89,7 @@ export function command(): Command {
       const summary = summarizeGames(games);
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
       if (opts.json) {
-        const perGame = games.map(({ seed, score, maxTile, moves, ms }) => ({ seed, score, maxTile, moves, ms }));
+        const perGame = games.map(({ seed, score, maxTile, moves, ms, nodes }) => ({ seed, score, maxTile, moves, ms, ...(nodes !== undefined ? { nodes } : {}) }));
         console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind === 'network' ? `network:${spec.network.file}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
       } else {
         const search = spec.kind === 'external' ? 'its own settings' : `depth ${opts.depth}${spec.kind === 'network' && spec.search.depthRule ? ' + its depth rule' : ''}${opts.msPerMove !== undefined ? `, ${opts.msPerMove} ms a move` : ''}`;
