@@ -43,14 +43,18 @@ describe('signals, pipes and processes', () => {
     expect(runRow(db)?.status).toBe('finished');
   });
 
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s to compare stops its workers with it', async (signal) => {
-    // Depth-3 games in batches of 10: a batch takes far longer than the test waits for anything.
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s twice to compare stops its workers with it', async (signal) => {
+    // Depth-3 games in batches of 10: a batch takes far longer than the test waits for anything. The first
+    // signal waits for the running batches (as a tune does); the second leaves at once.
     const run = startCli(['compare', 'nneonneo', 'snake3', '-n', '200', '-d', '3', '--workers', '2']);
     const pid = run.child.pid!;
     await waitFor(() => workersOf(pid).length === 2);
     const workers = workersOf(pid);
     run.child.kill(signal);
+    await waitForOutput(run, 'stderr', /stopping: waiting for 2 running batch\(es\) to finish \(Ctrl-C again to quit at once\)/);
+    run.child.kill(signal);
     const r = await run.done;
+    expect(r.stderr).toContain('stopped at once; its games were not kept (no --db)');
     expect(r.code).toBe(130);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     // Its exit SIGKILLs them; on a loaded machine the kill may land a moment after the parent is gone.
