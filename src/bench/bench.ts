@@ -18,6 +18,7 @@ import { searchModule } from '../wasm/module';
 import { createNetworkPlayer, networkMachineFor } from '../player/network-player';
 import type { NetworkPlayerSpec } from '../player/spec';
 import { median } from '../util/stats';
+import { pearson } from '../compare/noise';
 
 export const BENCH_POSITIONS_FILE = join(CONFIGS_DIR, 'bench', 'positions50.txt');
 
@@ -192,20 +193,10 @@ export interface CostFit {
   nsPerNode: number;
 }
 
-/** The least-squares line of y on x: its R². */
+/** The least-squares line of y on x: its R² (Pearson's r squared; 0 when either side is constant). */
 export function rSquared(xs: readonly number[], ys: readonly number[]): number {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    sxx += (xs[i] - mx) ** 2;
-    syy += (ys[i] - my) ** 2;
-  }
-  return sxx === 0 || syy === 0 ? 0 : (sxy * sxy) / (sxx * syy);
+  const r = pearson(xs, ys);
+  return Number.isNaN(r) ? 0 : r * r;
 }
 
 /**
@@ -213,23 +204,17 @@ export function rSquared(xs: readonly number[], ys: readonly number[]): number {
  * at least `minMs`, at each depth. The count is the same on every machine (it is what a two-objective run
  * would minimise); the time is this machine's.
  */
-export function fitCost(decide: (depth: number, board: Board) => void, nodes: (depth: number) => number, boards: readonly Board[], depths: readonly number[], minMs = 5): CostFit {
+export function fitCost(playerAt: (depth: number) => { chooseMove(board: Board): unknown }, nodes: (depth: number) => number, boards: readonly Board[], depths: readonly number[], minMs = 5): CostFit {
   const xs: number[] = [];
   const ys: number[] = [];
   for (const depth of depths) {
+    const player = playerAt(depth);
     for (const b of boards) {
-      decide(depth, b); // warm: tables, the transposition table's first fill
+      player.chooseMove(b); // warm: tables, the transposition table's first fill
       const n0 = nodes(depth);
-      let decisions = 0;
-      const t0 = performance.now();
-      let elapsed = 0;
-      do {
-        decide(depth, b);
-        decisions++;
-        elapsed = performance.now() - t0;
-      } while (elapsed < minMs);
+      const { msPerDecision, decisions } = timePass(player, [b], minMs);
       xs.push((nodes(depth) - n0) / decisions);
-      ys.push(elapsed / decisions);
+      ys.push(msPerDecision);
     }
   }
   const totalNodes = xs.reduce((a, b) => a + b, 0);
@@ -257,12 +242,12 @@ export function runBench(opts: { depths: number[]; passes: number; games: number
   console.error(`bench: nodes against time, position by position, at depths ${searched.join(', ')}...`);
   const players = new Map(searched.map((d) => [d, createExpectimaxPlayer(weights, { depth: d, cprob: 1e-4 })]));
   const cost = {
-    search: fitCost((d, b) => players.get(d)!.chooseMove(b), (d) => players.get(d)!.stats().nodes, boards, searched),
+    search: fitCost((d) => players.get(d)!, (d) => players.get(d)!.stats().nodes, boards, searched),
     ...(networkSpec
       ? (() => {
           const nets = new Map(searched.map((d) => [d, createNetworkPlayer({ ...networkSpec, search: { ...networkSpec.search, depth: d } })]));
           const machine = networkMachineFor(networkSpec.network, 1);
-          return { network: fitCost((d, b) => nets.get(d)!.chooseMove(b), () => machine.exports.searchNodes(), boards, searched) };
+          return { network: fitCost((d) => nets.get(d)!, () => machine.exports.searchNodes(), boards, searched) };
         })()
       : {}),
   };
