@@ -6,7 +6,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { fileStartsWith } from '../util/json-file';
 import type { Board } from '../engine/board';
 import type { Direction } from '../engine/moves';
 import type { Player } from '../engine/player';
@@ -192,22 +192,8 @@ export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['searc
   return { kind: 'network', network: { file: path, sha256: fileSha256(path) }, search: { depth: search.depth, cprob: search.cprob, ...(search.msPerMove ? { msPerMove: search.msPerMove } : {}), ...(search.stageWeights ? { stageWeights: [...search.stageWeights] } : {}), ...(search.depthRule ? { depthRule: { ...search.depthRule } } : {}), ...(search.threads && search.threads > 1 ? { threads: search.threads } : {}), ...(search.downgradeAt ? { downgradeAt: search.downgradeAt } : {}) } };
 }
 
-/** A file whose first byte is "{" (a network file begins with its magic, "tune2048"). */
-function looksLikeJson(path: string): boolean {
-  let fd: number;
-  try {
-    if (statSync(path).isDirectory()) return false;
-    fd = openSync(path, 'r');
-  } catch {
-    return false; // readNetworkShape names the missing file (or the folder)
-  }
-  try {
-    const b = Buffer.alloc(1);
-    return readSync(fd, b, 0, 1, 0) === 1 && b[0] === 0x7b;
-  } finally {
-    closeSync(fd);
-  }
-}
+/** A file whose first byte is "{" (a network file begins with its magic, "tune2048"); a missing file or a folder is not, and readNetworkShape names it. */
+const looksLikeJson = (path: string): boolean => fileStartsWith(path, '{');
 
 /** The SHA-256 of a network file, checked whole (a file that is not a network, or a damaged one, says so in one line). */
 export function fileSha256(path: string): string {

@@ -7,7 +7,7 @@ export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
     // A network or line-table file (binary, up to gigabytes) given where JSON goes: say what it is, read none of it.
-    if (startsWith(path, BINARY_MAGIC)) throw new InputError(`${what} "${path}" is a tune2048 network or line-table file, not JSON: a network plays as --player network:${path} (compare: network:${path})`);
+    if (fileStartsWith(path, BINARY_MAGIC)) throw new InputError(`${what} "${path}" is a tune2048 network or line-table file, not JSON: a network plays as --player network:${path} (compare: network:${path})`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
@@ -24,8 +24,8 @@ export function readJsonFile(path: string, what: string): unknown {
 /** The first bytes of tune2048's binary files (networks, line tables). */
 const BINARY_MAGIC = 'tune2048';
 
-/** True when the file at `path` begins with `magic` (false when it cannot be read: the caller's read says why). */
-function startsWith(path: string, magic: string): boolean {
+/** True when the file at `path` begins with `magic` (false when it cannot be read, a folder included: the caller's read says why). */
+export function fileStartsWith(path: string, magic: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'r');
