@@ -221,31 +221,30 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
   const specs = [a, b].map((c) => contenderSpec(c, o));
   const played: [Remembered[], Remembered[]] = [[], []];
   const trajectory: SprtState[] = [];
+  let stopped = false;
   while (played[0].length < o.maxGames) {
     const first = played[0].length;
     const seeds = Array.from({ length: Math.min(o.step, o.maxGames - first) }, (_, i) => gameSeed(o.seed, first + i));
-    const { played: [ga, gb], stopped } = await playRemembered(o, specs, seeds, batch, () => {});
-    played[0].push(...ga);
-    played[1].push(...gb);
-    if (stopped) {
-      // The step's finished pairs are shown, not tested: the test looks only at whole steps.
-      const { results, pairs } = summarizePlayed([a, b], played, o.seed);
-      return { settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs, sprt: { ...o.sprt, maxGames: o.maxGames, step: o.step }, trajectory, decision: 'stopped', stoppedAt: { of: o.maxGames } };
-    }
+    const step = await playRemembered(o, specs, seeds, batch, () => {});
+    played[0].push(...step.played[0]);
+    played[1].push(...step.played[1]);
+    // A stopped step's finished pairs are shown, not tested: the test looks only at whole steps.
+    if ((stopped = step.stopped)) break;
     const state = sprtStep(played[0].map((g) => g.score), played[1].map((g) => g.score), o.sprt);
     trajectory.push(state);
     o.onStep?.(state);
     if (state.decision !== 'continue') break;
   }
-  const last = trajectory[trajectory.length - 1];
   const { results, pairs } = summarizePlayed([a, b], played, o.seed);
+  const last = trajectory[trajectory.length - 1];
   return {
     settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob },
     contenders: results,
     pairs,
     sprt: { ...o.sprt, maxGames: o.maxGames, step: o.step },
     trajectory,
-    decision: last.decision === 'continue' ? 'max-games' : last.decision,
+    decision: stopped ? 'stopped' : last.decision === 'continue' ? 'max-games' : last.decision,
+    ...(stopped ? { stoppedAt: { of: o.maxGames } } : {}),
   };
 }
 
