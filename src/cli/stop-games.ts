@@ -17,7 +17,7 @@ export interface Stopper {
   uninstall(): void;
 }
 
-/** Installs the handler while `runner` plays a comparison or sweep; `kept`: with --db (the games are kept there). */
+/** Installs the handler while `runner` plays a comparison or sweep; `db`: the --db file that keeps the games (none without it). */
 export function stopOnSignal(runner: GameRunner, db: string | undefined): Stopper {
   const again = `tune2048 ${process.argv.slice(2).map(shellWord).join(' ')}`;
   const keptWhere = db !== undefined ? `the games finished are kept in ${db}; the same command goes on from there: ${again}` : 'its games were not kept (no --db): run it with --db FILE to keep them across a stop';

@@ -19,7 +19,7 @@ export const MIGRATIONS: readonly string[] = [
     status        TEXT NOT NULL CHECK (status IN ('running', 'stopped', 'failed', 'finished')),
     owner_pid     INTEGER,
     owner_host    TEXT,
-    heartbeat_at  INTEGER,                  -- ms since epoch: the holder's last sign of life (from schema 11 kept at a release)
+    heartbeat_at  INTEGER,                  -- ms since epoch: the holder's last sign of life (from schema 10 kept at a release)
     created_at    INTEGER NOT NULL,
     finished_at   INTEGER,
     best_candidate INTEGER
