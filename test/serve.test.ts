@@ -228,6 +228,7 @@ describe('tune2048 serve in Chromium', () => {
     expect(await page.$eval('#player', (e) => (e as HTMLSelectElement).disabled)).toBe(true);
     // One move at a time: each comes with the depth searched and the server's time.
     await page.click('#start');
+    await page.waitForSelector('#step:not([disabled])'); // the server's game has started (a click before would be lost)
     await page.click('#step');
     await page.waitForFunction(() => /^moved (up|down|left|right) · depth 1, [\d.]+ ms on the server$/.test(document.getElementById('status')!.textContent ?? ''));
     expect(await page.$$eval('#values tbody td:nth-child(2)', (cells) => cells.filter((c) => /^-?\d+$/.test(c.textContent ?? '')).length)).toBeGreaterThan(0);

@@ -15,6 +15,8 @@ export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // A wait in the page is one protocol call: let the test's own timeout, not puppeteer's 180 s, end it.
+    protocolTimeout: 600_000,
     userDataDir: mkdtempSync(join(tmpdir(), 'tune2048-chromium-')),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });

@@ -205,6 +205,9 @@ export function startViewer(app: HTMLElement): void {
   $('start').addEventListener('click', async () => {
     setHintMode(false);
     playing = false;
+    // Until the new game is there, pause and step would act on the old one (or on none).
+    ($('pause') as HTMLButtonElement).disabled = true;
+    ($('step') as HTMLButtonElement).disabled = true;
     try {
       const stored = await replay;
       const seed = stored ? stored.seed : Number(($('seed') as HTMLInputElement).value);
