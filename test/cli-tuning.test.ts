@@ -67,9 +67,18 @@ describe('tune, runs, show, export from the command line', () => {
     validation: { finalists: 2, games: 20 },
     pool: { batchGames: 4 },
   };
+  /** Strength against cost: the synthetic player's cost grows with merges; the front is validated at the end. */
+  const NSGA2_SLOW = {
+    ...SLOW,
+    optimizer: { kind: 'nsga2', population: 6, generations: 8 },
+    fitness: { games: 6, cost: 'nodes', player: 'synthetic', synthetic: { optimum: { empty: 900, merges: 2000, monotonicity: 30 }, width: 1, gameMs: 10, cost: { weight: 'merges', nodes: 20, growth: 0.001 } } },
+    validation: { front: 4, games: 10 },
+    pool: { batchGames: 3 },
+  };
   it.each([
     ['the GA', SLOW, [30, 200, 420]],
     ['the surrogate (synthetic player)', SURROGATE_SLOW, [30, 90, 150]],
+    ['NSGA-II, to the same validated front', NSGA2_SLOW, [20, 130, 300]],
   ])('kill -9 at several points, each time resumed: equals the uninterrupted run (%s)', async (_name, data, kills) => {
     const config = writeConfig(data);
     const reference = tempDb();

@@ -109,12 +109,12 @@ describe('NSGA-II', () => {
   const games = 8;
   const noise = 0.05;
 
-  function run(seed: string, through?: (state: unknown) => unknown): { generations: Generation[]; last: Evaluated[] } {
-    const nsga = createNsga2({ population, ...NSGA2_DEFAULTS });
+  function run(seed: string, through?: (state: unknown) => unknown, reevaluate = false): { generations: Generation[]; last: Evaluated[] } {
+    const nsga = createNsga2({ population, ...NSGA2_DEFAULTS, reevaluate });
     const rng = seedrandom.alea(seed);
     const evalRng = seedrandom.alea(`${seed}:games`);
     let id = 0;
-    const evaluate = (g: Generation): Evaluated[] => g.candidates.map((c) => ({ id: id++, genome: c.genome, origin: c.origin, fitness: 0, scores: [], objectives: noisy(evalRng, c.genome, games, noise) }));
+    const evaluate = (g: Generation): Evaluated[] => g.candidates.map((c) => ({ id: id++, genome: c.genome, origin: c.origin, parents: c.parents, fitness: 0, scores: new Array<number>(games).fill(0), objectives: noisy(evalRng, c.genome, games, noise) }));
     const gens: Generation[] = [nsga.initial(uniformGenome(N, rng), rng)];
     let last = evaluate(gens[0]);
     for (let k = 1; k < generations; k++) {
@@ -140,10 +140,31 @@ describe('NSGA-II', () => {
     expect(hv).toBeGreaterThan(randomHv);
   });
 
-  it('its state through JSON (a stop and resume each generation) gives the same generations', () => {
-    const straight = run('resume');
-    const resumed = run('resume', (state) => JSON.parse(JSON.stringify(state)));
-    expect(resumed.generations).toEqual(straight.generations);
+  it('its state through JSON (a stop and resume each generation) gives the same generations, with and without measuring the kept again', () => {
+    for (const reevaluate of [false, true]) {
+      const straight = run('resume', undefined, reevaluate);
+      const resumed = run('resume', (state) => JSON.parse(JSON.stringify(state)), reevaluate);
+      expect(resumed.generations).toEqual(straight.generations);
+    }
+  });
+
+  it('measuring the kept again: each generation proposes the kept population as elites, then N offspring; a kept member\'s objectives become the mean over its games', () => {
+    const nsga = createNsga2({ population: 4, ...NSGA2_DEFAULTS, reevaluate: true });
+    const rng = seedrandom.alea('kept');
+    const g0 = nsga.initial([0.5, 0.5], rng);
+    const first: Evaluated[] = g0.candidates.map((c, i) => ({ id: i, genome: c.genome, origin: c.origin, fitness: 0, scores: [0, 0], objectives: [i, -i] }));
+    const g1 = nsga.next(first, g0.state, rng);
+    expect(g1.candidates.map((c) => c.origin)).toEqual(['elite', 'elite', 'elite', 'elite', 'offspring', 'offspring', 'offspring', 'offspring']);
+    // Measured again at 6 games: (i·2 + 10·6) / 8 for the first objective.
+    const second: Evaluated[] = g1.candidates.map((c, k) => ({ id: 10 + k, genome: c.genome, origin: c.origin, parents: c.parents, fitness: 0, scores: new Array<number>(6).fill(0), objectives: c.origin === 'elite' ? [10, -10] : [-100, -100] }));
+    const g2 = nsga.next(second, g1.state, rng);
+    const kept = (g2.state as { population: { id: number; objectives: number[]; games: number }[] }).population;
+    expect(kept.map((m) => m.id).sort((a, b) => a - b)).toEqual([10, 11, 12, 13]);
+    for (const m of kept) {
+      const i = second.find((c) => c.id === m.id)!.parents![0];
+      expect(m.objectives[0]).toBeCloseTo((i * 2 + 10 * 6) / 8, 12);
+      expect(m.games).toBe(8);
+    }
   });
 
   it('refuses candidates without objectives (a single-objective run)', () => {

@@ -35,6 +35,12 @@ export interface SyntheticLandscape {
   cv: number;
   /** How long a game takes, in ms, as a sleep that uses no CPU (0: instant). */
   gameMs: number;
+  /**
+   * A cost per move for two-objective runs (absent: the games report none): nodes · e^{growth · w} positions
+   * per move, w the named weight's value, as each ply of depth multiplies a search's cost. With the weight's
+   * optimum in `optimum`, the front of mean against cost is known: the weight from its low bound up to its optimum.
+   */
+  cost?: { weight: string; nodes: number; growth: number };
 }
 
 export const SYNTHETIC_DEFAULTS: Omit<SyntheticLandscape, 'optimum'> = { width: 0.5, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0 };
@@ -49,6 +55,7 @@ export function landscapeProblem(l: SyntheticLandscape): string | null {
   if (unknown) return `optimum: unknown weight "${unknown}" (known: ${SCALAR_WEIGHT_NAMES.join(', ')}, matrix[i][j])`;
   const bad = names.find((n) => !Number.isFinite(l.optimum[n]));
   if (bad) return `optimum: "${bad}" must be a finite number`;
+  if (l.cost && !(SCALAR_WEIGHT_NAMES as readonly string[]).includes(l.cost.weight) && !MATRIX_FIELD.test(l.cost.weight)) return `cost.weight: unknown weight "${l.cost.weight}" (known: ${SCALAR_WEIGHT_NAMES.join(', ')}, matrix[i][j])`;
   return null;
 }
 
@@ -57,6 +64,11 @@ function field(w: Weights, name: string): number {
   const m = MATRIX_FIELD.exec(name);
   if (m) return w.matrix?.[Number(m[1])]?.[Number(m[2])] ?? 0;
   return w[name as (typeof SCALAR_WEIGHT_NAMES)[number]];
+}
+
+/** The landscape's cost per move at a weight set (positions searched a move), or null when it has none. */
+export function syntheticCost(w: Weights, l: SyntheticLandscape): number | null {
+  return l.cost ? l.cost.nodes * Math.exp(l.cost.growth * field(w, l.cost.weight)) : null;
 }
 
 /** The landscape's mean score at a weight set. */
@@ -99,7 +111,9 @@ export function syntheticGame(w: Weights, l: SyntheticLandscape, key: string, se
   const multiplier = Math.max(0, 1 + t * B[mode]) * Math.exp(JITTER * normal - (JITTER * JITTER) / 2);
   const score = Math.round(syntheticMean(w, l) * multiplier);
   // ~22 points of score per move at depth 2–3 here (e.g. 140k in ~6,300 moves).
-  return { seed, score, maxTile: tileOf(score), moves: Math.max(1, Math.round(score / 22)), ms: l.gameMs };
+  const moves = Math.max(1, Math.round(score / 22));
+  const cost = syntheticCost(w, l);
+  return { seed, score, maxTile: tileOf(score), moves, ms: l.gameMs, ...(cost !== null ? { nodes: Math.round(cost * moves) } : {}) };
 }
 
 let sleeper: Int32Array | null = null;

@@ -15,6 +15,7 @@ import { landscapeProblem, SYNTHETIC_DEFAULTS } from '../player/synthetic';
 import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { MAX_DEPTH } from '../player/limits';
+import { NSGA2_DEFAULTS } from './nsga2';
 import { InputError } from '../util/errors';
 import { canonicalJson } from '../util/canonical-json';
 import { shippedConfigPath } from '../util/shipped-config';
@@ -134,11 +135,30 @@ const surrogateSchema = v.pipe(
   v.forward(v.check((o) => o.minRadius <= o.radius && o.radius <= o.maxRadius, 'radius must lie within [minRadius, maxRadius]'), ['radius']),
 );
 
+/** NSGA-II (src/tuner/nsga2.ts): a front of strength against cost per move (fitness.cost), not one best. */
+const nsga2Schema = v.strictObject({
+  kind: v.literal('nsga2'),
+  /** N: the population kept, and the offspring each generation. */
+  population: v.optional(int(4, 1000), 16),
+  generations: v.optional(int(1, 100000), 20),
+  /** Probability that two parents are crossed (simulated binary crossover), else the first is copied. */
+  crossoverRate: v.optional(num(0, 1), NSGA2_DEFAULTS.crossoverRate),
+  /** SBX's distribution index: larger, children nearer their parents. */
+  crossoverEta: v.optional(num(0, 1000), NSGA2_DEFAULTS.crossoverEta),
+  /** Polynomial mutation's distribution index. */
+  mutationEta: v.optional(num(0, 1000), NSGA2_DEFAULTS.mutationEta),
+  /** The chance each gene mutates (default 1 / the genes). */
+  mutationRate: v.optional(num(0, 1)),
+});
+
+/** Optimizers that rank by two objectives (the others by one): NSGA-II, and random search as its baseline. */
+export const FRONT_OPTIMIZERS = ['nsga2', 'random'] as const;
+
 /** `kind` may be left out for the genetic algorithm. */
 const optimizerSchema = v.pipe(
   v.unknown(),
   v.transform((o) => (o && typeof o === 'object' && !Array.isArray(o) && !('kind' in o) ? { ...o, kind: 'ga' } : o)),
-  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema, surrogateSchema]),
+  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema, surrogateSchema, nsga2Schema]),
 );
 
 const externalPlayerSchema = v.strictObject({ kind: v.literal('external'), ...externalPlayerFields });
@@ -155,6 +175,8 @@ const syntheticSchema = v.strictObject({
   floor: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1)), SYNTHETIC_DEFAULTS.floor),
   cv: v.optional(num(0, 2), SYNTHETIC_DEFAULTS.cv),
   gameMs: v.optional(int(0, 600_000), SYNTHETIC_DEFAULTS.gameMs),
+  /** A cost per move, for two-objective runs: nodes · e^{growth · the weight's value} (as depth multiplies a search's cost). */
+  cost: v.optional(v.strictObject({ weight: v.pipe(v.string(), v.minLength(1, 'must not be empty')), nodes: above(0, 1e12), growth: num(-100, 100) })),
 });
 
 const fitnessSchema = v.pipe(
@@ -192,6 +214,12 @@ const fitnessSchema = v.pipe(
         keep: v.pipe(v.number(), v.gtValue(0), v.ltValue(1)),
       }),
     ),
+    /**
+     * A second objective, minimised: the search's cost per move. "nodes": the positions its search expands per
+     * move, counted by the search (the same on every worker, machine and resume; ms per move is measured and
+     * shown beside it). The run then finds a front of strength against cost (optimizer "nsga2").
+     */
+    cost: v.optional(v.picklist(['nodes'])),
     /** The tile of the reach-rate objective. */
     reachTile: v.optional(v.pipe(int(4, 32768), v.check((t) => (t & (t - 1)) === 0, 'must be a power of two')), 2048),
   }),
@@ -262,6 +290,8 @@ export const configSchema = v.pipe(v.strictObject({
     v.strictObject({
       /** The best few of the last generation by fitness, validated on held-out seeds. */
       finalists: v.optional(int(1, 100), 3),
+      /** A two-objective run: at most this many points of the run's front (the most spread), validated with the start. */
+      front: v.optional(int(2, 100), 10),
       games: v.optional(int(1, 1_000_000), 100),
     }),
     {},
@@ -285,7 +315,30 @@ export const configSchema = v.pipe(v.strictObject({
   if (!dataset.typed) return;
   const c = dataset.value;
   if (!externalPlayerOf(c) && !networkPlayerOf(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
+  const problem = objectivesProblem(c);
+  if (problem) {
+    const [section, key] = problem.at;
+    const parent = c[section] as Record<string, unknown>;
+    addIssue({ message: problem.message, path: [{ type: 'object', origin: 'value', input: c, key: section, value: parent }, { type: 'object', origin: 'value', input: parent, key, value: parent[key] }] });
+  }
 }));
+
+/** Players whose search counts the positions it expands (Player.searchNodes), or draws a cost (synthetic). */
+const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'synthetic'];
+
+/** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
+function objectivesProblem(c: { optimizer: { kind: string }; fitness: { cost?: string; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
+  const { cost, player, racing } = c.fitness;
+  const kind = c.optimizer.kind;
+  if (!cost) return kind === 'nsga2' ? { message: 'NSGA-II ranks by strength and cost: set fitness.cost to "nodes" (or choose a one-objective optimizer)', at: ['optimizer', 'kind'] } : null;
+  if (!(FRONT_OPTIMIZERS as readonly string[]).includes(kind)) return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one`, at: ['fitness', 'cost'] };
+  if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };
+  const name = player === undefined ? 'expectimax' : typeof player === 'string' ? player : (player as { kind: string }).kind;
+  if (name === 'external') return { message: `the external player ${(player as { name: string }).name} reports no cost per move: a two-objective run cannot rank it (tune it with one objective: remove fitness.cost)`, at: ['fitness', 'cost'] };
+  if (name !== 'network' && !COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
+  if (name === 'synthetic' && !c.fitness.synthetic?.cost) return { message: 'the synthetic player draws a cost only with its landscape\'s cost: add fitness.synthetic.cost ({ "weight", "nodes", "growth" })', at: ['fitness', 'cost'] };
+  return null;
+}
 
 /** The external player a config tunes, or null. */
 export function externalPlayerOf(config: Pick<RunConfig, 'fitness'>): ExternalPlayerConfig | null {
@@ -307,6 +360,7 @@ export type CmaesConfig = Extract<OptimizerConfig, { kind: 'cmaes' }>;
 export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 export type RegressionConfig = Extract<OptimizerConfig, { kind: 'regression' }>;
 export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
+export type Nsga2OptimizerConfig = Extract<OptimizerConfig, { kind: 'nsga2' }>;
 
 /**
  * A player named as the CLI names it, "external:NAME" (or { "kind": "external", "name": NAME } without a

@@ -12,13 +12,21 @@ import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
+import { hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
 import { ExternalSpace } from './external-space';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { ParameterSpace } from './space';
 import { runStartVerdict, type StartVerdict } from './start-verdict';
 
-/** The run's validated best candidate (an InputError says what to do when there is none yet). */
-function validatedBest(store: Store, runId: number): { problem: RunProblem; best: Candidate } {
+/** Which point of a two-objective run's front to export (none: the run's best, its strongest point). */
+export interface FrontChoice {
+  point?: number;
+  maxCost?: number;
+  maxMsPerMove?: number;
+}
+
+/** The run's validated best candidate, or the front point chosen (an InputError says what to do when there is none). */
+function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): { problem: RunProblem; best: Candidate; point: FrontPoint | null } {
   const problem = loadRunProblem(store, runId);
   const { run } = problem;
   if (run.bestCandidate === null) {
@@ -27,11 +35,34 @@ function validatedBest(store: Store, runId: number): { problem: RunProblem; best
     }
     throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); finish it with: ${suggest(`resume ${runId}`, store.path)}`);
   }
-  return { problem, best: store.getCandidate(run.bestCandidate)! };
+  const chosen = choice.point !== undefined || choice.maxCost !== undefined || choice.maxMsPerMove !== undefined;
+  if (!hasFront(problem.config)) {
+    if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one): export its best without --point, --max-cost or --max-ms-per-move`);
+    return { problem, best: store.getCandidate(run.bestCandidate)!, point: null };
+  }
+  const front = validatedFront(store, runId, problem.config, runStartVerdict(store, problem)?.start.candidate ?? null);
+  if (!front || front.points.length === 0) throw new InputError(`run ${runId} has no validated front (it was validated by an older version of tune2048, before fronts were): export its best without --point, --max-cost or --max-ms-per-move`);
+  const { points } = front;
+  let point: FrontPoint;
+  if (choice.point !== undefined) {
+    if (choice.point < 1 || choice.point > points.length) throw new InputError(`--point ${choice.point}: run ${runId}'s front has points 1 to ${points.length} (${suggest(`show ${runId}`, store.path)} lists them)`);
+    point = points[choice.point - 1];
+  } else if (chosen) {
+    const within = strongestWithin(points, choice);
+    if (!within) {
+      const cheapest = points[0];
+      const budget = choice.maxCost !== undefined ? `--max-cost ${choice.maxCost}` : `--max-ms-per-move ${choice.maxMsPerMove}`;
+      throw new InputError(`${budget}: every point of run ${runId}'s front costs more; the cheapest is point 1, ${cheapest.costPerMove.toFixed(1)} nodes a move, ${cheapest.msPerMove === null ? 'ms unknown' : `${cheapest.msPerMove.toFixed(3)} ms a move`} (measured when it was validated)`);
+    }
+    point = within;
+  } else {
+    point = points.reduce((a, b) => (b.validation > a.validation ? b : a));
+  }
+  return { problem, best: store.getCandidate(point.candidate)!, point };
 }
 
 /** Where the best came from: the same record in weights and in parameter files. */
-function provenance(store: Store, problem: RunProblem, best: Candidate) {
+function provenance(store: Store, problem: RunProblem, best: Candidate, point: FrontPoint | null) {
   const { run, config } = problem;
   const validationGames = store.getGames(best.id, 'validation');
   return {
@@ -44,6 +75,8 @@ function provenance(store: Store, problem: RunProblem, best: Candidate) {
     fitness: best.fitness,
     validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
     tuned: best.params,
+    // A front's point: its number, and its cost per move (positions searched) and ms per move on the held-out games.
+    ...(point ? { front: { point: point.point, costPerMove: point.costPerMove, msPerMove: point.msPerMove } } : {}),
     // Weighed against the start on the same held-out games (null: a run validated before the start was).
     overStart: overStart(runStartVerdict(store, problem)),
     start: config.space.start,
@@ -61,8 +94,8 @@ function overStart(v: StartVerdict | null) {
  * What `export` writes: weights, a parameter file or a network player file, whichever the run's player
  * reads (a network player file names its network by absolute path: `out` makes it relative to where it goes).
  */
-export function exportBest(store: Store, runId: number, out?: string): Weights | PlayerParamsFile | NetworkSettings {
-  const { problem, best } = validatedBest(store, runId);
+export function exportBest(store: Store, runId: number, out?: string, choice: FrontChoice = {}): Weights | PlayerParamsFile | NetworkSettings {
+  const { problem, best, point } = validatedBest(store, runId, choice);
   if (problem.space instanceof NetworkSpace) {
     const { run, config } = problem;
     const settings = problem.space.toSettings(best.genome, true);
@@ -74,23 +107,23 @@ export function exportBest(store: Store, runId: number, out?: string): Weights |
       ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
       name: `${run.name}-run${run.id}`,
-      provenance: { ...provenance(store, problem, best), depth: config.fitness.depth },
+      provenance: { ...provenance(store, problem, best, point), depth: config.fitness.depth },
     });
   }
   if (problem.space instanceof ExternalSpace) {
     const { announcement } = problem.space;
-    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), provenance: provenance(store, problem, best) };
+    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), provenance: provenance(store, problem, best, point) };
   }
-  return bestWeights(store, problem, best);
+  return bestWeights(store, problem, best, point);
 }
 
 export function exportBestWeights(store: Store, runId: number): Weights {
-  const { problem, best } = validatedBest(store, runId);
-  return bestWeights(store, problem, best);
+  const { problem, best, point } = validatedBest(store, runId);
+  return bestWeights(store, problem, best, point);
 }
 
 /** The best candidate's weights with their provenance. */
-function bestWeights(store: Store, problem: RunProblem, best: Candidate): Weights {
+function bestWeights(store: Store, problem: RunProblem, best: Candidate, point: FrontPoint | null): Weights {
   const { run, config, space } = problem;
   if (space instanceof NetworkSpace) throw new InputError(`run ${run.id} tuned what sits on a network: it has settings, not weights (tune2048 export ${run.id} writes them)`);
   if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${run.id} writes them)`);
@@ -104,7 +137,7 @@ function bestWeights(store: Store, problem: RunProblem, best: Candidate): Weight
       name: `${run.name}-run${run.id}`,
       description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${config.fitness.depth}.`,
       source: `tune2048 run ${run.id}`,
-      provenance: { ...provenance(store, problem, best), search: fitnessPlayer(config.fitness, weights).search, player: config.fitness.player ?? 'expectimax' },
+      provenance: { ...provenance(store, problem, best, point), search: fitnessPlayer(config.fitness, weights).search, player: config.fitness.player ?? 'expectimax' },
     },
     'exported weights',
   );

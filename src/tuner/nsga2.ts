@@ -22,15 +22,23 @@ export interface Nsga2Config {
   /** Polynomial mutation's distribution index, and the chance of mutating each gene (default 1/n). */
   mutationEta: number;
   mutationRate?: number;
+  /**
+   * Under noise a kept member's objectives are a draw: kept as measured once, a lucky point would stay for good.
+   * true: the kept population plays each generation's seeds again (as elites), its objectives the mean over
+   * all its games (2N candidates a generation). false: Deb's NSGA-II, each point measured once.
+   */
+  reevaluate: boolean;
 }
 
-export const NSGA2_DEFAULTS: Omit<Nsga2Config, 'population'> = { crossoverRate: 0.9, crossoverEta: 15, mutationEta: 20 };
+export const NSGA2_DEFAULTS: Omit<Nsga2Config, 'population'> = { crossoverRate: 0.9, crossoverEta: 15, mutationEta: 20, reevaluate: true };
 
 /** A kept member: enough to rank it again beside the next offspring. */
 interface Member {
   id: number;
   genome: number[];
   objectives: number[];
+  /** The games its objectives are the mean of (absent: one measurement, weighed as one). */
+  games?: number;
 }
 
 export interface Nsga2State {
@@ -96,11 +104,23 @@ export function createNsga2(cfg: Nsga2Config): Optimizer {
     },
 
     next(previous, previousState, rng): Generation {
-      const offspring: Member[] = previous.map((c) => {
+      const kept = new Map((previousState as Nsga2State).population.map((m) => [m.id, m]));
+      const pool: Member[] = [];
+      for (const c of previous) {
         if (!c.objectives) throw new Error(`NSGA-II: candidate ${c.id} has no objectives (a two-objective run gives them)`);
-        return { id: c.id, genome: [...c.genome], objectives: [...c.objectives] };
-      });
-      const { members, rank, crowding } = selectSurvivors([...(previousState as Nsga2State).population, ...offspring], cfg.population);
+        const games = Math.max(1, c.scores.length);
+        const parent = c.origin === 'elite' && c.parents ? kept.get(c.parents[0]) : undefined;
+        if (!parent) {
+          pool.push({ id: c.id, genome: [...c.genome], objectives: [...c.objectives], games });
+          continue;
+        }
+        // A kept member measured again: the mean over all its games, under the newest id.
+        kept.delete(parent.id);
+        const before = parent.games ?? 1;
+        pool.push({ id: c.id, genome: [...c.genome], objectives: c.objectives.map((x, k) => (parent.objectives[k] * before + x * games) / (before + games)), games: before + games });
+      }
+      // Members not measured again (Deb's form) stand as they were measured.
+      const { members, rank, crowding } = selectSurvivors([...kept.values(), ...pool], cfg.population);
       // Binary tournament: the lower rank, then the larger crowding distance, then the earlier.
       const pick = (): number => {
         const a = Math.floor(rng() * members.length);
@@ -110,8 +130,8 @@ export function createNsga2(cfg: Nsga2Config): Optimizer {
         return Math.min(a, b);
       };
       const rate = cfg.mutationRate ?? 1 / Math.max(1, members[0]?.genome.length ?? 1);
-      const candidates: Proposal[] = [];
-      while (candidates.length < cfg.population) {
+      const candidates: Proposal[] = cfg.reevaluate ? members.map((m) => ({ genome: [...m.genome], origin: 'elite', parents: [m.id] })) : [];
+      while (candidates.length < cfg.population * (cfg.reevaluate ? 2 : 1)) {
         const a = members[pick()];
         const b = members[pick()];
         const crossed = rng() < cfg.crossoverRate;

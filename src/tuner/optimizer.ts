@@ -14,6 +14,8 @@ export interface Evaluated {
   id: number;
   genome: number[];
   origin: string;
+  /** Candidate ids it was made from (an elite: the one it measures again). */
+  parents?: number[];
   fitness: number;
   /** Each game's objective value, in seed order (fitness is their mean). */
   scores: number[];

@@ -2,6 +2,7 @@
 import type { RunConfig } from './config';
 import { createCmaes } from './cmaes-optimizer';
 import { createGa } from './ga';
+import { createNsga2 } from './nsga2';
 import type { Optimizer } from './optimizer';
 import { createRandomSearch } from './random-search';
 import { createRegression } from './regression';
@@ -20,5 +21,7 @@ export function createOptimizer(config: RunConfig): Optimizer {
       return createRegression(o);
     case 'surrogate':
       return createSurrogate(o);
+    case 'nsga2':
+      return createNsga2({ ...o, reevaluate: config.reevaluateElites });
   }
 }

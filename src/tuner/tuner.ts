@@ -22,11 +22,12 @@
 import { openRunner, type GameRunner } from '../runner/runner';
 import { runQueueName } from '../runner/queue-url';
 import { generationSeconds } from '../store/records';
-import type { Candidate, Generation, Store } from '../store/store';
+import type { Candidate, Game, Generation, Store } from '../store/store';
 import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
+import { frontObjectives, frontToValidate, hasFront, validatedFront } from './front';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
@@ -293,6 +294,7 @@ export class Tuner {
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const { config } = problem;
+    if (hasFront(config)) return this.validateFront(problem, lastGeneration, bestSoFar);
     const ranked = [...store.getCandidates(runId, lastGeneration)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
     // Distinct weight sets only: a copy of a finalist would validate to the same number.
     const seen = new Set<string>();
@@ -327,6 +329,42 @@ export class Tuner {
     const verdict = weighStart(config.fitness, points[played.indexOf(start)], winner.candidate, points);
     this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
     return winner.candidate;
+  }
+
+  /**
+   * A two-objective run's validation: the run's front on its fitness games (at most validation.front points, the
+   * most spread) and the start, played on held-out seeds. The run's best is the strongest point of the validated
+   * front (front.ts): export picks another by its number or a budget.
+   */
+  private async validateFront(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
+    const { store, runId } = this;
+    const { config } = problem;
+    const candidates = Array.from({ length: lastGeneration + 1 }, (_, g) => store.getCandidates(runId, g)).flat();
+    const fitnessGames = new Map<number, Game[]>();
+    const games: GamesByCandidate = new Map();
+    for (const game of store.runGames(runId)) {
+      const into = game.purpose === 'fitness' ? fitnessGames : games;
+      into.set(game.candidateId, [...(into.get(game.candidateId) ?? []), game]);
+    }
+    const front = frontToValidate(config.fitness, candidates, fitnessGames, config.validation.front);
+    const start = findStart(front, problem.space.params(problem.space.startGenome())) ?? findStart(store.getCandidates(runId, 0), problem.space.params(problem.space.startGenome()));
+    if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
+    const played = front.includes(start) ? front : [...front, start];
+    const seeds = validationSeeds(config.seed, config.validation.games);
+    const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
+    await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
+    const scored = played.map((c) => {
+      const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
+      store.setValidation(c.id, validation);
+      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, start: c === start };
+    });
+    const validated = validatedFront(store, runId, config, start.id)!;
+    const strongest = validated.points.reduce((a, b) => (b.validation > a.validation ? b : a));
+    store.setBestCandidate(runId, strongest.candidate);
+    const points = played.map((c, i) => ({ id: c.id, params: c.params, validation: scored[i].validation, games: games.get(c.id) ?? [] }));
+    const verdict = weighStart(config.fitness, points[played.indexOf(start)], strongest.candidate, points);
+    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
+    return strongest.candidate;
   }
 
   /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
@@ -370,11 +408,17 @@ export class Tuner {
 
 /** A generation's candidates with their fitness games' objective values, as optimizers see them. */
 function evaluatedOf(config: RunConfig, state: GenerationState): Evaluated[] {
-  return state.candidates.map((c) => ({
-    id: c.id,
-    genome: c.genome,
-    origin: c.origin,
-    fitness: c.fitness ?? NaN,
-    scores: (state.games.get(c.id) ?? []).map((game) => gameObjective(config.fitness, game)),
-  }));
+  return state.candidates.map((c) => {
+    const games = state.games.get(c.id) ?? [];
+    return {
+      id: c.id,
+      genome: c.genome,
+      origin: c.origin,
+      parents: c.parents,
+      fitness: c.fitness ?? NaN,
+      scores: games.map((game) => gameObjective(config.fitness, game)),
+      // A two-objective run: strength and cost per move, from the same stored games.
+      ...(hasFront(config) ? { objectives: frontObjectives(config.fitness, c.id, games) } : {}),
+    };
+  });
 }

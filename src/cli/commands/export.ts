@@ -4,12 +4,12 @@ import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
 import type { Weights } from '../../heuristic/weights';
-import { exportBest } from '../../tuner/export';
+import { exportBest, type FrontChoice } from '../../tuner/export';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
-import { parseRunId } from '../options';
+import { parseIntegerOption, parseNumberOption, parseRunId } from '../options';
 import { writeOutputFile } from '../output';
 
 /** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
@@ -25,10 +25,13 @@ export function command(): Command {
     .option('--force', 'overwrite --out when it exists (without it, an existing file is refused: weights are easy to lose)')
     .addOption(new Option('--format <format>', 'json (tune2048\'s own: weights or a parameter file), or nneonneo (the seven SCORE_* constants of its 2048.cpp; weights of its family only)').choices([...FORMATS]).default('json'))
     .option('--json', 'one JSON object on stdout: {run, out, weights} (with --format nneonneo: {run, out, format, text})')
-    .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean }) => {
+    .addOption(new Option('--point <k>', 'a run with a front (fitness.cost): its point K, as `show` numbers them (1: the cheapest)').argParser(parseIntegerOption('--point', 1)).conflicts(['maxCost', 'maxMsPerMove']))
+    .addOption(new Option('--max-cost <nodes>', 'a run with a front: its strongest validated point that searches at most this many positions a move').argParser(parseNumberOption('--max-cost', 0, Number.MAX_VALUE)).conflicts(['maxMsPerMove']))
+    .addOption(new Option('--max-ms-per-move <ms>', 'a run with a front: its strongest validated point at most this many ms a move (as measured when it was validated)').argParser(parseNumberOption('--max-ms-per-move', 0, Number.MAX_VALUE)))
+    .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean } & FrontChoice) => {
       if (opts.out && !opts.force && existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new InputError(`--out "${opts.out}" exists; add --force to overwrite it, or name another file`);
       await withStore(opts.db, 'read', (store) => {
-        const best = exportBest(store, runId, opts.out);
+        const best = exportBest(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);

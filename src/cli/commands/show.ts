@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
+import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
 import { describeModel } from '../../tuner/optimizer';
+import { suggest } from '../../util/command-hint';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { dbOption, withStore } from '../db';
@@ -23,6 +25,7 @@ export function command(): Command {
           return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
         });
         const best = run.bestCandidate ? store.getCandidate(run.bestCandidate) : undefined;
+        const front = validatedFront(store, runId, config, verdict?.start.candidate ?? null);
         if (opts.json) {
           console.log(
             JSON.stringify({
@@ -30,6 +33,7 @@ export function command(): Command {
               generations,
               best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: best.params } : null,
               start: verdict,
+              ...(hasFront(config) ? { front: front?.points ?? null } : {}),
             }),
           );
           return;
@@ -61,6 +65,7 @@ export function command(): Command {
           const validated = point?.validation != null ? `; validated ${fmt(point.validation)} on held-out games (candidate ${point.id})` : '';
           console.log(`model, generation ${last.generation} (its point, the recommendation): ${describeModel(last.model!)}${validated}`);
         }
+        if (front) console.log(describeFront(front, runId, store.path));
         if (best) {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));
@@ -70,4 +75,27 @@ export function command(): Command {
         }
       });
     });
+}
+
+/** The validated front as a table, cheapest first, with what the noise allows to say and how to export a point. */
+export function describeFront(front: ValidatedFront, runId: number, db: string): string {
+  const rows = [['point', 'candidate', 'held-out', '± (95%)', 'nodes/move', 'ms/move', '', 'settings']];
+  for (const p of front.points)
+    rows.push([
+      String(p.point),
+      String(p.candidate) + (p.start ? ' (start)' : ''),
+      fmt(p.validation),
+      halfWidth(p.validation, p.halfWidth).trim() || '-',
+      fmt(p.costPerMove, 1),
+      p.msPerMove === null ? '-' : fmt(p.msPerMove, 3),
+      p.withinNoiseOfCheaper ? 'not clearly above the point before' : '',
+      Object.entries(p.params).map(([k, v]) => `${k}=${fmt(v, 4)}`).join(' '),
+    ]);
+  const games = front.points[0]?.games ?? 0;
+  const dominated = front.dominated > 0 ? `; ${front.dominated} more validated point${front.dominated === 1 ? '' : 's'} fell behind one of these on both` : '';
+  return [
+    `validated front: ${front.points.length} point${front.points.length === 1 ? '' : 's'} none of which another beats on both held-out strength and cost (${games} held-out games each${dominated})`,
+    table(rows),
+    `(nodes/move: positions the search expands a move, the same on every machine; ms/move: measured here, beside it. Export a point by its number, e.g. ${suggest(`export ${runId} --point 1 --out point-1.json`, db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
+  ].join('\n');
 }

@@ -1,0 +1,141 @@
+/**
+ * A two-objective run's front: strength (the fitness objective) against cost per move (the positions the
+ * search expands a move, counted by the search: the same on every worker, machine and resume). ms per move is
+ * measured beside it, never ranked by (it depends on the machine and its load).
+ *
+ * In the run: each candidate's objectives come from its fitness games (the optimizer ranks by them); at the
+ * end the run's non-dominated candidates — at most validation.front, the most spread — and the start are
+ * played on held-out seeds, and the validated front is the points none of which another beats on both
+ * held-out strength and cost. It is read back from stored games only, so show, the report and export agree.
+ */
+import type { Candidate, Game, Store } from '../store/store';
+import type { RunConfig } from './config';
+import { fitnessHalfWidth95, objectiveValue } from './fitness';
+import { selectSurvivors } from './nsga2';
+import { nonDominatedSort } from './pareto';
+
+/** True for a run that tunes strength against cost per move. */
+export function hasFront(config: Pick<RunConfig, 'fitness'>): boolean {
+  return config.fitness.cost !== undefined;
+}
+
+/** Positions searched per move over some games (Σ nodes / Σ moves); null when a game has no count (or there are none). */
+export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes'>[]): number | null {
+  let nodes = 0;
+  let moves = 0;
+  for (const g of games) {
+    if (g.nodes === undefined || g.nodes === null) return null;
+    nodes += g.nodes;
+    moves += g.moves;
+  }
+  return moves > 0 ? nodes / moves : null;
+}
+
+/** Measured ms per move over some games (Σ ms / Σ moves). */
+export function msPerMove(games: readonly Pick<Game, 'moves' | 'ms'>[]): number | null {
+  const moves = games.reduce((s, g) => s + g.moves, 0);
+  return moves > 0 ? games.reduce((s, g) => s + g.ms, 0) / moves : null;
+}
+
+/**
+ * A candidate's two objectives, both maximised: [strength, −ln(1 + cost per move)]. The log orders as the cost
+ * does (the same fronts), but spreads the points as a chart of cost reads (each ply multiplies the cost):
+ * crowding on the raw cost would crowd out every cheap point beside one deep one.
+ */
+export function frontObjectives(fitness: RunConfig['fitness'], candidate: number, games: readonly Game[]): [number, number] {
+  const cost = costPerMove(games);
+  if (cost === null) throw new Error(`candidate ${candidate}: its games carry no count of positions searched, so its cost per move is unknown`);
+  return [objectiveValue(fitness, games), -Math.log1p(cost)];
+}
+
+/**
+ * Which candidates to validate: the weight sets of the run no other dominates on their fitness games (one met
+ * in several generations, as a kept member is, on all its games; it stands as its latest candidate), at most
+ * `max`, the most spread (the two ends always).
+ */
+export function frontToValidate(fitness: RunConfig['fitness'], candidates: readonly Candidate[], games: ReadonlyMap<number, readonly Game[]>, max: number): Candidate[] {
+  const bySet = new Map<string, { latest: Candidate; games: Game[] }>();
+  for (const c of candidates) {
+    const own = games.get(c.id) ?? [];
+    if (own.length === 0) continue;
+    const key = JSON.stringify(c.params);
+    const set = bySet.get(key);
+    if (set) {
+      set.latest = c; // candidates come in generation order
+      set.games.push(...own);
+    } else bySet.set(key, { latest: c, games: [...own] });
+  }
+  const pool = [...bySet.values()].map(({ latest, games: all }) => ({ id: latest.id, genome: latest.genome, objectives: frontObjectives(fitness, latest.id, all) }));
+  const first = nonDominatedSort(pool.map((p) => p.objectives))[0] ?? [];
+  const kept = selectSurvivors(first.map((i) => pool[i]), max).members.map((m) => m.id);
+  return candidates.filter((c) => kept.includes(c.id)).sort((a, b) => a.id - b.id);
+}
+
+export interface FrontPoint {
+  /** Its number in `show` and for `export --point`: 1 is the cheapest. */
+  point: number;
+  candidate: number;
+  generation: number;
+  params: Record<string, number>;
+  start: boolean;
+  /** The objective on held-out seeds, and the half-width of its 95 % interval. */
+  validation: number;
+  halfWidth: number | null;
+  /** Mean score on the held-out games (the objective may be another figure). */
+  meanScore: number;
+  games: number;
+  costPerMove: number;
+  msPerMove: number | null;
+  /** Its gain over the next cheaper point is inside the noise (the difference's 95 % interval covers 0). */
+  withinNoiseOfCheaper: boolean;
+}
+
+export interface ValidatedFront {
+  points: FrontPoint[];
+  /** Validated candidates that the held-out games put behind another on both objectives. */
+  dominated: number;
+}
+
+/**
+ * The run's validated front from its stored games, cheapest first; null for a run without one (one objective,
+ * or not validated yet).
+ */
+export function validatedFront(store: Store, runId: number, config: RunConfig, startCandidate: number | null): ValidatedFront | null {
+  if (!hasFront(config)) return null;
+  const validated = store.validatedCandidates(runId);
+  if (validated.length === 0) return null;
+  const scored = validated.flatMap((c) => {
+    const games = store.getGames(c.id, 'validation');
+    const cost = costPerMove(games);
+    return cost === null || games.length === 0 ? [] : [{ c, games, cost, value: objectiveValue(config.fitness, games) }];
+  });
+  const first = new Set(nonDominatedSort(scored.map((s) => [s.value, -s.cost]))[0] ?? []);
+  const onFront = scored.filter((_, i) => first.has(i)).sort((a, b) => a.cost - b.cost || a.value - b.value);
+  const points = onFront.map((s, i): FrontPoint => {
+    const halfWidth = fitnessHalfWidth95(config.fitness, s.games);
+    const cheaper = i > 0 ? onFront[i - 1] : null;
+    const cheaperHalf = cheaper ? fitnessHalfWidth95(config.fitness, cheaper.games) : null;
+    const withinNoise = cheaper !== null && halfWidth !== null && cheaperHalf !== null && s.value - cheaper.value <= Math.hypot(halfWidth, cheaperHalf);
+    return {
+      point: i + 1,
+      candidate: s.c.id,
+      generation: s.c.generation,
+      params: s.c.params,
+      start: s.c.id === startCandidate,
+      validation: s.value,
+      halfWidth,
+      meanScore: s.games.reduce((t, g) => t + g.score, 0) / s.games.length,
+      games: s.games.length,
+      costPerMove: s.cost,
+      msPerMove: msPerMove(s.games),
+      withinNoiseOfCheaper: withinNoise,
+    };
+  });
+  return { points, dominated: scored.length - points.length };
+}
+
+/** The strongest point of a front within a budget (cost per move, or ms per move), or null when every point costs more. */
+export function strongestWithin(front: readonly FrontPoint[], budget: { maxCost?: number; maxMsPerMove?: number }): FrontPoint | null {
+  const within = front.filter((p) => (budget.maxCost === undefined || p.costPerMove <= budget.maxCost) && (budget.maxMsPerMove === undefined || (p.msPerMove !== null && p.msPerMove <= budget.maxMsPerMove)));
+  return within.reduce<FrontPoint | null>((best, p) => (best === null || p.validation > best.validation ? p : best), null);
+}
