@@ -192,3 +192,49 @@ describe('two objectives in a run config: the refusals', () => {
     expect(() => parseConfig(JSON.parse(JSON.stringify(data)))).toThrow(message);
   });
 });
+
+describe('the search depth as a tuned parameter', () => {
+  const data = {
+    name: 'depth-front',
+    seed: 3,
+    space: { start: 'nneonneo', params: { depth: { min: 0, max: 2 }, cprob: { min: 0.0001, max: 0.01, scale: 'log' }, empty: { min: 0, max: 2000 }, monotonicity: { min: 1, max: 500, scale: 'log' } } },
+    optimizer: { kind: 'nsga2', population: 4, generations: 2 },
+    fitness: { games: 2, depth: 1, cost: 'nodes', cprob: 0.001 },
+    validation: { front: 3, games: 2 },
+    pool: { batchGames: 1 },
+  };
+
+  it('each candidate plays at its own whole depth and cutoff: its stored games are `play`\'s at those; export says how to play it', async () => {
+    const db = tempDb();
+    const { id } = await tuneToEnd(db, parseConfig(data), { workers: 2 });
+    const store = Store.open(db, { readonly: true });
+    let best;
+    let games;
+    try {
+      best = store.getCandidate(store.requireRun(id).bestCandidate!)!;
+      games = store.getGames(best.id, 'validation');
+      const depths = new Set(store.runGames(id).map((g) => store.getCandidate(g.candidateId)!.params.depth));
+      expect([...depths].every((d) => Number.isInteger(d) && d >= 0 && d <= 2)).toBe(true);
+    } finally {
+      store.close();
+    }
+    const out = join(mkdtempSync(join(tmpdir(), 'tune2048-depth-')), 'best.json');
+    const exported = runCli(['export', String(id), '--db', db, '--out', out]);
+    expect(exported.code).toBe(0);
+    const { depth, cprob } = best.params;
+    expect(exported.stderr).toContain(`play this at depth ${depth} and cprob ${cprob}: tune2048 play -w ${out} -d ${depth} --cprob ${cprob}`);
+    const played = JSON.parse(runCli(['play', '-w', out, '-d', String(depth), '--cprob', String(cprob), '-n', '1', '-s', String(games[0].seed), '--json']).stdout).games[0];
+    expect([played.score, played.moves]).toEqual([games[0].score, games[0].moves]);
+  });
+
+  it.each([
+    ['"auto" as fitness.depth', { fitness: { ...data.fitness, depth: 'auto' } }, /"space\.params\.depth": .*"auto" gives none to start from/],
+    ['a depth past the deepest', { space: { ...data.space, params: { ...data.space.params, depth: { min: 0, max: 99 } } } }, /"space\.params\.depth": min and max are whole depths from 0 to/],
+    ['half a depth', { space: { ...data.space, params: { ...data.space.params, depth: { min: 0.5, max: 2 } } } }, /"space\.params\.depth": min and max are whole depths/],
+    ['a log scale', { space: { ...data.space, params: { ...data.space.params, depth: { min: 1, max: 3, scale: 'log' } } } }, /"space\.params\.depth": a depth is tuned on a linear scale/],
+    ['a start outside', { space: { ...data.space, params: { ...data.space.params, depth: { min: 2, max: 3 } } } }, /"space\.params\.depth": the start depth 1 is outside \[2, 3\]/],
+    ['a cutoff of 1', { space: { ...data.space, params: { ...data.space.params, cprob: { min: 0.001, max: 1 } } } }, /"space\.params\.cprob": \[0\.001, 1\] must lie in \[0, 1\)/],
+  ])('refuses %s in one line', (_what, change, message) => {
+    expect(() => parseConfig({ ...data, ...change })).toThrow(message);
+  });
+});

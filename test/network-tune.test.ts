@@ -181,7 +181,7 @@ describe('tuning on a learned network', () => {
       else expect(r.stderr).toMatch(message);
     };
     const db = tempDb();
-    refused(['tune', '-c', config({ space: { params: { depth: {} } } }), '--db', db], 'space.params: "depth" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob, depthRule.deeperAtEmpty, depthRule.shallowerAtEmpty, or heuristic.<weight> with heuristic weights)');
+    refused(['tune', '-c', config({ space: { params: { depths: {} } } }), '--db', db], 'space.params: "depths" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob, depthRule.deeperAtEmpty, depthRule.shallowerAtEmpty, depth, or heuristic.<weight> with heuristic weights)');
     refused(['tune', '-c', config({ space: { params: { 'stageWeight.2': {} } } }), '--db', db], /"stageWeight\.2" is not a parameter of this network/);
     refused(['tune', '-c', config({ space: { params: { cprob: { min: 0.01 } } } }), '--db', db], 'space.params.cprob: give its "min" and "max"');
     refused(['tune', '-c', config({ fitness: { player: { kind: 'network', file: 'missing.bin' } } }), '--db', db], /missing\.bin/);

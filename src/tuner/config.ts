@@ -16,6 +16,7 @@ import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { MAX_DEPTH } from '../player/limits';
 import { NSGA2_DEFAULTS } from './nsga2';
+import { SEARCH_CPROB, SEARCH_DEPTH } from './space';
 import { InputError } from '../util/errors';
 import { canonicalJson } from '../util/canonical-json';
 import { shippedConfigPath } from '../util/shipped-config';
@@ -150,6 +151,9 @@ const nsga2Schema = v.strictObject({
   /** The chance each gene mutates (default 1 / the genes). */
   mutationRate: v.optional(num(0, 1)),
 });
+
+/** The points of a two-objective run's front validated when validation.front is absent (no default in the schema: a stored config's hash stays what it was). */
+export const FRONT_POINTS = 10;
 
 /** Optimizers that rank by two objectives (the others by one): NSGA-II, and random search as its baseline. */
 export const FRONT_OPTIMIZERS = ['nsga2', 'random'] as const;
@@ -290,8 +294,8 @@ export const configSchema = v.pipe(v.strictObject({
     v.strictObject({
       /** The best few of the last generation by fitness, validated on held-out seeds. */
       finalists: v.optional(int(1, 100), 3),
-      /** A two-objective run: at most this many points of the run's front (the most spread), validated with the start. */
-      front: v.optional(int(2, 100), 10),
+      /** A two-objective run: at most this many points of the run's front (the most spread), validated with the start (absent: FRONT_POINTS). */
+      front: v.optional(int(2, 100)),
       games: v.optional(int(1, 1_000_000), 100),
     }),
     {},
@@ -387,6 +391,8 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const result = v.safeParse(configSchema, expandNamedPlayer(data, origin));
   if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
   const config = result.output;
+  searchDepthParam(config, origin);
+  searchCprobParam(config, origin);
   // tune2048's own weights are linear unless said (as ever: a stored config and its hash stay what they were);
   // an external player's parameters take the scale it announces.
   if (!externalPlayerOf(config) && !networkPlayerOf(config)) {
@@ -397,6 +403,40 @@ export function parseConfig(data: unknown, origin = 'config'): RunConfig {
     }
   }
   return config;
+}
+
+/**
+ * space.params.depth, the search depth as a tuned parameter (tune2048's own players): whole numbers within
+ * 0–MAX_DEPTH, linear, starting at fitness.depth (written into the config, so the stored run holds it).
+ */
+function searchDepthParam(config: RunConfig, origin: string): void {
+  const spec = config.space.params?.[SEARCH_DEPTH];
+  if (!spec || externalPlayerOf(config)) return; // an external player's "depth" is its own announced parameter
+  const fail = (why: string) => {
+    throw new InputError(`${origin}: field "space.params.depth": ${why}`);
+  };
+  const depth = config.fitness.depth;
+  if (depth === 'auto') fail('tunes the search depth from fitness.depth, and "auto" gives none to start from: set fitness.depth to a number');
+  if (spec.min === undefined || spec.max === undefined) fail('give its "min" and "max" (whole depths)');
+  if (!Number.isInteger(spec.min) || !Number.isInteger(spec.max) || spec.min! < 0 || spec.max! > MAX_DEPTH) fail(`min and max are whole depths from 0 to ${MAX_DEPTH}`);
+  if (spec.scale === 'log') fail('a depth is tuned on a linear scale');
+  const start = spec.start ?? (depth as number);
+  if (!Number.isInteger(start) || start < spec.min! || start > spec.max!) fail(`the start depth ${start} is outside [${spec.min}, ${spec.max}] (or not whole)`);
+  config.space.params![SEARCH_DEPTH] = { min: spec.min, max: spec.max, scale: 'linear', start };
+}
+
+/** space.params.cprob of tune2048's heuristic: the search's cutoff, in [0, 1), starting at fitness.cprob (a network's is its space's own). */
+function searchCprobParam(config: RunConfig, origin: string): void {
+  const spec = config.space.params?.[SEARCH_CPROB];
+  if (!spec || externalPlayerOf(config) || networkPlayerOf(config)) return;
+  const fail = (why: string) => {
+    throw new InputError(`${origin}: field "space.params.cprob": ${why}`);
+  };
+  if (spec.min === undefined || spec.max === undefined) fail('give its "min" and "max"');
+  if (spec.min! < 0 || spec.max! >= 1) fail(`[${spec.min}, ${spec.max}] must lie in [0, 1)`);
+  const start = spec.start ?? config.fitness.cprob;
+  if (start < spec.min! || start > spec.max!) fail(`the start ${start} (fitness.cprob) is outside [${spec.min}, ${spec.max}]`);
+  config.space.params![SEARCH_CPROB] = { min: spec.min, max: spec.max, scale: spec.scale ?? 'linear', start };
 }
 
 export function loadConfig(ref: string): RunConfig {

@@ -14,8 +14,8 @@ import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
 import { hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
 import { ExternalSpace } from './external-space';
-import { loadRunProblem, type RunProblem } from './run-problem';
-import { ParameterSpace } from './space';
+import { loadRunProblem, searchAt, type RunProblem } from './run-problem';
+import { ParameterSpace, searchCprobOf, searchDepthOf } from './space';
 import { runStartVerdict, type StartVerdict } from './start-verdict';
 
 /** Which point of a two-objective run's front to export (none: the run's best, its strongest point). */
@@ -107,7 +107,7 @@ export function exportBest(store: Store, runId: number, out?: string, choice: Fr
       ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
       name: `${run.name}-run${run.id}`,
-      provenance: { ...provenance(store, problem, best, point), depth: config.fitness.depth },
+      provenance: { ...provenance(store, problem, best, point), depth: searchDepthOf(problem.space, best.genome) ?? config.fitness.depth },
     });
   }
   if (problem.space instanceof ExternalSpace) {
@@ -115,6 +115,17 @@ export function exportBest(store: Store, runId: number, out?: string, choice: Fr
     return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), provenance: provenance(store, problem, best, point) };
   }
   return bestWeights(store, problem, best, point);
+}
+
+/**
+ * The search settings a run's exported point plays with, when the run tuned them (the depth; the heuristic's
+ * cutoff, which a weights file does not carry): empty for a run that tuned neither.
+ */
+export function exportedSearch(store: Store, runId: number, choice: FrontChoice = {}): { depth?: number; cprob?: number } {
+  const { problem, best } = validatedBest(store, runId, choice);
+  const depth = searchDepthOf(problem.space, best.genome);
+  const cprob = searchCprobOf(problem.space, best.genome);
+  return { ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) };
 }
 
 export function exportBestWeights(store: Store, runId: number): Weights {
@@ -129,15 +140,16 @@ function bestWeights(store: Store, problem: RunProblem, best: Candidate, point: 
   if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${run.id} writes them)`);
   // The start's values as given (the run's games used them through log and exp: a last-bit difference at most).
   const weights = space.toWeights(best.genome, true);
+  const fitness = searchAt(config.fitness, space, best.genome);
   return parseWeights(
     {
       ...weights,
       format: WEIGHTS_FORMAT,
       version: oldestVersion(weights),
       name: `${run.name}-run${run.id}`,
-      description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${config.fitness.depth}.`,
+      description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${fitness.depth}.`,
       source: `tune2048 run ${run.id}`,
-      provenance: { ...provenance(store, problem, best, point), search: fitnessPlayer(config.fitness, weights).search, player: config.fitness.player ?? 'expectimax' },
+      provenance: { ...provenance(store, problem, best, point), search: fitnessPlayer(fitness, weights).search, player: config.fitness.player ?? 'expectimax' },
     },
     'exported weights',
   );

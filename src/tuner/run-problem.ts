@@ -26,7 +26,7 @@ import { networkStart, NetworkSpace, type NetworkStart } from './network-space';
 import { fitnessPlayer } from './fitness';
 import type { Optimizer } from './optimizer';
 import { createOptimizer } from './optimizers';
-import { BoundedSpace, ParameterSpace } from './space';
+import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from './space';
 
 /** An external player as a run stores it: what it announced when the run began, and the start values. */
 export interface StoredExternal {
@@ -102,8 +102,8 @@ function prepareNetworkRun(config: RunConfig): StoredConfig {
 }
 
 /** The network player of a run's settings. */
-export function networkSpec(config: RunConfig, stored: StoredNetwork, settings: NetworkStart): NetworkPlayerSpec {
-  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth: config.fitness.depth, cprob: settings.cprob, stageWeights: settings.stageWeights, ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+export function networkSpec(config: RunConfig, stored: StoredNetwork, settings: NetworkStart, depth: number | 'auto' = config.fitness.depth): NetworkPlayerSpec {
+  return { kind: 'network', network: { file: networkPlayerOf(config)!.file, sha256: stored.sha256 }, search: { depth, cprob: settings.cprob, stageWeights: settings.stageWeights, ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
 }
 
 /** The synchronous preparation of a run of tune2048's own heuristic (an external player's needs prepareRun: it starts the program). */
@@ -190,7 +190,7 @@ export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
   const optimizer = createOptimizer(config);
   if (stored.network) {
     const space = new NetworkSpace(stored.network.stages, stored.network.start, config.space.params, stored.network.sha256);
-    return { ...stored, space, optimizer, playerOf: (genome) => networkSpec(config, stored.network!, space.toSettings(genome)) };
+    return { ...stored, space, optimizer, playerOf: (genome) => networkSpec(config, stored.network!, space.toSettings(genome), searchDepthOf(space, genome)) };
   }
   const player = externalPlayerOf(config);
   if (player) {
@@ -199,7 +199,14 @@ export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
     return { ...stored, space, optimizer, playerOf: (genome) => externalSpec(stored.external!, space.toParams(genome), launch) };
   }
   const space = new ParameterSpace(stored.startWeights!, config.space.params!, config.space.matrix, config.space.stages);
-  return { ...stored, space, optimizer, playerOf: (genome) => fitnessPlayer(config.fitness, space.toWeights(genome)) };
+  return { ...stored, space, optimizer, playerOf: (genome) => fitnessPlayer(searchAt(config.fitness, space, genome), space.toWeights(genome)) };
+}
+
+/** The fitness settings with a genome's tuned search depth and (the heuristic's) cutoff, or as they are. */
+export function searchAt(fitness: RunConfig['fitness'], space: BoundedSpace, genome: readonly number[]): RunConfig['fitness'] {
+  const depth = searchDepthOf(space, genome);
+  const cprob = searchCprobOf(space, genome);
+  return { ...fitness, ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) };
 }
 
 /** The problem of a run in the store (an InputError names a missing run). */

@@ -12,6 +12,29 @@ export interface ParamSpec {
   scale: 'linear' | 'log';
   /** The start value, instead of the start weights' (required for the parameters of a structured matrix). */
   start?: number;
+  /** Whole numbers only (the search depth): a genome's value is rounded. */
+  integer?: boolean;
+}
+
+/**
+ * The search depth as a parameter of any run of tune2048's own players (heuristic or network): a whole number,
+ * its start fitness.depth (parseConfig puts it in), so a two-objective run can trade depth against cost.
+ */
+export const SEARCH_DEPTH = 'depth';
+
+/** The chance cutoff as a parameter of the heuristic's search (a network's space has its own `cprob`), starting at fitness.cprob. */
+export const SEARCH_CPROB = 'cprob';
+
+/** The search depth a genome gives, when the space tunes it (else the run's fitness.depth stands). */
+export function searchDepthOf(space: BoundedSpace, genome: readonly number[]): number | undefined {
+  const i = space.names.indexOf(SEARCH_DEPTH);
+  return i < 0 ? undefined : space.denormalize(i, genome[i]);
+}
+
+/** The heuristic search's cutoff a genome gives, when the space tunes it. */
+export function searchCprobOf(space: BoundedSpace, genome: readonly number[]): number | undefined {
+  const i = space instanceof ParameterSpace ? space.names.indexOf(SEARCH_CPROB) : -1;
+  return i < 0 ? undefined : space.denormalize(i, genome[i]);
 }
 
 /**
@@ -132,7 +155,8 @@ export abstract class BoundedSpace {
     if (t === 0) return min; // exact at the bounds despite exp/log round-off
     if (t === 1) return max;
     const v = scale === 'log' ? Math.exp(Math.log(min) + t * (Math.log(max) - Math.log(min))) : min + t * (max - min);
-    return Math.min(max, Math.max(min, v));
+    const clamped = Math.min(max, Math.max(min, v));
+    return this.specs[i].integer ? Math.round(clamped) : clamped;
   }
 
   /** Parameter i's value at the start point. */
@@ -182,7 +206,7 @@ export class ParameterSpace extends BoundedSpace {
 
   constructor(start: Weights, params: Record<string, Partial<ParamSpec>>, form: MatrixForm = 'full', stages?: StageSplit) {
     const bounded = boundedSpecs(params);
-    super(Object.keys(bounded), Object.values(bounded));
+    super(Object.keys(bounded), Object.values(bounded).map((spec, i) => (Object.keys(bounded)[i] === SEARCH_DEPTH ? { ...spec, integer: true } : spec)));
     params = bounded;
     this.start = stages ? splitIntoStages(start, stages) : start;
     this.form = form;
@@ -203,6 +227,7 @@ export class ParameterSpace extends BoundedSpace {
       if (own === LEARNED_PARAM && !this.start.learned) {
         throw new InputError(`space.params: "${name}": the start weights have no learned term (write weights with one: tune2048 learn export <run> --out FILE --base PRESET --weight W --weights-out WEIGHTS)`);
       }
+      if (name === SEARCH_DEPTH || name === SEARCH_CPROB) return; // the search's: checked with fitness.depth and cprob (config.ts)
       const cell = MATRIX_PARAM.exec(own);
       const known = own === LEARNED_PARAM || (SCALAR_WEIGHT_NAMES as readonly string[]).includes(own) || LINE_PARAM.test(own) || structured.includes(own) || (cell && structured.length === 0);
       if (!known) {
@@ -227,6 +252,7 @@ export class ParameterSpace extends BoundedSpace {
     const values = this.params(genome, asGiven);
     const symmetric = this.form === 'symmetric';
     for (const [name, v] of Object.entries(values)) {
+      if (name === SEARCH_DEPTH || name === SEARCH_CPROB) continue; // the search's, not the weights'
       const stage = STAGE_PARAM.exec(name);
       if (stage) {
         if (!stage[2].startsWith('matrix.')) writeValue(w.stages.list[Number(stage[1])], stage[2], v, symmetric);

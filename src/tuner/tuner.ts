@@ -25,7 +25,7 @@ import { generationSeconds } from '../store/records';
 import type { Candidate, Game, Generation, Store } from '../store/store';
 import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
-import type { RunConfig } from './config';
+import { FRONT_POINTS, type RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
 import { frontObjectives, frontToValidate, hasFront, validatedFront } from './front';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
@@ -346,7 +346,7 @@ export class Tuner {
       const into = game.purpose === 'fitness' ? fitnessGames : games;
       into.set(game.candidateId, [...(into.get(game.candidateId) ?? []), game]);
     }
-    const front = frontToValidate(config.fitness, candidates, fitnessGames, config.validation.front);
+    const front = frontToValidate(config.fitness, candidates, fitnessGames, config.validation.front ?? FRONT_POINTS);
     const start = findStart(front, problem.space.params(problem.space.startGenome())) ?? findStart(store.getCandidates(runId, 0), problem.space.params(problem.space.startGenome()));
     if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
     const played = front.includes(start) ? front : [...front, start];

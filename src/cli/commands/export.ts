@@ -4,13 +4,14 @@ import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
 import type { Weights } from '../../heuristic/weights';
-import { exportBest, type FrontChoice } from '../../tuner/export';
+import { exportBest, exportedSearch, type FrontChoice } from '../../tuner/export';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseIntegerOption, parseNumberOption, parseRunId } from '../options';
 import { writeOutputFile } from '../output';
+import { shellWord } from '../../util/command-hint';
 
 /** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
 const FORMATS = ['json', 'nneonneo'] as const;
@@ -46,6 +47,14 @@ export function command(): Command {
         }
         if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));
         else if (!opts.out) process.stdout.write(text);
+        // A tuned depth is the search's, not the file's: say how to play it.
+        const search = exportedSearch(store, runId, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
+        if (search.depth !== undefined || search.cprob !== undefined) {
+          const flags = [search.depth !== undefined ? `-d ${search.depth}` : '', search.cprob !== undefined ? `--cprob ${search.cprob}` : ''].filter(Boolean).join(' ');
+          const what = [search.depth !== undefined ? `depth ${search.depth}` : '', search.cprob !== undefined ? `cprob ${search.cprob}` : ''].filter(Boolean).join(' and ');
+          const play = opts.out && opts.format === 'json' ? `: ${isNetworkSettings(best) ? `tune2048 play --player network:${shellWord(opts.out)}` : `tune2048 play -w ${shellWord(opts.out)}`} ${flags}` : ` (${flags})`;
+          console.error(`tune2048: run ${runId} tuned the search too: play this at ${what}${play}`);
+        }
         // Said after the file is written (a refused export says only why): the export may be the start itself.
         const verdict = runStartVerdict(store, loadRunProblem(store, runId));
         if (verdict && !verdict.clear) console.error(`tune2048: run ${runId}: ${describeStartVerdict(verdict)}`);

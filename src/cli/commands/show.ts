@@ -89,7 +89,7 @@ export function describeFront(front: ValidatedFront, runId: number, db: string):
       fmt(p.costPerMove, 1),
       p.msPerMove === null ? '-' : fmt(p.msPerMove, 3),
       p.withinNoiseOfCheaper ? 'not clearly above the point before' : '',
-      Object.entries(p.params).map(([k, v]) => `${k}=${fmt(v, 4)}`).join(' '),
+      Object.entries(p.params).map(([k, v]) => `${k}=${Number.isInteger(v) ? v : fmt(v, 4)}`).join(' '),
     ]);
   const games = front.points[0]?.games ?? 0;
   const dominated = front.dominated > 0 ? `; ${front.dominated} more validated point${front.dominated === 1 ? '' : 's'} fell behind one of these on both` : '';
