@@ -18,6 +18,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli';
+import { runDetail } from '../src/report/run-data';
+import { buildRunReport } from '../src/report/report';
 import { tempDb, tuneToEnd } from './helpers/runs';
 
 const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, smoothness: 60, sum: 30, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
@@ -152,10 +154,21 @@ describe('the validated front and export by budget (a stored run built by hand)'
     expect(exported(db, '--max-cost', '99').front!.candidate).toBe(ids[0]);
     expect(exported(db, '--max-cost', '1000').front!.candidate).toBe(ids[3]);
     expect(exported(db, '--max-ms-per-move', '0.5').front!.candidate).toBe(ids[1]);
-    // show's table numbers the same points.
+    // show, the report and the dashboard's data number the same points.
     const show = runCli(['show', '1', '--db', db]);
     expect(show.stdout).toMatch(/validated front: 3 points/);
-    expect(show.stdout).toMatch(new RegExp(`\\n2 +${ids[1]} +80000\\.0`));
+    expect(show.stdout).toMatch(new RegExp(`\\n2 +${ids[1]} +80,000\\.0 +±\\d`));
+    const json = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { front: { point: number; candidate: number }[] };
+    expect(json.front.map((p) => [p.point, p.candidate])).toEqual([[1, ids[0]], [2, ids[1]], [3, ids[3]]]);
+    const read = Store.open(db, { readonly: true });
+    try {
+      expect(runDetail(read, 1).front!.map((p) => p.candidate)).toEqual([ids[0], ids[1], ids[3]]);
+      const html = buildRunReport(read, 1);
+      expect(html).toContain('<div id="chart-front" class="chart">');
+      expect(html).toMatch(new RegExp(`<td>2</td><td>${ids[1]}</td><td>80,000\\.0</td>`));
+    } finally {
+      read.close();
+    }
   });
 
   it('a budget below every point, a point out of range, two choices at once, a one-objective run: one line, exit 2, nothing written', () => {

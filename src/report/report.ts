@@ -11,6 +11,7 @@ import type { Store } from '../store/store';
 import { describeModel } from '../tuner/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
+import { FRONT_HEADERS, FRONT_NOTE, frontRows } from './front-table';
 import { interval, num as formatNumber } from './numbers';
 
 const esc = escapeHtml;
@@ -106,6 +107,7 @@ ${d.generations.some((g) => g.step !== null) ? `<h2>Step size</h2>\n<figure id="
 <figure id="params"><div id="chart-params" class="chart"></div></figure>
 ${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], d.params.map((p) => [p.name, num(p.min, 4), num(p.max, 4), p.scale, d.best?.validated && p.best !== null ? num(p.best, 4) : '–']))}
 ${d.best?.weights ? `<h2>The best weights, whole</h2>\n<p>Candidate ${d.best.candidate}${d.best.validated ? ' (validated)' : ' (the best in-sample so far)'}: every weight as <code>tune2048 export ${run.id}</code> writes it.</p>\n${htmlTable(['weight', 'value'], Object.entries(d.best.weights).filter(([k]) => !NOT_WEIGHTS.has(k)).flatMap(([k, v]) => weightRows(v, k)))}` : ''}
+${d.front ? `<h2>Strength against cost: the validated front</h2>\n<figure id="front"><div id="chart-front" class="chart"></div></figure>\n${htmlTable(FRONT_HEADERS, frontRows(d.front))}\n<p>${esc(FRONT_NOTE)} <code>tune2048 export ${run.id} --point K</code> writes point K; <code>--max-cost</code> or <code>--max-ms-per-move</code> the strongest within a budget.</p>` : ''}
 <h2>Validation of the finalists</h2>
 <p>${s.validationGames} held-out games each; the winner is the run's best${d.best?.validated ? ` (candidate ${d.best.candidate})` : ''}.</p>
 ${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}

@@ -11,6 +11,7 @@ import type { Optimizer, StateSummary } from '../tuner/optimizer';
 import { runListItem, type RunListItem } from './run-list';
 import { describeStartVerdict, runStartVerdict } from '../tuner/start-verdict';
 import { loadRunProblem } from '../tuner/run-problem';
+import { validatedFront, type FrontPoint } from '../tuner/front';
 import type { RunConfig } from '../tuner/config';
 import { fitnessHalfWidth95, gameObjective } from '../tuner/fitness';
 import { splitSpread } from '../compare/noise';
@@ -57,6 +58,8 @@ export interface RunDetail {
    * weights (tune2048's heuristic), or its external player and every parameter's value.
    */
   best: { candidate: number; validated: boolean; weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } | null;
+  /** A two-objective run's validated front, cheapest first (null: one objective, or not validated yet). */
+  front: FrontPoint[] | null;
   /** The validated candidates, the start among them (origin "start"). */
   finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null }[];
   /** Whether the run beat its start, in one line (null: the start was not validated, e.g. a run from before this check). */
@@ -147,6 +150,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
     generations,
     best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, ...bestOf(config, space, bestRow.genome) } : null,
     finalists,
+    front: validatedFront(store, runId, config, verdict?.start.candidate ?? null)?.points ?? null,
     startVerdict: verdict && describeStartVerdict(verdict),
     // Race checkpoints are the race's own bookkeeping, not shown.
     comparisons: store.listResults(runId, 'comparison').map((c) => ({ id: c.id, ...c.result })),

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
+import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
 import { describeModel } from '../../tuner/optimizer';
 import { suggest } from '../../util/command-hint';
@@ -79,23 +80,11 @@ export function command(): Command {
 
 /** The validated front as a table, cheapest first, with what the noise allows to say and how to export a point. */
 export function describeFront(front: ValidatedFront, runId: number, db: string): string {
-  const rows = [['point', 'candidate', 'held-out', '± (95%)', 'nodes/move', 'ms/move', '', 'settings']];
-  for (const p of front.points)
-    rows.push([
-      String(p.point),
-      String(p.candidate) + (p.start ? ' (start)' : ''),
-      fmt(p.validation),
-      halfWidth(p.validation, p.halfWidth).trim() || '-',
-      fmt(p.costPerMove, 1),
-      p.msPerMove === null ? '-' : fmt(p.msPerMove, 3),
-      p.withinNoiseOfCheaper ? 'not clearly above the point before' : '',
-      Object.entries(p.params).map(([k, v]) => `${k}=${Number.isInteger(v) ? v : fmt(v, 4)}`).join(' '),
-    ]);
   const games = front.points[0]?.games ?? 0;
   const dominated = front.dominated > 0 ? `; ${front.dominated} more validated point${front.dominated === 1 ? '' : 's'} fell behind one of these on both` : '';
   return [
     `validated front: ${front.points.length} point${front.points.length === 1 ? '' : 's'} none of which another beats on both held-out strength and cost (${games} held-out games each${dominated})`,
-    table(rows),
-    `(nodes/move: positions the search expands a move, the same on every machine; ms/move: measured here, beside it. Export a point by its number, e.g. ${suggest(`export ${runId} --point 1 --out point-1.json`, db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
+    table([FRONT_HEADERS, ...frontRows(front.points)]),
+    `(${FRONT_NOTE} Export a point by its number, e.g. ${suggest(`export ${runId} --point 1 --out point-1.json`, db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
   ].join('\n');
 }

@@ -24,6 +24,8 @@ export interface ChartSpec {
   band?: { name: string; low: (number | null)[]; high: (number | null)[] };
   /** Draw steps (an empirical CDF) instead of straight segments. */
   stepped?: boolean;
+  /** A log scale on x (costs: each ply multiplies them). */
+  logX?: boolean;
 }
 
 /**
@@ -48,8 +50,8 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
     height: 300,
     series,
     // Whole-number x values (generations, games) get whole-number ticks only; the y label gets the room it needs.
-    axes: [{ label: spec.xLabel, ...(spec.x.every(Number.isInteger) ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] } : {}) }, { label: spec.yLabel, size: 80, labelSize: 30 }],
-    scales: { x: { time: false } },
+    axes: [{ label: spec.xLabel, ...(spec.x.every(Number.isInteger) && !spec.logX ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] } : {}) }, { label: spec.yLabel, size: 80, labelSize: 30 }],
+    scales: { x: spec.logX ? { time: false, distr: 3 } : { time: false } },
     legend: { live: chartSettings.liveLegend },
   };
   if (spec.band) {
@@ -111,6 +113,19 @@ export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLEleme
       yLabel: 'position in range',
       x,
       series: detail.params.map((p, i) => ({ name: p.name, values: g.map((q) => q.bestGenome[i] ?? null) })),
+    });
+  }
+  const front = find('chart-front');
+  if (front && detail.front && detail.front.length > 0) {
+    const p = detail.front;
+    drawChart(front, {
+      title: 'The validated front: held-out strength against the search\'s cost (log scale)',
+      xLabel: 'positions searched per move',
+      yLabel: detail.settings.objective,
+      x: p.map((q) => Math.max(q.costPerMove, 0.1)), // a log axis has no 0 (a depth-0 search counts none)
+      series: [{ name: 'held-out (the front, cheapest first)', values: p.map((q) => q.validation) }],
+      band: { name: 'held-out ± 95 %', low: p.map((q) => q.validation - (q.halfWidth ?? 0)), high: p.map((q) => q.validation + (q.halfWidth ?? 0)) },
+      logX: true,
     });
   }
   for (const c of detail.comparisons) {

@@ -8,6 +8,7 @@ import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import type { RunListItem } from '../../report/run-list';
 import { escapeHtml } from '../../report/svg';
 import { drawChart, drawRunCharts } from './charts';
+import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import type { LearnItem, LearnPoint } from '../../report/learn-data';
 import { startViewer } from './viewer';
 import { describeModel } from '../../tuner/optimizer';
@@ -124,6 +125,7 @@ function runPage(id: number): void {
 <h2>Step size</h2><div id="chart-step" class="chart"></div>
 <h2>Tuned parameters</h2><div id="chart-params" class="chart"></div><div id="params"></div>
 <h2>Best weights</h2><div id="best"></div>
+<div id="front"></div>
 <h2>Validation of the finalists</h2><div id="finalists"></div>
 <div id="sweeps"></div><div id="comparisons"></div>`;
   poll<RunDetail>(`/api/runs/${id}`, (d) => {
@@ -149,6 +151,10 @@ function runPage(id: number): void {
       ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'}.</p>
          <div class="side">${heatMap(w.matrix, w.matrixOn ?? 'rank')}${table(['weight', 'value'], (['alive', 'empty', 'merges', 'descents', 'monotonicity', 'monotonicityPower', 'smoothness', 'sum', 'sumPower'] as const).filter((k) => w[k] !== undefined).map((k) => [k, num(w[k] as number, 3)]))}</div>${versionTwoNotes(w)}`
       : '<p>No generation finished yet.</p>';
+    // Written before the charts are drawn: the front's chart goes into its div.
+    document.getElementById('front')!.innerHTML = d.front
+      ? `<h2>Strength against cost: the validated front</h2><div id="chart-front" class="chart"></div>${table(FRONT_HEADERS, frontRows(d.front).map((r) => r.map(esc)))}<p class="note">${esc(FRONT_NOTE)}</p>`
+      : '';
     document.getElementById('finalists')!.innerHTML = d.finalists.length
       ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)])) +
         (d.startVerdict ? `<p id="start-verdict">${esc(d.startVerdict)}</p>` : '')
