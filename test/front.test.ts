@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { runCli } from './helpers/cli';
 import { runDetail } from '../src/report/run-data';
 import { buildRunReport } from '../src/report/report';
-import { tempDb, tuneToEnd } from './helpers/runs';
+import { tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
 const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, smoothness: 60, sum: 30, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
 const LOW = 1;
@@ -203,6 +203,14 @@ describe('two objectives in a run config: the refusals', () => {
     ['an external player', with_('fitness', { player: { kind: 'external', name: 'x', command: ['true'] }, synthetic: undefined }), /the external player x reports no cost per move/],
   ])('%s', (_what, data, message) => {
     expect(() => parseConfig(JSON.parse(JSON.stringify(data)))).toThrow(message);
+  });
+
+  it('race, which compares one objective, refuses a two-objective problem before it creates anything', () => {
+    const db = tempDb();
+    const r = runCli(['race', '-c', writeConfig({ ...base, optimizer: { kind: 'random', population: 16, generations: 5, elitism: 0 } }), '--db', db, '--budget', '500']);
+    expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(r.stderr).toMatch(/race compares the validated best of one objective; this problem has two \(fitness\.cost\)/);
+    expect(existsSync(db)).toBe(false);
   });
 });
 

@@ -16,7 +16,8 @@ import { holdoutSeeds } from './seeds';
 import { Tuner } from './tuner';
 import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
 import type { RaceCheckpoint, Store } from '../store/store';
-import { StopRequestedError } from '../util/errors';
+import { InputError, StopRequestedError } from '../util/errors';
+import { hasFront } from './front';
 import { mean } from '../util/stats';
 import { syntheticMean } from '../player/synthetic';
 
@@ -153,6 +154,14 @@ export function contenderOptimizer(problem: RunConfig, kind: OptimizerKind): Opt
 // Odd seeds from their own stream: never a tuning seed (even), and the same for every contender.
 export { holdoutSeeds };
 
+/** A contender's run config: the problem with the contender's optimizer, its seed and the race's budget (an InputError when it cannot be). */
+export function raceConfig(problem: RunConfig, kind: string, seed: number, budget: number): RunConfig {
+  const contender = parseContender(kind);
+  if (!contender) throw new InputError(`unknown race contender "${kind}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
+  if (hasFront(problem)) throw new InputError('race compares the validated best of one objective; this problem has two (fitness.cost): tune it with nsga2 and with random, and compare their fronts with show');
+  return parseConfig({ ...problem, name: `race-${kind}-seed${seed}-budget${budget}`, seed, optimizer: contenderOptimizer(problem, contender.kind), fitness: contenderFitness(problem, contender.racing, budget) });
+}
+
 export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
   const log = o.onLog ?? (() => {});
   const seeds = holdoutSeeds(o.holdoutGames);
@@ -163,11 +172,9 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
   let finished = 0; // games of the runs already done
   const progress = (current: number) => o.onProgress?.(finished + current, total);
   for (const kind of o.kinds) {
-    const contender = parseContender(kind);
-    if (!contender) throw new Error(`unknown race contender "${kind}"`);
     for (const seed of o.seeds) {
-      const name = `race-${kind}-seed${seed}-budget${o.budget}`;
-      const config = parseConfig({ ...o.problem, name, seed, optimizer: contenderOptimizer(o.problem, contender.kind), fitness: contenderFitness(o.problem, contender.racing, o.budget) });
+      const config = raceConfig(o.problem, kind, seed, o.budget);
+      const name = config.name!;
       const existing = store.findRunsByName(name)[0];
       const runId = existing?.id ?? createRun(store, o.prepared ? { ...o.prepared, config } : config, name);
       const t0 = performance.now();

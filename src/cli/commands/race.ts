@@ -4,7 +4,7 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/run-problem';
-import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
+import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, raceConfig, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
 import { shellWord } from '../../util/command-hint';
 import { median } from '../../util/stats';
 import { EXIT_INTERRUPTED } from '../exit-codes';
@@ -35,6 +35,8 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout')
     .action(async (opts: { config: string; optimizers: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean }) => {
       const problem = loadConfig(opts.config);
+      // Every contender's config is checked before anything is created.
+      for (const kind of opts.optimizers) raceConfig(problem, kind, opts.seeds[0], opts.budget);
       const { config: _problem, ...prepared } = await prepareRun(problem);
       if (opts.svg) checkOutputPath(opts.svg, '--svg');
       await checkQueue(opts.queue ?? problem.pool.queue);
