@@ -287,14 +287,52 @@ export class Tuner {
   }
 
   /**
-   * The best few distinct weight sets of the last generation by fitness, plus any distribution mean (CMA-ES's recommendation)
-   * and the run's start, re-played on held-out seeds. The winner (a pooled optimizer's point, else the best on held-out
-   * seeds) is the run's best unless the start validates above it: a run never hands back worse than it began.
+   * The candidates to validate, and the run's start beside them, re-played on held-out seeds; the winner is the
+   * run's best. One objective: the best few distinct weight sets of the last generation by fitness, plus any
+   * distribution mean (CMA-ES's recommendation); the winner is a pooled optimizer's point, else the best on
+   * held-out seeds, unless the start validates above it (a run never hands back worse than it began). Two
+   * objectives: the run's front (front.ts); the winner is the strongest point of the validated front, and
+   * export picks another by its number or a budget.
    */
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const { config } = problem;
-    if (hasFront(config)) return this.validateFront(problem, lastGeneration, bestSoFar);
+    const { chosen, games } = hasFront(config) ? this.frontToValidate(problem, lastGeneration) : this.finalists(problem, lastGeneration);
+    // The start, played on the same seeds unless it is among them (generation 0 always holds it).
+    const startParams = problem.space.params(problem.space.startGenome());
+    const start = findStart(chosen, startParams) ?? findStart(store.getCandidates(runId, 0), startParams);
+    if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
+    const played = chosen.includes(start) ? chosen : [...chosen, start];
+    if (!games.has(start.id) && start.generation !== lastGeneration) games.set(start.id, store.generationGames(runId, start.generation, 'validation').get(start.id) ?? []);
+    const seeds = validationSeeds(config.seed, config.validation.games);
+    const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
+    await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
+    const scored = played.map((c) => {
+      const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
+      store.setValidation(c.id, validation);
+      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, start: c === start };
+    });
+    let winner: number;
+    if (hasFront(config)) {
+      winner = validatedFront(store, runId, config, start.id)!.points.reduce((a, b) => (b.validation > a.validation ? b : a)).candidate;
+    } else {
+      // A model-based optimizer's result is its point, validated: the others are played to show what a pick by
+      // in-sample luck would have given, never chosen by their own held-out noise.
+      const point = problem.optimizer.pooled ? chosen.find((c) => c.origin === 'mean') : undefined;
+      const fromFinalists = point ? scored.find((f) => f.candidate === point.id)! : scored.filter((f) => chosen.some((c) => c.id === f.candidate)).reduce((a, b) => (b.validation > a.validation ? b : a));
+      const startScore = scored.find((f) => f.candidate === start.id)!;
+      winner = (startScore.validation > fromFinalists.validation ? startScore : fromFinalists).candidate;
+    }
+    store.setBestCandidate(runId, winner);
+    const points = played.map((c, i) => ({ id: c.id, params: c.params, validation: scored[i].validation, games: games.get(c.id) ?? [] }));
+    const verdict = weighStart(config.fitness, points[played.indexOf(start)], winner, points);
+    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
+    return winner;
+  }
+
+  /** One objective: the best few distinct weight sets of the last generation (and any mean), with their validation games. */
+  private finalists(problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
+    const { store, runId } = this;
     const ranked = [...store.getCandidates(runId, lastGeneration)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
     // Distinct weight sets only: a copy of a finalist would validate to the same number.
     const seen = new Set<string>();
@@ -302,69 +340,24 @@ export class Tuner {
       const key = JSON.stringify(c.params);
       return !seen.has(key) && seen.add(key);
     });
-    const finalists = distinct.filter((c, i) => i < config.validation.finalists || c.origin === 'mean');
-    // The start, played on the same seeds unless a finalist is the start itself (generation 0 always holds it).
-    const startParams = problem.space.params(problem.space.startGenome());
-    const start = findStart(finalists, startParams) ?? findStart(store.getCandidates(runId, 0), startParams);
-    if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
-    const played = finalists.includes(start) ? finalists : [...finalists, start];
-    const seeds = validationSeeds(config.seed, config.validation.games);
-    const games = store.generationGames(runId, lastGeneration, 'validation');
-    if (start.generation !== lastGeneration) games.set(start.id, store.generationGames(runId, start.generation, 'validation').get(start.id) ?? []);
-    const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
-    await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
-    const scored = played.map((c) => {
-      const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
-      store.setValidation(c.id, validation);
-      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, start: c === start };
-    });
-    // A model-based optimizer's result is its point, validated: the others are played to show what a pick by
-    // in-sample luck would have given, never chosen by their own held-out noise.
-    const point = problem.optimizer.pooled ? finalists.find((c) => c.origin === 'mean') : undefined;
-    const fromFinalists = point ? scored.find((f) => f.candidate === point.id)! : scored.filter((f) => finalists.some((c) => c.id === f.candidate)).reduce((a, b) => (b.validation > a.validation ? b : a));
-    const startScore = scored.find((f) => f.candidate === start.id)!;
-    const winner = startScore.validation > fromFinalists.validation ? startScore : fromFinalists;
-    store.setBestCandidate(runId, winner.candidate);
-    const points = played.map((c, i) => ({ id: c.id, params: c.params, validation: scored[i].validation, games: games.get(c.id) ?? [] }));
-    const verdict = weighStart(config.fitness, points[played.indexOf(start)], winner.candidate, points);
-    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
-    return winner.candidate;
+    const chosen = distinct.filter((c, i) => i < problem.config.validation.finalists || c.origin === 'mean');
+    return { chosen, games: store.generationGames(runId, lastGeneration, 'validation') };
   }
 
-  /**
-   * A two-objective run's validation: the run's front on its fitness games (at most validation.front points, the
-   * most spread) and the start, played on held-out seeds. The run's best is the strongest point of the validated
-   * front (front.ts): export picks another by its number or a budget.
-   */
-  private async validateFront(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
+  /** Two objectives: the run's front on its fitness games (at most validation.front points, the most spread), with their validation games. */
+  private frontToValidate(problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
     const { store, runId } = this;
     const { config } = problem;
     const candidates = Array.from({ length: lastGeneration + 1 }, (_, g) => store.getCandidates(runId, g)).flat();
-    const fitnessGames = new Map<number, Game[]>();
+    const fitness = new Map<number, Game[]>();
     const games: GamesByCandidate = new Map();
     for (const game of store.runGames(runId)) {
-      const into = game.purpose === 'fitness' ? fitnessGames : games;
-      into.set(game.candidateId, [...(into.get(game.candidateId) ?? []), game]);
+      const into = game.purpose === 'fitness' ? fitness : games;
+      const list = into.get(game.candidateId);
+      if (list) list.push(game);
+      else into.set(game.candidateId, [game]);
     }
-    const front = frontToValidate(config.fitness, candidates, fitnessGames, config.validation.front ?? FRONT_POINTS);
-    const start = findStart(front, problem.space.params(problem.space.startGenome())) ?? findStart(store.getCandidates(runId, 0), problem.space.params(problem.space.startGenome()));
-    if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
-    const played = front.includes(start) ? front : [...front, start];
-    const seeds = validationSeeds(config.seed, config.validation.games);
-    const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
-    await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
-    const scored = played.map((c) => {
-      const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
-      store.setValidation(c.id, validation);
-      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, start: c === start };
-    });
-    const validated = validatedFront(store, runId, config, start.id)!;
-    const strongest = validated.points.reduce((a, b) => (b.validation > a.validation ? b : a));
-    store.setBestCandidate(runId, strongest.candidate);
-    const points = played.map((c, i) => ({ id: c.id, params: c.params, validation: scored[i].validation, games: games.get(c.id) ?? [] }));
-    const verdict = weighStart(config.fitness, points[played.indexOf(start)], strongest.candidate, points);
-    this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
-    return strongest.candidate;
+    return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS), games };
   }
 
   /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
