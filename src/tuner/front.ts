@@ -110,7 +110,16 @@ export function validatedFront(store: Store, runId: number, config: RunConfig, s
     return cost === null || games.length === 0 ? [] : [{ c, games, cost, value: objectiveValue(config.fitness, games) }];
   });
   const first = new Set(nonDominatedSort(scored.map((s) => [s.value, -s.cost]))[0] ?? []);
-  const onFront = scored.filter((_, i) => first.has(i)).sort((a, b) => a.cost - b.cost || a.value - b.value);
+  // Weight sets that played the very same held-out games (a setting the search never reached, as a cutoff at
+  // depth 1) are one point: the start stands for them, else the earliest.
+  const seen = new Set<string>();
+  const onFront = scored
+    .filter((_, i) => first.has(i))
+    .sort((a, b) => a.cost - b.cost || a.value - b.value || Number(b.c.id === startCandidate) - Number(a.c.id === startCandidate) || a.c.id - b.c.id)
+    .filter((s) => {
+      const key = `${s.value}|${s.cost}`;
+      return !seen.has(key) && seen.add(key);
+    });
   const points = onFront.map((s, i): FrontPoint => {
     const halfWidth = fitnessHalfWidth95(config.fitness, s.games);
     const cheaper = i > 0 ? onFront[i - 1] : null;
@@ -131,7 +140,7 @@ export function validatedFront(store: Store, runId: number, config: RunConfig, s
       withinNoiseOfCheaper: withinNoise,
     };
   });
-  return { points, dominated: scored.length - points.length };
+  return { points, dominated: scored.length - first.size };
 }
 
 /** The strongest point of a front within a budget (cost per move, or ms per move), or null when every point costs more. */

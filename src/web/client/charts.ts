@@ -12,6 +12,8 @@ export const color = (i: number) => PALETTE[i % PALETTE.length];
 export interface ChartSeries {
   name: string;
   values: (number | null)[];
+  /** Markers alone, no line (reference points beside a curve). */
+  pointsOnly?: boolean;
 }
 
 export interface ChartSpec {
@@ -43,7 +45,13 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
   const paths = spec.stepped ? uPlot.paths.stepped!({ align: 1 }) : undefined;
   // Markers only where they help: few series, few points.
   const points = { show: spec.series.length <= 3 && spec.x.length <= 60 && !spec.stepped };
-  spec.series.forEach((s, i) => series.push({ label: s.name, stroke: color(i), width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) }));
+  spec.series.forEach((s, i) =>
+    series.push(
+      s.pointsOnly
+        ? { label: s.name, stroke: color(i), fill: color(i), paths: () => null, points: { show: true, size: 9, fill: color(i) } }
+        : { label: s.name, stroke: color(i), width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) },
+    ),
+  );
   const opts: uPlot.Options = {
     title: spec.title,
     width,
@@ -116,20 +124,41 @@ export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLEleme
     });
   }
   const front = find('chart-front');
-  if (front && detail.front && detail.front.length > 0) {
-    const p = detail.front;
-    drawChart(front, {
-      title: 'The validated front: held-out strength against the search\'s cost (log scale)',
-      xLabel: 'positions searched per move',
-      yLabel: detail.settings.objective,
-      x: p.map((q) => Math.max(q.costPerMove, 0.1)), // a log axis has no 0 (a depth-0 search counts none)
-      series: [{ name: 'held-out (the front, cheapest first)', values: p.map((q) => q.validation) }],
-      band: { name: 'held-out ± 95 %', low: p.map((q) => q.validation - (q.halfWidth ?? 0)), high: p.map((q) => q.validation + (q.halfWidth ?? 0)) },
-      logX: true,
-    });
-  }
+  if (front && detail.front && detail.front.length > 0) drawFront(front, detail);
   for (const c of detail.comparisons) {
     const el = find(`chart-comparison-${c.id}`);
     if (el) drawEcdf(el, `Score distributions (comparison ${c.id}: ${c.settings.games} paired games, depth ${c.settings.depth})`, c.contenders.map((k) => ({ label: k.label, scores: k.games.map((x) => x.score) })));
   }
+}
+
+/**
+ * The validated front: held-out strength against positions searched a move (log axis; a depth-0 search counts
+ * none, drawn at 0.1), with its 95 % band; beside it, as markers, the mean score of what was stored with the run
+ * that counted its cost (a sweep's depths, a comparison's contenders: `sweep` or `compare … --db … --run`).
+ */
+function drawFront(el: HTMLElement, detail: RunDetail): void {
+  const at = (cost: number) => Math.max(cost, 0.1);
+  const front = new Map(detail.front!.map((p) => [at(p.costPerMove), p]));
+  // References are mean scores: drawn only beside a front of the mean score.
+  const references: { name: string; points: Map<number, number> }[] = [];
+  if (detail.settings.objective === 'mean-score') {
+    for (const w of detail.sweeps) {
+      const points = new Map(w.depths.flatMap(({ summary: m }) => (m.nodesPerMove !== undefined ? [[at(m.nodesPerMove), m.meanScore] as [number, number]] : [])));
+      if (points.size > 0) references.push({ name: `${w.weights}, depths ${w.depths.map((d) => d.depth).join(', ')} (sweep ${w.id})`, points });
+    }
+    for (const c of detail.comparisons) {
+      for (const k of c.contenders) if (k.summary.nodesPerMove !== undefined) references.push({ name: `${k.label} (comparison ${c.id})`, points: new Map([[at(k.summary.nodesPerMove), k.summary.meanScore]]) });
+    }
+  }
+  const x = [...new Set([...front.keys(), ...references.flatMap((r) => [...r.points.keys()])])].sort((a, b) => a - b);
+  const onFront = (f: (p: NonNullable<RunDetail['front']>[number]) => number) => x.map((v) => (front.has(v) ? f(front.get(v)!) : null));
+  drawChart(el, {
+    title: "The validated front: held-out strength against the search's cost (log scale)",
+    xLabel: 'positions searched per move',
+    yLabel: detail.settings.objective,
+    x,
+    series: [{ name: 'the validated front (held-out)', values: onFront((p) => p.validation) }, ...references.map((r) => ({ name: r.name, values: x.map((v) => r.points.get(v) ?? null), pointsOnly: true }))],
+    band: { name: 'held-out ± 95 %', low: onFront((p) => p.validation - (p.halfWidth ?? 0)), high: onFront((p) => p.validation + (p.halfWidth ?? 0)) },
+    logX: true,
+  });
 }
