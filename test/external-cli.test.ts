@@ -108,7 +108,7 @@ describe('tuning an external player', () => {
     const report = runCli(['report', '1', '--db', db, '--out', join(dir, `report-${Date.now()}.html`), '--json']);
     expect(report.code, report.stderr).toBe(0);
     const html = readFileSync(JSON.parse(report.stdout).out, 'utf8');
-    expect(html).toMatch(/player <code>external:(expectimax-c 1\.0-d1|greedy-py 1\.0)<\/code>/);
+    expect(html).toMatch(/player <code>external:(expectimax-c 1\.1-d1|greedy-py 1\.0)<\/code>/);
   });
 
   it('its announced parameters are the space: narrowed by the config, refused when unknown or wider', () => {

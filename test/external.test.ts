@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { boardFromRanks, boardToRanks } from '../src/engine/board';
-import { playGame } from '../src/engine/game';
+import { playGame, SeededGame } from '../src/engine/game';
 import { applyMove, DIRECTIONS } from '../src/engine/moves';
 import { ExternalProcess } from '../src/player/external/process';
 import type { Launch } from '../src/player/spec';
@@ -36,6 +36,14 @@ describe('the protocol, line by line', () => {
     expect(announcementHash(a!)).not.toBe(announcementHash({ ...a!, version: '2.2' }));
   });
 
+  it('reads "cost nodes" into the announcement (which names the program apart); without it the announcement is as before', () => {
+    const plain = announce(['name p', 'version 1', 'ready'])!;
+    expect(plain).toEqual({ name: 'p', version: '1', params: [] });
+    const counting = announce(['name p', 'version 1', 'cost nodes', 'ready'])!;
+    expect(counting).toEqual({ name: 'p', version: '1', params: [], cost: 'nodes' });
+    expect(announcementHash(counting)).not.toBe(announcementHash(plain));
+  });
+
   it.each([
     [['name p', 'version 1', 'param w 1 0 2', 'param w 1 0 2'], /the parameter "w" twice/],
     [['name p', 'version 1', 'param 9w 1 0 2'], /bad name "9w"/],
@@ -48,6 +56,7 @@ describe('the protocol, line by line', () => {
     [['name p', 'hello there'], /printed "hello there" while announcing itself/],
     [['version 1', 'ready'], /without a "name" line/],
     [['name two words'], /bad name/],
+    [['name p', 'version 1', 'cost ms'], /bad cost "cost ms" \(cost nodes\)/],
   ])('refuses a malformed announcement %j', (lines, message) => {
     expect(() => announce(lines)).toThrow(message);
   });
@@ -68,6 +77,12 @@ describe('the protocol, line by line', () => {
     expect(() => parseMoveLine('move 3 sideways', 3)).toThrow(/unknown move "sideways"/);
     expect(() => parseMoveLine('move 3 up 1 2 x 4', 3)).toThrow(/must be numbers or "-"/);
     expect(() => parseMoveLine('I think up', 3)).toThrow(/where a move was expected/);
+    // The cost, last on the line, after the values or without them.
+    expect(parseMoveLine('move 3 left nodes 431', 3)).toEqual({ move: 2, nodes: 431 });
+    expect(parseMoveLine('move 3 down 1.5 - 2e3 -4 nodes 0', 3)).toEqual({ move: 1, values: [1.5, NaN, 2000, -4], nodes: 0 });
+    expect(() => parseMoveLine('move 3 left nodes 4.5', 3)).toThrow(/nodes must be a whole number/);
+    expect(() => parseMoveLine('move 3 left nodes -1', 3)).toThrow(/nodes must be a whole number/);
+    expect(() => parseMoveLine('move 3 left nodes', 3)).toThrow(/where a move was expected/);
   });
 });
 
@@ -100,8 +115,28 @@ describe('a program that misbehaves is named with what it did, and stopped', () 
     ['says it failed', launch('error', 5), /^player fixture said: out of memory$/],
     ['announces a parameter twice', launch('dup-param'), /^player fixture announced the parameter "bias" twice$/],
     ['announces a malformed parameter', launch('bad-param'), /^player fixture announced the parameter "depth" with default 7 outside \[1, 4\]$/],
+    ['announces its cost, then answers without it', launch('cost-missing', 5), /^player fixture announced "cost nodes" but answered board 5 without "nodes K"$/],
   ])('%s', async (_what, l, message) => {
     expect(await fault(l)).toMatch(message);
+  });
+
+  it('a program that announces its cost: a game\'s cost is the sum of its answers\' counts (10 × the legal moves of each board here)', async () => {
+    const program = await ExternalProcess.start('fixture', launch('cost'));
+    try {
+      const game = await playExternalGame(program, { bias: 0 }, 7);
+      // The same game, replayed here: the fixture plays the first legal move of up, down, left, right.
+      const reference = playGame({ chooseMove: (b) => DIRECTIONS.find((d) => applyMove(b, d).legal) ?? -1 }, 7);
+      let legalMoves = 0;
+      const replay = new SeededGame(7);
+      for (const d of game.directions) {
+        legalMoves += DIRECTIONS.filter((x) => applyMove(replay.board, x).legal).length;
+        replay.play(d);
+      }
+      expect([game.score, game.moves]).toEqual([reference.score, reference.moves]);
+      expect(game.nodes).toBe(10 * legalMoves);
+    } finally {
+      program.close();
+    }
   });
 
   it('is not found, or not executable', async () => {

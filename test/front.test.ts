@@ -94,7 +94,7 @@ describe('a two-objective run on the synthetic player (a known front)', () => {
   });
 });
 
-/** A stored two-objective run built by hand: four validated points (mean score, nodes a move, ms a move). */
+/** A stored two-objective run built by hand: five validated points (mean score, nodes a move, ms a move). */
 function handBuiltRun(withCost = true): { db: string; ids: number[] } {
   const db = tempDb();
   const config = parseConfig({
@@ -113,8 +113,9 @@ function handBuiltRun(withCost = true): { db: string; ids: number[] } {
       [80_000, 100, 0.1],
       [70_000, 200, 0.2], // behind the point before on both: not on the front
       [120_000, 1000, 1.0],
+      [80_000, 100, 0.1], // the same games as the second (a setting the search never reached): one point with it
     ];
-    const genomes = points.map((_, i) => [0.2 * (i + 1), 0.2 * (i + 1)]);
+    const genomes = points.map((_, i) => [0.15 * (i + 1), 0.15 * (i + 1)]);
     store.insertGeneration(id, 0, {}, genomes.map((genome) => ({ genome, params: space.params(genome), origin: 'init', parents: [] })));
     const candidates = store.getCandidates(id, 0);
     const moves = 1000;
@@ -200,9 +201,29 @@ describe('two objectives in a run config: the refusals', () => {
     ['a player that counts no positions', with_('fitness', { player: 'mcts', synthetic: undefined }), /field "fitness\.cost": the mcts player does not count/],
     ['the synthetic player without a cost', with_('fitness', { synthetic: { ...LANDSCAPE, cost: undefined } }), /add fitness\.synthetic\.cost/],
     ['an unknown cost', with_('fitness', { cost: 'ms' }), /field "fitness\.cost"/],
-    ['an external player', with_('fitness', { player: { kind: 'external', name: 'x', command: ['true'] }, synthetic: undefined }), /the external player x reports no cost per move/],
   ])('%s', (_what, data, message) => {
     expect(() => parseConfig(JSON.parse(JSON.stringify(data)))).toThrow(message);
+  });
+
+  it('an external player: one that announces its cost is tuned against it (the C example); one that does not is refused before anything is created', () => {
+    const external = (name: string) => ({
+      name: `front-${name}`,
+      seed: 2,
+      space: { start: 'defaults', params: { empty: {}, merges: {} } },
+      optimizer: { kind: 'nsga2', population: 4, generations: 2 },
+      fitness: { games: 2, cost: 'nodes', player: `external:${name}` },
+      validation: { front: 3, games: 2 },
+    });
+    const refusedDb = tempDb();
+    const refused = runCli(['tune', '-c', writeConfig(external('greedy-py')), '--db', refusedDb]);
+    expect([refused.code, refused.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(refused.stderr).toMatch(/the external player greedy-py reports no cost per move: a two-objective run \(fitness\.cost\) needs a "cost nodes" line/);
+    expect(existsSync(refusedDb)).toBe(false);
+    const db = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(external('expectimax-c')), '--db', db, '--workers', '2']).code).toBe(0);
+    const json = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { front: { costPerMove: number; games: number }[] };
+    expect(json.front.length).toBeGreaterThan(0);
+    for (const p of json.front) expect([p.costPerMove > 0, p.games]).toEqual([true, 2]);
   });
 
   it('race, which compares one objective, refuses a two-objective problem before it creates anything', () => {

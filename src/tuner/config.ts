@@ -327,7 +327,7 @@ export const configSchema = v.pipe(v.strictObject({
   }
 }));
 
-/** Players whose search counts the positions it expands (Player.searchNodes), or draws a cost (synthetic). */
+/** Players whose search counts the positions it expands (Player.searchNodes), or draws a cost (synthetic); an external player may announce one. */
 const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'synthetic'];
 
 /** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
@@ -338,7 +338,7 @@ function objectivesProblem(c: { optimizer: { kind: string }; fitness: { cost?: s
   if (!(FRONT_OPTIMIZERS as readonly string[]).includes(kind)) return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one`, at: ['fitness', 'cost'] };
   if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };
   const name = player === undefined ? 'expectimax' : typeof player === 'string' ? player : (player as { kind: string }).kind;
-  if (name === 'external') return { message: `the external player ${(player as { name: string }).name} reports no cost per move: a two-objective run cannot rank it (tune it with one objective: remove fitness.cost)`, at: ['fitness', 'cost'] };
+  if (name === 'external') return null; // whether it reports a cost is in its announcement (checked when the run is prepared)
   if (name !== 'network' && !COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
   if (name === 'synthetic' && !c.fitness.synthetic?.cost) return { message: 'the synthetic player draws a cost only with its landscape\'s cost: add fitness.synthetic.cost ({ "weight", "nodes", "growth" })', at: ['fitness', 'cost'] };
   return null;

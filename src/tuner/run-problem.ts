@@ -26,6 +26,7 @@ import { networkStart, NetworkSpace, type NetworkStart } from './network-space';
 import { fitnessPlayer } from './fitness';
 import type { Optimizer } from './optimizer';
 import { createOptimizer } from './optimizers';
+import { hasFront } from './front';
 import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from './space';
 
 /** An external player as a run stores it: what it announced when the run began, and the start values. */
@@ -80,6 +81,7 @@ export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
   const player = externalPlayerOf(config);
   if (!player) return prepareHeuristicRun(config);
   const announcement = await readAnnouncement(player.name, launchOf(player));
+  if (hasFront(config) && announcement.cost !== 'nodes') throw new InputError(`the external player ${player.name} reports no cost per move: a two-objective run (fitness.cost) needs a "cost nodes" line in its announcement and "nodes K" after each move (docs/protocol.md); or remove fitness.cost`);
   const start = config.space.start === 'defaults' ? defaultParams(announcement) : paramsFor(announcement, loadParamsFile(config.space.start), `space.start "${config.space.start}"`);
   const external = { announcement, start };
   new ExternalSpace(announcement, start, config.space.params);
@@ -151,7 +153,7 @@ const storedNetworkSchema = v.object({
 });
 
 const storedExternalSchema = v.object({
-  announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })) }),
+  announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })), cost: v.optional(v.literal('nodes')) }),
   start: v.record(v.string(), v.number()),
 });
 
@@ -179,6 +181,7 @@ function checkAnnouncement(a: Announcement): void {
     reader.read(`name ${a.name}`);
     reader.read(`version ${a.version}`);
     for (const p of a.params) reader.read(`param ${p.name} ${p.default} ${p.min} ${p.max} ${p.scale}`);
+    if (a.cost) reader.read(`cost ${a.cost}`);
   } catch (e) {
     throw new InputError(`stored external player: ${(e as Error).message}`);
   }

@@ -90,8 +90,12 @@ static double evaluate(board_t b) {
 
 static double max_node(board_t b, int depth);
 
+/* Positions expanded (chance nodes, and max nodes above the leaves, as tune2048 counts them): the cost each move answer reports ("nodes K"). */
+static long long nodes = 0;
+
 /* The expected value over every empty cell and both tiles (2: 0.9, 4: 0.1). */
 static double chance_node(board_t b, int depth) {
+    nodes++;
     int empty = 0;
     double total = 0;
     for (int c = 0; c < 16; c++) {
@@ -104,6 +108,7 @@ static double chance_node(board_t b, int depth) {
 
 static double max_node(board_t b, int depth) {
     if (depth == 0) return evaluate(b);
+    nodes++;
     double best = 0; /* a lost board is worth 0 */
     for (int d = 0; d < 4; d++) {
         board_t after = play(b, d);
@@ -140,7 +145,8 @@ int main(int argc, char **argv) {
         int n = sscanf(line, "%31s %63s %63s", cmd, arg1, arg2);
         if (n < 1) continue;
         if (!strcmp(cmd, "tune2048")) {
-            printf("name expectimax-c\nversion 1.0-d%d\n", depth_limit);
+            printf("name expectimax-c\nversion 1.1-d%d\n", depth_limit);
+            printf("cost nodes\n");
             for (int p = 0; p < P_COUNT; p++) printf("param %s %.17g %.17g %.17g %s\n", param_name[p], param[p], param_min[p], param_max[p], param_scale[p]);
             printf("ready\n");
         } else if (!strcmp(cmd, "set") && n == 3) {
@@ -158,6 +164,7 @@ int main(int argc, char **argv) {
             }
             if (dirty) build_heuristic();
             double values[4];
+            nodes = 0;
             int move = choose(b, values);
             if (move < 0) printf("error no legal move on board %s\n", arg1);
             else {
@@ -166,7 +173,7 @@ int main(int argc, char **argv) {
                     if (isnan(values[d])) printf(" -");
                     else printf(" %.17g", values[d]);
                 }
-                printf("\n");
+                printf(" nodes %lld\n", nodes);
             }
         } else if (!strcmp(cmd, "quit")) {
             break;

@@ -62,14 +62,22 @@ export async function playExternalGame(process: ExternalProcess, params: Record<
   const directions: Direction[] = [];
   await process.newGame(params, seed);
   const maxMoves = options.maxMoves ?? Infinity;
+  // A player that announced its cost says it with every move: the game's cost is their sum.
+  const counts = process.announcement.cost === 'nodes';
+  let nodes = 0;
   while (!isGameOver(game.board) && game.moves < maxMoves) {
     const ply = game.moves + 1;
-    const { move } = await process.move(game.board, ply);
+    const answer = await process.move(game.board, ply);
+    const { move } = answer;
     if (!applyMove(game.board, move).legal) throw process.fail(`answered the illegal move ${DIRECTION_NAMES[move]} on board ${ply} (${boardHex(game.board)})`);
+    if (counts) {
+      if (answer.nodes === undefined) throw process.fail(`announced "cost nodes" but answered board ${ply} without "nodes K"`);
+      nodes += answer.nodes;
+    }
     game.play(move);
     directions.push(move);
   }
-  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, directions };
+  return { seed, score: game.score, maxTile: game.maxTile(), moves: game.moves, ms: performance.now() - started, directions, ...(counts ? { nodes } : {}) };
 }
 
 /** The games of `seeds` with the player `ref` names (started from `launch`), in seed order. */

@@ -25,6 +25,11 @@ export interface Announcement {
   name: string;
   version: string;
   params: AnnouncedParam[];
+  /**
+   * `cost nodes`: every move answer ends with `nodes K`, the positions its search expanded for that move (a
+   * deterministic count, so a two-objective run can rank by it). Absent for a player that does not say.
+   */
+  cost?: 'nodes';
 }
 
 /** A name a parameter or a player may have: one word, safe in a line, a file name and a config key. */
@@ -36,6 +41,7 @@ export class AnnouncementReader {
   private name: string | null = null;
   private version: string | null = null;
   private readonly params: AnnouncedParam[] = [];
+  private cost: 'nodes' | null = null;
 
   /** Reads one line; returns the announcement at `ready`, null before it. Throws a message on a bad line. */
   read(line: string): Announcement | null {
@@ -52,14 +58,19 @@ export class AnnouncementReader {
       case 'param':
         this.params.push(parseParamLine(line, words, this.params));
         return null;
+      case 'cost':
+        if (words.length !== 2 || words[1] !== 'nodes') throw new Error(`announced a bad cost "${clip(line)}" (cost nodes)`);
+        this.cost = 'nodes';
+        return null;
       case 'ready':
         if (this.name === null) throw new Error('said "ready" without a "name" line');
         if (this.version === null) throw new Error('said "ready" without a "version" line');
-        return { name: this.name, version: this.version, params: this.params };
+        // Without a cost line the announcement (and its hash) is what it always was.
+        return { name: this.name, version: this.version, params: this.params, ...(this.cost ? { cost: this.cost } : {}) };
       case '':
         return null;
       default:
-        throw new Error(`printed "${clip(line)}" while announcing itself (expected name, version, param or ready)`);
+        throw new Error(`printed "${clip(line)}" while announcing itself (expected name, version, param, cost or ready)`);
     }
   }
 }
@@ -108,19 +119,32 @@ export function boardHex(board: Board): string {
 export interface MoveAnswer {
   move: Direction;
   values?: number[];
+  /** The positions its search expanded for this move (`nodes K` at the end of the line). */
+  nodes?: number;
 }
 
-/** Parses `move N DIR [U D L R]` (a value may be "-" for a move it did not consider). Throws a message otherwise. */
+/**
+ * Parses `move N DIR [U D L R] [nodes K]` (a value may be "-" for a move it did not consider; K a whole number
+ * of positions searched). Throws a message otherwise.
+ */
 export function parseMoveLine(line: string, ply: number): MoveAnswer {
-  const words = line.trim().split(/\s+/);
-  if (words[0] !== 'move' || (words.length !== 3 && words.length !== 7)) throw new Error(`printed "${clip(line)}" where a move was expected (move N up|down|left|right [4 values])`);
+  let words = line.trim().split(/\s+/);
+  let nodes: number | undefined;
+  if (words.length >= 2 && words[words.length - 2] === 'nodes') {
+    const k = words[words.length - 1];
+    if (!/^\d{1,15}$/.test(k)) throw new Error(`printed "${clip(line)}": nodes must be a whole number ≥ 0`);
+    nodes = Number(k);
+    words = words.slice(0, -2);
+  }
+  const withNodes = (a: MoveAnswer): MoveAnswer => (nodes === undefined ? a : { ...a, nodes });
+  if (words[0] !== 'move' || (words.length !== 3 && words.length !== 7)) throw new Error(`printed "${clip(line)}" where a move was expected (move N up|down|left|right [4 values] [nodes K])`);
   if (words[1] !== String(ply)) throw new Error(`answered board ${clip(words[1])} when asked for board ${ply} ("${clip(line)}")`);
   const move = DIRECTION_NAMES.indexOf(words[2] as (typeof DIRECTION_NAMES)[number]);
   if (move < 0) throw new Error(`answered the unknown move "${clip(words[2])}" (up, down, left or right)`);
-  if (words.length === 3) return { move: move as Direction };
+  if (words.length === 3) return withNodes({ move: move as Direction });
   const values = words.slice(3).map((w) => (w === '-' ? NaN : Number(w)));
   if (words.slice(3).some((w, i) => w !== '-' && !Number.isFinite(values[i]))) throw new Error(`printed "${clip(line)}": its values must be numbers or "-"`);
-  return { move: move as Direction, values };
+  return withNodes({ move: move as Direction, values });
 }
 
 /** A line as quoted in a message: at most 60 characters, so garbage cannot flood a one-line error. */
