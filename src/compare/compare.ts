@@ -18,16 +18,16 @@ import { gamesToResolve, pairNoise } from './noise';
 import { RunnerStoppedError } from '../util/errors';
 
 /**
- * A contender: weights played by the comparison's player (at its own depth, if it has one, so a network at
- * depth 1 may meet a heuristic at depth 3), a network with its search, or an external program with its
- * parameter values.
+ * A contender: weights played by the comparison's player (at its own depth and cutoff, if it has them, so a
+ * network at depth 1 may meet a heuristic at depth 3), a network with its search, or an external program with
+ * its parameter values.
  */
-export type Contender = { label: string; weights: Weights; depth?: DepthSetting } | { label: string; external: ExternalPlayerSpec } | { label: string; network: NetworkPlayerSpec };
+export type Contender = { label: string; weights: Weights; depth?: DepthSetting; cprob?: number } | { label: string; external: ExternalPlayerSpec } | { label: string; network: NetworkPlayerSpec };
 
 /** The player a contender's games are played by. */
 export function contenderSpec(c: Contender, o: Pick<CompareOptions, 'player' | 'depth' | 'cprob' | 'iterations' | 'c' | 'rolloutDepth' | 'msPerMove'>): PlayerSpec {
   if ('network' in c) return c.network;
-  return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, { ...o, depth: c.depth ?? o.depth });
+  return 'external' in c ? c.external : playerSpec(o.player ?? 'expectimax', c.weights, { ...o, depth: c.depth ?? o.depth, cprob: c.cprob ?? o.cprob });
 }
 
 /** The depth a contender searches (null: an external player's own setting). */

@@ -16,14 +16,24 @@ import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
 import { basename } from 'node:path';
 import type { DepthSetting } from '../../player/expectimax';
 
-/** "NAME@dN" or "NAME@dauto": a contender at a depth of its own (compare's --depth for the others). */
-export function contenderDepth(arg: string): { name: string; depth?: DepthSetting } {
-  const m = /^(.+)@d(\d+|auto)$/.exec(arg);
-  if (!m) return { name: arg };
-  return { name: m[1], depth: depthParser(`${arg}: the depth after @d`)(m[2]) };
+/**
+ * "NAME@dN", "NAME@dauto", "NAME@cP" or "NAME@dN@cP": a contender at a depth or chance cutoff of its own
+ * (compare's --depth and --cprob for the others), as a run that tuned them exports them.
+ */
+export function contenderDepth(arg: string): { name: string; depth?: DepthSetting; cprob?: number } {
+  let name = arg;
+  let cprob: number | undefined;
+  const c = /^(.+)@c([^@]+)$/.exec(name);
+  if (c) {
+    cprob = parseNumberOption(`${arg}: the cutoff after @c`, 0, 0.999999)(c[2]);
+    name = c[1];
+  }
+  const m = /^(.+)@d(\d+|auto)$/.exec(name);
+  if (!m) return { name, ...(cprob !== undefined ? { cprob } : {}) };
+  return { name: m[1], depth: depthParser(`${arg}: the depth after @d`)(m[2]), ...(cprob !== undefined ? { cprob } : {}) };
 }
 
-const depthSuffix = (depth: DepthSetting | undefined) => (depth === undefined ? '' : `@d${depth}`);
+const depthSuffix = (depth: DepthSetting | undefined, cprob?: number) => (depth === undefined ? '' : `@d${depth}`) + (cprob === undefined ? '' : `@c${cprob}`);
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
@@ -155,7 +165,7 @@ export function printTables(result: Comparison): void {
 export function command(): Command {
   const cmd = new Command('compare')
     .description('paired comparison: every weight set plays the same seeds; means with 95% CIs and a Wilcoxon signed-rank test per pair')
-    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (searched to --depth; 0: greedy). A weight set or network followed by @dN (nneonneo@d3, network:net.bin@d1) plays at depth N whatever --depth says')
+    .argument('<weights...>', 'weights files or preset names (two or more); an external player as external:NAME (its defaults), external:NAME@PARAMS or a parameter file (tune2048 export of its run); a learned n-tuple network as network:FILE (searched to --depth; 0: greedy). A weight set or network followed by @dN (nneonneo@d3, network:net.bin@d1) plays at depth N whatever --depth says, and by @cP (tuned.json@d3@c0.005) at the chance cutoff P whatever --cprob says')
     .option('-n, --games <n>', 'games per contender (the same seeds for all)', parseIntegerOption('--games', 2, 1_000_000), 200)
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto" (for every contender without @dN)', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
@@ -180,21 +190,21 @@ export function command(): Command {
       const contenders: Contender[] = [];
       const named = namedExternalPlayers(specs.map((arg) => contenderDepth(arg).name));
       for (const arg of specs) {
-        const { name: spec, depth } = contenderDepth(arg);
+        const { name: spec, depth, cprob } = contenderDepth(arg);
         const network = networkFileOf(spec);
         if (network !== null) {
-          contenders.push({ label: basename(network) + depthSuffix(depth), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove }) });
+          contenders.push({ label: basename(network) + depthSuffix(depth, cprob), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: cprob ?? opts.cprob, msPerMove: opts.msPerMove }) });
           continue;
         }
         const external = await externalContender(spec, named);
         if (external) {
-          if (depth !== undefined) throw new InputError(`${arg}: an external player searches as it likes (its depth is one of its parameters), so it takes no @d`);
+          if (depth !== undefined || cprob !== undefined) throw new InputError(`${arg}: an external player searches as it likes (its depth and cutoff are its parameters), so it takes no @d or @c`);
           if (opts.msPerMove !== undefined) throw new InputError(`${arg}: --ms-per-move deepens expectimax's search or a network's; an external player searches as it likes`);
           contenders.push({ label: external.label, external: external.spec });
           continue;
         }
         const weights = loadWeights(spec);
-        contenders.push({ label: (weights.name ?? spec) + depthSuffix(depth), weights, ...(depth !== undefined ? { depth } : {}) });
+        contenders.push({ label: (weights.name ?? spec) + depthSuffix(depth, cprob), weights, ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) });
       }
       await checkQueue(opts.queue);
       const db = openGameMemo(opts);
