@@ -96,6 +96,20 @@ describe('tune2048 compare', () => {
     expect(bad.stderr).toMatch(/nneonneo@dx/);
   });
 
+  it('a contender at a chance cutoff of its own (@cP, after @dN or alone): played there, labelled so; a bad one is one line', () => {
+    const r = runCli(['compare', 'nneonneo@d2@c0.05', 'nneonneo@d2', '-n', '3', '--seed', '40', '--workers', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.contenders.map((c: any) => c.label)).toEqual(['nneonneo@d2@c0.05', 'nneonneo@d2']);
+    const alone = (cprob: string) => JSON.parse(runCli(['play', '-w', 'nneonneo', '-n', '3', '-d', '2', '--cprob', cprob, '--seed', '40', '--workers', '1', '--json']).stdout).games.map((g: any) => [g.score, g.nodes]);
+    expect(out.contenders[0].games.map((g: any) => [g.score, g.nodes])).toEqual(alone('0.05'));
+    expect(out.contenders[1].games.map((g: any) => [g.score, g.nodes])).toEqual(alone('0.0001'));
+    expect(runCli(['compare', 'nneonneo@c0.05', 'nneonneo', '-n', '2', '-d', '0', '--workers', '1']).stdout).toMatch(/^2 paired games per contender, seeds 1000000\.\.1000001, depth 0, cprob 0\.0001 unless @c says$/m);
+    const bad = runCli(['compare', 'nneonneo@d2@c1', 'snake3', '-n', '2']);
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(bad.stderr).toMatch(/nneonneo@d2@c1: the cutoff after @c must be a number from 0 to/);
+  });
+
   it('sweep plays the same seeds at each depth', () => {
     const r = runCli(['sweep', 'snake3', '--depths', '0,1', '-n', '4', '--seed', '77', '--workers', '2', '--json']);
     expect(r.code).toBe(0);

@@ -112,9 +112,11 @@ function commonDepth(result: Comparison): string | null {
 
 /** The heading of the tables: games, seeds, and the search settings every contender shares. */
 function heading(result: Comparison): string {
-  const { games, seed, cprob } = result.settings;
+  const { games, seed } = result.settings;
+  // A contender with a cutoff of its own says it in its label (@cP): the comparison's is the others'.
+  const cprob = result.contenders.some((c) => /@c[^@]+$/.test(c.label)) ? `cprob ${result.settings.cprob} unless @c says` : `cprob ${result.settings.cprob}`;
   const depth = commonDepth(result);
-  const search = depth === 'its own' ? 'each player at its own settings' : depth === null ? `cprob ${cprob} (depths in the table)` : `depth ${depth}, cprob ${cprob}`;
+  const search = depth === 'its own' ? 'each player at its own settings' : depth === null ? `${cprob} (depths in the table)` : `depth ${depth}, ${cprob}`;
   if (result.stoppedAt) return `STOPPED: ${games} of ${result.stoppedAt.of} paired games per contender finished (the seeds every contender finished, from ${seed}), ${search}`;
   return `${games} paired games per contender, seeds ${seed}..${seed + games - 1}, ${search}`;
 }

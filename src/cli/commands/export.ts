@@ -52,7 +52,8 @@ export function command(): Command {
         if (search.depth !== undefined || search.cprob !== undefined) {
           const flags = [search.depth !== undefined ? `-d ${search.depth}` : '', search.cprob !== undefined ? `--cprob ${search.cprob}` : ''].filter(Boolean).join(' ');
           const what = [search.depth !== undefined ? `depth ${search.depth}` : '', search.cprob !== undefined ? `cprob ${search.cprob}` : ''].filter(Boolean).join(' and ');
-          const play = opts.out && opts.format === 'json' ? `: ${isNetworkSettings(best) ? `tune2048 play --player network:${shellWord(opts.out)}` : `tune2048 play -w ${shellWord(opts.out)}`} ${flags}` : ` (${flags})`;
+          const contender = opts.out ? `${isNetworkSettings(best) ? 'network:' : ''}${opts.out}${search.depth !== undefined ? `@d${search.depth}` : ''}${search.cprob !== undefined ? `@c${search.cprob}` : ''}` : null;
+          const play = opts.out && opts.format === 'json' ? `: ${isNetworkSettings(best) ? `tune2048 play --player network:${shellWord(opts.out)}` : `tune2048 play -w ${shellWord(opts.out)}`} ${flags} (a compare contender: ${shellWord(contender!)})` : ` (${flags})`;
           console.error(`tune2048: run ${runId} tuned the search too: play this at ${what}${play}`);
         }
         // Said after the file is written (a refused export says only why): the export may be the start itself.
