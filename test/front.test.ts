@@ -226,12 +226,29 @@ describe('two objectives in a run config: the refusals', () => {
     for (const p of json.front) expect([p.costPerMove > 0, p.games]).toEqual([true, 2]);
   });
 
-  it('race, which compares one objective, refuses a two-objective problem before it creates anything', () => {
+  it('race weighs NSGA-II and random search by their validated fronts\' hypervolume (and, on the synthetic player, the true one); the refusals come before anything is created', () => {
+    const config = writeConfig({ ...base, optimizer: { kind: 'nsga2', population: 8, generations: 1000 }, validation: { front: 6, games: 40 } });
     const db = tempDb();
-    const r = runCli(['race', '-c', writeConfig({ ...base, optimizer: { kind: 'random', population: 16, generations: 5, elitism: 0 } }), '--db', db, '--budget', '500']);
-    expect([r.code, r.stderr.trim().split('\n').length]).toEqual([2, 1]);
-    expect(r.stderr).toMatch(/race compares the validated best of one objective; this problem has two \(fitness\.cost\)/);
-    expect(existsSync(db)).toBe(false);
+    const r = runCli(['race', '-c', config, '--db', db, '--budget', '800', '--seeds', '1,2', '--workers', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { summary: { kind: string; runs: number; hypervolume: { median: number }; trueShare: { median: number; min: number; max: number } }[]; runs: { front: { points: unknown[] } }[] };
+    expect(out.summary.map((x) => [x.kind, x.runs])).toEqual([['nsga2', 2], ['random', 2]]);
+    for (const x of out.summary) {
+      expect(x.hypervolume.median).toBeGreaterThan(0);
+      expect(x.trueShare.min).toBeGreaterThan(0);
+      expect(x.trueShare.max).toBeLessThanOrEqual(1);
+    }
+    expect(out.runs.every((run) => run.front.points.length > 0)).toBe(true);
+    const refused = (args: string[], message: RegExp) => {
+      const at = tempDb();
+      const x = runCli(['race', '-c', config, '--db', at, '--budget', '500', ...args]);
+      expect([x.code, x.stderr.trim().split('\n').length]).toEqual([2, 1]);
+      expect(x.stderr).toMatch(message);
+      expect(existsSync(at)).toBe(false);
+    };
+    refused(['--optimizers', 'ga,random'], /a second objective needs an optimizer that ranks by two/);
+    refused(['--optimizers', 'nsga2+racing'], /race contender "nsga2\+racing": racing drops candidates by strength alone/);
+    refused(['--svg', join(tmpdir(), 'x.svg')], /--svg draws the held-out curve of one objective; this problem has two/);
   });
 });
 

@@ -18,11 +18,14 @@ import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
 import type { RaceCheckpoint, Store } from '../store/store';
 import { InputError, StopRequestedError } from '../util/errors';
 import { hasFront } from './front';
-import { mean } from '../util/stats';
-import { syntheticMean } from '../player/synthetic';
+import { mean, median } from '../util/stats';
+import { syntheticCost, syntheticMean } from '../player/synthetic';
+import { hypervolume2d } from './pareto';
+import { validatedFront } from './front';
+import { loadWeights, type Weights } from '../heuristic/weights';
 
 export type OptimizerKind = OptimizerConfig['kind'];
-export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate'];
+export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate', 'nsga2'];
 /** What a race runs unless told: the established optimizers (regression and surrogate are new: name them with --optimizers). */
 export const DEFAULT_RACE_CONTENDERS: readonly string[] = ['ga', 'cmaes', 'random'];
 
@@ -112,6 +115,13 @@ export interface RaceRun {
    * within 2 % of the landscape's peak (null: not by the end).
    */
   within2?: number | null;
+  /** A two-objective problem: the run's validated front (no checkpoints: the front is the result). */
+  front?: RaceFront;
+}
+
+/** A run's validated front as the race weighs it: held-out strength and cost, and on the synthetic player the truth. */
+export interface RaceFront {
+  points: { costPerMove: number; validation: number; trueMean?: number; trueCost?: number }[];
 }
 
 /** What a generation recommends: the optimizer's own point (origin "mean") where it has one, else the best by fitness. */
@@ -148,7 +158,7 @@ export function contenderOptimizer(problem: RunConfig, kind: OptimizerKind): Opt
   if (base.kind === kind) return { ...base, generations: many } as OptimizerConfig;
   // GA and random search take the problem's population so they spend games alike; CMA-ES keeps its own λ.
   const population = base.kind !== 'cmaes' && kind !== 'cmaes' ? { population: base.population } : {};
-  return parseConfig({ space: problem.space, optimizer: { kind, generations: many, ...population } }).optimizer;
+  return parseConfig({ space: problem.space, fitness: problem.fitness, optimizer: { kind, generations: many, ...population } }).optimizer;
 }
 
 // Odd seeds from their own stream: never a tuning seed (even), and the same for every contender.
@@ -158,7 +168,7 @@ export { holdoutSeeds };
 export function raceConfig(problem: RunConfig, kind: string, seed: number, budget: number): RunConfig {
   const contender = parseContender(kind);
   if (!contender) throw new InputError(`unknown race contender "${kind}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
-  if (hasFront(problem)) throw new InputError('race compares the validated best of one objective; this problem has two (fitness.cost): tune it with nsga2 and with random, and compare their fronts with show');
+  if (hasFront(problem) && contender.racing) throw new InputError(`race contender "${kind}": racing drops candidates by strength alone, and this problem has two objectives (fitness.cost)`);
   return parseConfig({ ...problem, name: `race-${kind}-seed${seed}-budget${budget}`, seed, optimizer: contenderOptimizer(problem, contender.kind), fitness: contenderFitness(problem, contender.racing, budget) });
 }
 
@@ -201,6 +211,15 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
       }
       const fitnessGames = played();
       const seconds = (performance.now() - t0) / 1000;
+      if (hasFront(config)) {
+        // The front is the result: the run validated it; no checkpoints.
+        finished += fitnessGames;
+        progress(0);
+        const front = raceFront(store, runId);
+        results.push({ kind, seed, runId, points: [], validated: null, seconds, front });
+        log(`${name}: run ${runId}, ${fitnessGames} fitness games, a validated front of ${front.points.length} points`);
+        continue;
+      }
       const { points, note } = await checkpoints(store, runId, o, seeds, (done) => progress(fitnessGames + done));
       finished += fitnessGames + points.length * o.holdoutGames;
       progress(0);
@@ -274,6 +293,71 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
     if (o.control) o.control.runner = null;
     await runner?.end();
   }
+}
+
+/** A finished two-objective run's validated front, with the synthetic landscape's true mean and cost at each point. */
+function raceFront(store: Store, runId: number): RaceFront {
+  const { config, space } = loadRunProblem(store, runId);
+  const front = validatedFront(store, runId, config, null)?.points ?? [];
+  const landscape = config.fitness.synthetic;
+  return {
+    points: front.map((p) => {
+      if (!landscape) return { costPerMove: p.costPerMove, validation: p.validation };
+      const w = weightSpace(space).toWeights(store.getCandidate(p.candidate)!.genome);
+      return { costPerMove: p.costPerMove, validation: p.validation, trueMean: syntheticMean(w, landscape), trueCost: syntheticCost(w, landscape) ?? undefined };
+    }),
+  };
+}
+
+/**
+ * The hypervolume of fronts in (strength, −ln(1 + cost per move)) above one reference for all of them: strength
+ * 0 and the largest cost any of them holds (a front that reaches cheaper or stronger points covers more).
+ */
+export function frontHypervolumes(fronts: readonly { strength: number; cost: number }[][]): number[] {
+  const worst = Math.max(1, ...fronts.flat().map((p) => p.cost));
+  const reference: [number, number] = [0, -Math.log1p(worst)];
+  return fronts.map((f) => hypervolume2d(f.map((p) => [p.strength, -Math.log1p(p.cost)]), reference));
+}
+
+/**
+ * Per contender of a two-objective race: its fronts' hypervolumes (held-out; on the synthetic player also at
+ * the points' true values, over the true front's), median and range over seeds.
+ */
+export function summarizeFrontRace(runs: readonly RaceRun[], trueFront?: { strength: number; cost: number }[]) {
+  const fronts = runs.map((r) => r.front!.points);
+  const heldOut = frontHypervolumes(fronts.map((f) => f.map((p) => ({ strength: p.validation, cost: p.costPerMove }))));
+  const truth = trueFront && fronts.every((f) => f.every((p) => p.trueMean !== undefined && p.trueCost !== undefined)) ? frontHypervolumes([trueFront, ...fronts.map((f) => f.map((p) => ({ strength: p.trueMean!, cost: p.trueCost! })))]) : null;
+  const kinds = [...new Set(runs.map((r) => r.kind))];
+  const stats = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+  return kinds.map((kind) => {
+    const mine = runs.map((r, i) => ({ r, i })).filter(({ r }) => r.kind === kind);
+    return {
+      kind,
+      runs: mine.length,
+      points: stats(mine.map(({ r }) => r.front!.points.length)),
+      hypervolume: stats(mine.map(({ i }) => heldOut[i])),
+      ...(truth ? { trueShare: stats(mine.map(({ i }) => truth[i + 1] / truth[0])) } : {}),
+      seconds: mean(mine.map(({ r }) => r.seconds)),
+    };
+  });
+}
+
+/**
+ * The synthetic landscape's true front (its cost weight from its low bound to its optimum, every other weight at
+ * its optimum), for a space that tunes the cost weight: null otherwise.
+ */
+export function syntheticTrueFront(problem: RunConfig, points = 2001): { strength: number; cost: number }[] | null {
+  const l = problem.fitness.synthetic;
+  const spec = l?.cost ? problem.space.params?.[l.cost.weight] : undefined;
+  if (!l?.cost || !spec || spec.min === undefined || l.optimum[l.cost.weight] === undefined) return null;
+  const base = loadWeights(problem.space.start);
+  const low = spec.min;
+  const high = Math.max(low, Math.min(spec.max ?? Infinity, l.optimum[l.cost.weight]));
+  return Array.from({ length: points }, (_, i) => {
+    const values = { ...l.optimum, [l.cost!.weight]: low + ((high - low) * i) / (points - 1) };
+    const w = { ...base, ...Object.fromEntries(Object.entries(values).filter(([k]) => !k.startsWith('matrix['))) } as Weights;
+    return { strength: syntheticMean(w, l), cost: syntheticCost(w, l)! };
+  });
 }
 
 /** Mean, min and max over seeds of the holdout value, at each checkpoint index. */

@@ -4,7 +4,8 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/run-problem';
-import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, raceConfig, RaceControl, summarizeRace } from '../../tuner/optimizer-race';
+import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, raceConfig, RaceControl, summarizeFrontRace, summarizeRace, syntheticTrueFront } from '../../tuner/optimizer-race';
+import { hasFront } from '../../tuner/front';
 import { shellWord } from '../../util/command-hint';
 import { median } from '../../util/stats';
 import { EXIT_INTERRUPTED } from '../exit-codes';
@@ -18,12 +19,12 @@ import { checkQueue, queueOption } from '../runner-options';
 
 export function command(): Command {
   return new Command('race')
-    .description('optimizers (GA, CMA-ES, random, regression, surrogate) on one problem at equal budgets of games; validated fitness against games played')
+    .description('optimizers (GA, CMA-ES, random, regression, surrogate; NSGA-II on a two-objective problem) on one problem at equal budgets of games; validated fitness against games played, or the validated fronts\' hypervolume')
     .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness), a file or a shipped config\'s name; its optimizer section is used for its own kind')
-    .option('--optimizers <list>', 'contenders: ga, cmaes, random, regression, surrogate, each optionally with "+racing" (e.g. ga,ga+racing)', parseListOption('--optimizers', (k) => {
+    .option('--optimizers <list>', `contenders: ga, cmaes, random, regression, surrogate, each optionally with "+racing" (e.g. ga,ga+racing); default ${DEFAULT_RACE_CONTENDERS.join(',')}, or nsga2,random for a problem with fitness.cost`, parseListOption('--optimizers', (k) => {
       if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
       return k;
-    }), [...DEFAULT_RACE_CONTENDERS])
+    }))
     .option('--seeds <list>', 'run seeds per contender', parseListOption('--seeds', parseIntegerOption('--seeds', 0, 2 ** 32 - 1)), [1, 2, 3])
     .option('--budget <games>', 'fitness games per run', parseIntegerOption('--budget', 1), 12000)
     .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
@@ -33,10 +34,13 @@ export function command(): Command {
     .addOption(queueOption())
     .option('--svg <file>', 'write the figure (SVG) here')
     .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { config: string; optimizers: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; optimizers?: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean }) => {
       const problem = loadConfig(opts.config);
+      const fronts = hasFront(problem);
+      const optimizers = opts.optimizers ?? (fronts ? ['nsga2', 'random'] : [...DEFAULT_RACE_CONTENDERS]);
       // Every contender's config is checked before anything is created.
-      for (const kind of opts.optimizers) raceConfig(problem, kind, opts.seeds[0], opts.budget);
+      for (const kind of optimizers) raceConfig(problem, kind, opts.seeds[0], opts.budget);
+      if (fronts && opts.svg) throw new InputError('--svg draws the held-out curve of one objective; this problem has two (fitness.cost): its fronts are compared by hypervolume in the table');
       const { config: _problem, ...prepared } = await prepareRun(problem);
       if (opts.svg) checkOutputPath(opts.svg, '--svg');
       await checkQueue(opts.queue ?? problem.pool.queue);
@@ -57,7 +61,7 @@ export function command(): Command {
           control,
           problem,
           prepared,
-          kinds: opts.optimizers,
+          kinds: optimizers,
           seeds: opts.seeds,
           budget: opts.budget,
           checkpoints: opts.checkpoints,
@@ -71,6 +75,20 @@ export function command(): Command {
           },
         });
         progress.stop();
+        if (fronts) {
+          const summary = summarizeFrontRace(runs, syntheticTrueFront(problem) ?? undefined);
+          if (opts.json) {
+            console.log(JSON.stringify({ budget: opts.budget, seeds: opts.seeds, summary, runs }));
+            return;
+          }
+          const range = (x: { median: number; min: number; max: number }, f: (v: number) => string) => `${f(x.median)} (${f(x.min)}–${f(x.max)})`;
+          const truth = summary.every((x) => x.trueShare);
+          console.log(`| optimizer | runs | front hypervolume, held-out: median (min–max) |${truth ? ' true hypervolume over the true front\'s |' : ''} validated points | seconds per run |`);
+          console.log(`|---|---|---|${truth ? '---|' : ''}---|---|`);
+          for (const x of summary) console.log(`| ${x.kind} | ${x.runs} | ${range(x.hypervolume, (v) => v.toFixed(0))} |${truth ? ` ${range(x.trueShare!, (v) => v.toFixed(3))} |` : ''} ${range(x.points, String)} | ${x.seconds.toFixed(0)} |`);
+          console.log('\n(hypervolume: the area the front dominates in (strength, −ln(1 + positions searched per move)) above strength 0 and the largest cost of any front here; larger is better)');
+          return;
+        }
         const summary = summarizeRace(runs);
         if (opts.svg) {
           const truth = summary.every((s) => s.truthCurve);
