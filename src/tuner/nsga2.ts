@@ -5,6 +5,10 @@
  * crossover and polynomial mutation in the normalised genome [0, 1]^n. The kept population is the state,
  * JSON with each generation, so a resumed run goes on to the same fronts.
  *
+ * One change for noisy games (`reevaluate`, the default in runs): the kept population is proposed again each
+ * generation (origin "elite") and plays the new seeds, a member's objectives becoming the mean over all its
+ * games; measured once, a lucky point would hold its place for good.
+ *
  * It reads each candidate's `objectives` (every one maximised; a cost negated): the tuner gives them for a
  * two-objective run (strength, and cost per move).
  */
