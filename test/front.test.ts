@@ -239,6 +239,15 @@ describe('two objectives in a run config: the refusals', () => {
       expect(x.trueShare.max).toBeLessThanOrEqual(1);
     }
     expect(out.runs.every((run) => run.front.points.length > 0)).toBe(true);
+    // One chart holds them all: each run's page carries the database's other fronts of its objective.
+    const read = Store.open(db, { readonly: true });
+    try {
+      const others = runDetail(read, 1).otherFronts;
+      expect(others.map((o) => o.run)).toEqual([2, 3, 4]);
+      expect(others.every((o) => o.points.length > 0 && o.player === 'synthetic')).toBe(true);
+    } finally {
+      read.close();
+    }
     const refused = (args: string[], message: RegExp) => {
       const at = tempDb();
       const x = runCli(['race', '-c', config, '--db', at, '--budget', '500', ...args]);

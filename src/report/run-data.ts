@@ -60,6 +60,8 @@ export interface RunDetail {
   best: { candidate: number; validated: boolean; weights: Weights | null; player: { name: string; version: string; params: Record<string, number> } | null } | null;
   /** A two-objective run's validated front, cheapest first (null: one objective, or not validated yet). */
   front: FrontPoint[] | null;
+  /** Beside a front: the validated fronts of the database's other runs of the same objective (another player's, another space's). */
+  otherFronts: { run: number; name: string; player: string; points: FrontPoint[] }[];
   /** The validated candidates, the start among them (origin "start"). */
   finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null }[];
   /** Whether the run beat its start, in one line (null: the start was not validated, e.g. a run from before this check). */
@@ -111,6 +113,26 @@ function bestOf(config: RunConfig, space: BoundedSpace, genome: readonly number[
   return { weights: (space as ParameterSpace).toWeights(genome), player: null };
 }
 
+/** The player a run tunes, as the report names it: a built-in kind, "external:NAME VERSION" or "network:FILE". */
+function playerName(config: RunConfig, space: BoundedSpace): string {
+  return space instanceof ExternalSpace ? `external:${space.announcement.name} ${space.announcement.version}` : space instanceof NetworkSpace ? `network:${networkPlayerOf(config)!.file.split('/').pop()}` : ((config.fitness.player as string | undefined) ?? 'expectimax');
+}
+
+/** The other runs of this database with a validated front of the same objective (one chart can hold them all). */
+function otherFronts(store: Store, runId: number, config: RunConfig): RunDetail['otherFronts'] {
+  return store.listRuns().flatMap((r) => {
+    if (r.id === runId || r.bestCandidate === null) return [];
+    try {
+      const other = loadRunProblem(store, r.id);
+      if (other.config.fitness.objective !== config.fitness.objective) return [];
+      const points = validatedFront(store, r.id, other.config, null)?.points;
+      return points?.length ? [{ run: r.id, name: r.name, player: playerName(other.config, other.space), points }] : [];
+    } catch {
+      return []; // a run this version cannot read says so on its own page, not on this one's chart
+    }
+  });
+}
+
 export function runDetail(store: Store, runId: number): RunDetail {
   const problem = loadRunProblem(store, runId);
   const { config, space, optimizer } = problem;
@@ -131,12 +153,13 @@ export function runDetail(store: Store, runId: number): RunDetail {
   const lastBest = done.length ? bestByFitness(store.getCandidates(runId, done[done.length - 1].idx)) : undefined;
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
   const bestParams = bestRow?.params ?? {};
+  const front = validatedFront(store, runId, config, verdict?.start.candidate ?? null)?.points ?? null;
   const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation }) => ({ id, generation, origin: id === verdict?.start.candidate ? 'start' : origin, fitness, validation }));
   return {
     run,
     settings: {
       optimizer: config.optimizer.kind,
-      player: space instanceof ExternalSpace ? `external:${space.announcement.name} ${space.announcement.version}` : space instanceof NetworkSpace ? `network:${networkPlayerOf(config)!.file.split('/').pop()}` : ((config.fitness.player as string | undefined) ?? 'expectimax'),
+      player: playerName(config, space),
       depth: config.fitness.depth,
       games: config.fitness.games,
       objective: config.fitness.objective,
@@ -150,7 +173,8 @@ export function runDetail(store: Store, runId: number): RunDetail {
     generations,
     best: bestRow ? { candidate: bestRow.id, validated: bestRow.id === validatedId, ...bestOf(config, space, bestRow.genome) } : null,
     finalists,
-    front: validatedFront(store, runId, config, verdict?.start.candidate ?? null)?.points ?? null,
+    front,
+    otherFronts: front ? otherFronts(store, runId, config) : [],
     startVerdict: verdict && describeStartVerdict(verdict),
     // Race checkpoints are the race's own bookkeeping, not shown.
     comparisons: store.listResults(runId, 'comparison').map((c) => ({ id: c.id, ...c.result })),

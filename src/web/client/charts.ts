@@ -133,8 +133,9 @@ export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLEleme
 
 /**
  * The validated front: held-out strength against positions searched a move (log axis; a depth-0 search counts
- * none, drawn at 0.1), with its 95 % band; beside it, as markers, the mean score of what was stored with the run
- * that counted its cost (a sweep's depths, a comparison's contenders: `sweep` or `compare … --db … --run`).
+ * none, drawn at 0.1), with its 95 % band; beside it the validated fronts of the database's other runs of the
+ * same objective, and as markers the mean score of what was stored with the run that counted its cost (a
+ * sweep's depths, a comparison's contenders: `sweep` or `compare … --db … --run`).
  */
 function drawFront(el: HTMLElement, detail: RunDetail): void {
   const at = (cost: number) => Math.max(cost, 0.1);
@@ -150,14 +151,20 @@ function drawFront(el: HTMLElement, detail: RunDetail): void {
       for (const k of c.contenders) if (k.summary.nodesPerMove !== undefined) references.push({ name: `${k.label} (comparison ${c.id})`, points: new Map([[at(k.summary.nodesPerMove), k.summary.meanScore]]) });
     }
   }
-  const x = [...new Set([...front.keys(), ...references.flatMap((r) => [...r.points.keys()])])].sort((a, b) => a - b);
+  // The database's other fronts of this objective, as lines beside this one (the heuristic's beside a network's).
+  const others = detail.otherFronts.map((o) => ({ name: `run ${o.run} "${o.name}" (${o.player})`, points: new Map(o.points.map((p) => [at(p.costPerMove), p.validation])) }));
+  const x = [...new Set([...front.keys(), ...[...references, ...others].flatMap((r) => [...r.points.keys()])])].sort((a, b) => a - b);
   const onFront = (f: (p: NonNullable<RunDetail['front']>[number]) => number) => x.map((v) => (front.has(v) ? f(front.get(v)!) : null));
   drawChart(el, {
     title: "The validated front: held-out strength against the search's cost (log scale)",
     xLabel: 'positions searched per move',
     yLabel: detail.settings.objective,
     x,
-    series: [{ name: 'the validated front (held-out)', values: onFront((p) => p.validation) }, ...references.map((r) => ({ name: r.name, values: x.map((v) => r.points.get(v) ?? null), pointsOnly: true }))],
+    series: [
+      { name: 'the validated front (held-out)', values: onFront((p) => p.validation) },
+      ...others.map((o) => ({ name: `front of ${o.name}`, values: x.map((v) => o.points.get(v) ?? null) })),
+      ...references.map((r) => ({ name: r.name, values: x.map((v) => r.points.get(v) ?? null), pointsOnly: true })),
+    ],
     band: { name: 'held-out ± 95 %', low: onFront((p) => p.validation - (p.halfWidth ?? 0)), high: onFront((p) => p.validation + (p.halfWidth ?? 0)) },
     logX: true,
   });
