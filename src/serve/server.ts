@@ -153,22 +153,25 @@ export function createDashboardServer(o: ServeOptions): Server {
   function notPlayableInPage(source: string): string | null {
     const id = /^run:(\d+)$/.exec(source)?.[1];
     if (!id || !runExists(Number(id))) return null;
-    return readStore(o.db, (s) => {
-      const problem = loadRunProblem(s, Number(id));
-      const replay = `watch its best held-out game replayed instead: /viewer?replay=run:${id}`;
-      const network = networkPlayerOf(problem.config);
-      if (network) {
-        let size = '';
-        try {
-          size = ` (${Math.round(statSync(network.file).size / 1e6)} MB of tables)`;
-        } catch {
-          // a network file gone since: the line still says why
-        }
-        return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: a network is played by the server, not in the page (its tables would be downloaded whole into the tab's memory); to watch this run's best play live, export it into a weights folder (tune2048 export ${id} --out best.json) and pick network:best.json, or ${replay}`;
+    return readStore(o.db, (s) => runNotPlayable(s, Number(id)));
+  }
+
+  /** notPlayableInPage for a run, on a store already open (the run list asks it of every run in one read). */
+  function runNotPlayable(s: Store, id: number): string | null {
+    const problem = loadRunProblem(s, id);
+    const replay = `watch its best held-out game replayed instead: /viewer?replay=run:${id}`;
+    const network = networkPlayerOf(problem.config);
+    if (network) {
+      let size = '';
+      try {
+        size = ` (${Math.round(statSync(network.file).size / 1e6)} MB of tables)`;
+      } catch {
+        // a network file gone since: the line still says why
       }
-      if (problem.space instanceof ExternalSpace) return `run ${id} tuned the external player "${problem.space.announcement.name}", a program the page cannot run; ${replay}`;
-      return null;
-    });
+      return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: a network is played by the server, not in the page (its tables would be downloaded whole into the tab's memory); to watch this run's best play live, export it into a weights folder (tune2048 export ${id} --out best.json) and pick network:best.json, or ${replay}`;
+    }
+    if (problem.space instanceof ExternalSpace) return `run ${id} tuned the external player "${problem.space.announcement.name}", a program the page cannot run; ${replay}`;
+    return null;
   }
 
   /** A weights source of the viewer: preset:NAME, file:NAME (a listed file) or run:ID (its best so far). */
@@ -309,9 +312,7 @@ export function createDashboardServer(o: ServeOptions): Server {
       const presets = listPresets().map((name) => ({ source: `preset:${name}`, label: `preset ${name}`, description: loadWeights(name).description ?? '' }));
       const files = [...weightsFiles(o.weightsDirs).keys()].map((name) => ({ source: `file:${name}`, label: `file ${name}`, description: '' }));
       // Only runs whose best the page can play (an external program's or a network's run is replayed instead, from its run page).
-      const runs = readStore(o.db, listRunItems)
-        .filter((r) => notPlayableInPage(`run:${r.id}`) === null)
-        .map((r) => ({ source: `run:${r.id}`, label: `run ${r.id} (${r.name}) best`, description: r.status }));
+      const runs = readStore(o.db, (s) => listRunItems(s).filter((r) => runNotPlayable(s, r.id) === null)).map((r) => ({ source: `run:${r.id}`, label: `run ${r.id} (${r.name}) best`, description: r.status }));
       return json(res, 200, [...presets, ...files, ...runs, ...networkSources()]);
     }
     if (path === '/api/weights/one') {
