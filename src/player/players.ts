@@ -39,6 +39,11 @@ export function createPlayer(spec: PlayerSpec): Player {
   }
 }
 
+/** A player whose moves go through `choose` (to watch or record them), with the player's cost counter if it has one. */
+export function wrapMoves(player: Pick<Player, 'chooseMove' | 'searchNodes'>, choose: (board: Board) => Direction | -1): Pick<Player, 'chooseMove' | 'searchNodes'> {
+  return { chooseMove: choose, ...(player.searchNodes ? { searchNodes: () => player.searchNodes!() } : {}) };
+}
+
 /** A seeded game with its cost: the positions the player's search expanded in it (when it counts them). */
 export function playCounted(player: Pick<Player, 'chooseMove' | 'searchNodes'>, seed: number, options?: PlayGameOptions): GameResult {
   const before = player.searchNodes?.();
@@ -58,7 +63,14 @@ export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed
     // Its moves are kept (as an external player's are): a page cannot hold the network, but replays its games.
     const moves: Direction[] = [];
     const p = player();
-    const r = playCounted({ chooseMove: (b) => { const m = p.chooseMove(b); if (m !== -1) moves.push(m); return m; }, ...(p.searchNodes ? { searchNodes: () => p.searchNodes!() } : {}) }, seed);
+    const r = playCounted(
+      wrapMoves(p, (b) => {
+        const m = p.chooseMove(b);
+        if (m !== -1) moves.push(m);
+        return m;
+      }),
+      seed,
+    );
     return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, moveList: moveLetters(moves), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
   }
   const r = playCounted(player(), seed);

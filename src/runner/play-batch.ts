@@ -5,7 +5,7 @@
  */
 import type { Board } from '../engine/board';
 import type { Player } from '../engine/game';
-import { createPlayer, playSpecGame } from '../player/players';
+import { createPlayer, playSpecGame, wrapMoves } from '../player/players';
 import { playerKey } from '../player/spec';
 import { parentGone } from './parent';
 import { playExternalGames } from '../player/external/play';
@@ -32,13 +32,10 @@ function playerFor(task: BatchTask): Player {
 /** The player's moves, with a look every 8 moves at whether the parent still exists (an orphan exits). */
 function watched(player: Player): Pick<Player, 'chooseMove' | 'searchNodes'> {
   let moves = 0;
-  return {
-    chooseMove(board: Board) {
-      if ((++moves & 7) === 0 && parentGone()) process.exit(0);
-      return player.chooseMove(board);
-    },
-    ...(player.searchNodes ? { searchNodes: () => player.searchNodes!() } : {}),
-  };
+  return wrapMoves(player, (board: Board) => {
+    if ((++moves & 7) === 0 && parentGone()) process.exit(0);
+    return player.chooseMove(board);
+  });
 }
 
 export function playBatch(task: BatchTask, callback: (error: Error | null, result?: BatchResult) => void): void {
