@@ -201,6 +201,7 @@ describe('two objectives in a run config: the refusals', () => {
     ['a player that counts no positions', with_('fitness', { player: 'mcts', synthetic: undefined }), /field "fitness\.cost": the mcts player does not count/],
     ['the synthetic player without a cost', with_('fitness', { synthetic: { ...LANDSCAPE, cost: undefined } }), /add fitness\.synthetic\.cost/],
     ['an unknown cost', with_('fitness', { cost: 'ms' }), /field "fitness\.cost"/],
+    ['elites that keep their fitness (and so have no games, no cost)', { ...base, reevaluateElites: false, optimizer: { kind: 'random', population: 8, generations: 2, elitism: 2 } }, /field "optimizer\.elitism": a two-objective run measures its elites again/],
   ])('%s', (_what, data, message) => {
     expect(() => parseConfig(JSON.parse(JSON.stringify(data)))).toThrow(message);
   });

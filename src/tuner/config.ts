@@ -331,12 +331,14 @@ export const configSchema = v.pipe(v.strictObject({
 const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'synthetic'];
 
 /** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
-function objectivesProblem(c: { optimizer: { kind: string }; fitness: { cost?: string; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
+function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
   const { cost, player, racing } = c.fitness;
   const kind = c.optimizer.kind;
   if (!cost) return kind === 'nsga2' ? { message: 'NSGA-II ranks by strength and cost: set fitness.cost to "nodes" (or choose a one-objective optimizer)', at: ['optimizer', 'kind'] } : null;
   if (!(FRONT_OPTIMIZERS as readonly string[]).includes(kind)) return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one`, at: ['fitness', 'cost'] };
   if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };
+  // An elite that keeps its parent's fitness plays no games, so it would have no cost of its own to rank by.
+  if (!c.reevaluateElites && (c.optimizer.elitism ?? 0) > 0) return { message: 'a two-objective run measures its elites again (their cost comes from their games): remove "reevaluateElites": false, or set optimizer.elitism to 0', at: ['optimizer', 'elitism'] };
   const name = player === undefined ? 'expectimax' : typeof player === 'string' ? player : (player as { kind: string }).kind;
   if (name === 'external') return null; // whether it reports a cost is in its announcement (checked when the run is prepared)
   if (name !== 'network' && !COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
