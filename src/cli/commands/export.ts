@@ -57,7 +57,9 @@ export function command(): Command {
           console.error(`tune2048: run ${runId} tuned the search too: play this at ${what}${play}`);
         }
         // Said after the file is written (a refused export says only why): the export may be the start itself.
-        const verdict = runStartVerdict(store, loadRunProblem(store, runId));
+        // The verdict weighs the run's best; a point chosen from a front is another one.
+        const chosen = opts.point !== undefined || opts.maxCost !== undefined || opts.maxMsPerMove !== undefined;
+        const verdict = chosen ? null : runStartVerdict(store, loadRunProblem(store, runId));
         if (verdict && !verdict.clear) console.error(`tune2048: run ${runId}: ${describeStartVerdict(verdict)}`);
       });
     });
