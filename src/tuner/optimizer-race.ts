@@ -17,11 +17,10 @@ import { Tuner } from './tuner';
 import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
 import type { RaceCheckpoint, Store } from '../store/store';
 import { InputError, StopRequestedError } from '../util/errors';
-import { hasFront } from './front';
 import { mean, median } from '../util/stats';
 import { syntheticCost, syntheticMean } from '../player/synthetic';
 import { hypervolume2d } from './pareto';
-import { validatedFront } from './front';
+import { hasFront, validatedFront } from './front';
 import { loadWeights, type Weights } from '../heuristic/weights';
 
 export type OptimizerKind = OptimizerConfig['kind'];
