@@ -1,6 +1,7 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
 import { describeModel } from '../tuner/optimizer';
 import { loadRunProblem } from '../tuner/run-problem';
+import { hasFront } from '../tuner/front';
 import { describeStartVerdict } from '../tuner/start-verdict';
 import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
@@ -155,7 +156,12 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       console.error(`tune2048: run ${runId} failed: ${outcome.error}; finished games are stored, resume with: ${resume}`);
       process.exitCode = EXIT_FAILURE;
     } else if (!json) {
-      out(`run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(`export ${runId} --out tuned.json`, store.path)}`);
+      const front = hasFront(loadRunProblem(store, runId).config);
+      out(
+        front
+          ? `run ${runId} finished: its validated front is in ${suggest(`show ${runId}`, store.path)}; the strongest point is candidate ${outcome.bestCandidate}: ${suggest(`export ${runId} --out tuned.json`, store.path)} (or a cheaper one: --point K, --max-ms-per-move MS)`
+          : `run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(`export ${runId} --out tuned.json`, store.path)}`,
+      );
     }
   } finally {
     interrupts.uninstall();
