@@ -6,10 +6,12 @@
  * In the run: each candidate's objectives come from its fitness games (the optimizer ranks by them); at the
  * end the run's non-dominated candidates — at most validation.front, the most spread — and the start are
  * played on held-out seeds, and the validated front is the points none of which another beats on both
- * held-out strength and cost. It is read back from stored games only, so show, the report and export agree.
+ * held-out strength and cost. One computation (frontOf) over the held-out games: the tuner gives it the games
+ * it just stored, show, the report and export read them back, so they agree.
  */
 import type { Candidate, Game, Store } from '../store/store';
 import type { RunConfig } from './config';
+import { summarizeGames } from '../compare/summary';
 import { fitnessHalfWidth95, objectiveValue } from './fitness';
 import { selectSurvivors } from './nsga2';
 import { nonDominatedSort } from './pareto';
@@ -29,12 +31,6 @@ export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes'>[]): nu
     moves += g.moves;
   }
   return moves > 0 ? nodes / moves : null;
-}
-
-/** Measured ms per move over some games (Σ ms / Σ moves). */
-export function msPerMove(games: readonly Pick<Game, 'moves' | 'ms'>[]): number | null {
-  const moves = games.reduce((s, g) => s + g.moves, 0);
-  return moves > 0 ? games.reduce((s, g) => s + g.ms, 0) / moves : null;
 }
 
 /**
@@ -104,10 +100,14 @@ export function validatedFront(store: Store, runId: number, config: RunConfig, s
   if (!hasFront(config)) return null;
   const validated = store.validatedCandidates(runId);
   if (validated.length === 0) return null;
-  const scored = validated.flatMap((c) => {
-    const games = store.getGames(c.id, 'validation');
+  return frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), startCandidate);
+}
+
+/** The validated front of candidates with their held-out games (validatedFront reads them; the tuner has them). */
+export function frontOf(fitness: RunConfig['fitness'], validated: readonly { candidate: Candidate; games: readonly Game[] }[], startCandidate: number | null): ValidatedFront {
+  const scored = validated.flatMap(({ candidate: c, games }) => {
     const cost = costPerMove(games);
-    return cost === null || games.length === 0 ? [] : [{ c, games, cost, value: objectiveValue(config.fitness, games) }];
+    return cost === null || games.length === 0 ? [] : [{ c, games, cost, value: objectiveValue(fitness, games) }];
   });
   const first = new Set(nonDominatedSort(scored.map((s) => [s.value, -s.cost]))[0] ?? []);
   // Weight sets that played the very same held-out games (a setting the search never reached, as a cutoff at
@@ -121,9 +121,10 @@ export function validatedFront(store: Store, runId: number, config: RunConfig, s
       return !seen.has(key) && seen.add(key);
     });
   const points = onFront.map((s, i): FrontPoint => {
-    const halfWidth = fitnessHalfWidth95(config.fitness, s.games);
+    const halfWidth = fitnessHalfWidth95(fitness, s.games);
     const cheaper = i > 0 ? onFront[i - 1] : null;
-    const cheaperHalf = cheaper ? fitnessHalfWidth95(config.fitness, cheaper.games) : null;
+    const cheaperHalf = cheaper ? fitnessHalfWidth95(fitness, cheaper.games) : null;
+    const summary = summarizeGames(s.games);
     const withinNoise = cheaper !== null && halfWidth !== null && cheaperHalf !== null && s.value - cheaper.value <= Math.hypot(halfWidth, cheaperHalf);
     return {
       point: i + 1,
@@ -133,10 +134,10 @@ export function validatedFront(store: Store, runId: number, config: RunConfig, s
       start: s.c.id === startCandidate,
       validation: s.value,
       halfWidth,
-      meanScore: s.games.reduce((t, g) => t + g.score, 0) / s.games.length,
+      meanScore: summary.meanScore,
       games: s.games.length,
       costPerMove: s.cost,
-      msPerMove: msPerMove(s.games),
+      msPerMove: Number.isNaN(summary.msPerMove) ? null : summary.msPerMove,
       withinNoiseOfCheaper: withinNoise,
     };
   });

@@ -27,7 +27,7 @@ import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/er
 import { mean, stdev } from '../util/stats';
 import { FRONT_POINTS, type RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
-import { frontObjectives, frontToValidate, hasFront, validatedFront } from './front';
+import { frontObjectives, frontOf, frontToValidate, hasFront } from './front';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
@@ -297,7 +297,7 @@ export class Tuner {
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const { config } = problem;
-    const { chosen, games } = hasFront(config) ? this.frontToValidate(problem, lastGeneration) : this.finalists(problem, lastGeneration);
+    const { chosen, games } = hasFront(config) ? this.frontCandidates(problem, lastGeneration) : this.finalists(problem, lastGeneration);
     // The start, played on the same seeds unless it is among them (generation 0 always holds it).
     const startParams = problem.space.params(problem.space.startGenome());
     const start = findStart(chosen, startParams) ?? findStart(store.getCandidates(runId, 0), startParams);
@@ -314,7 +314,8 @@ export class Tuner {
     });
     let winner: number;
     if (hasFront(config)) {
-      winner = validatedFront(store, runId, config, start.id)!.points.reduce((a, b) => (b.validation > a.validation ? b : a)).candidate;
+      const front = frontOf(config.fitness, played.map((c) => ({ candidate: c, games: games.get(c.id) ?? [] })), start.id);
+      winner = front.points.reduce((a, b) => (b.validation > a.validation ? b : a)).candidate;
     } else {
       // A model-based optimizer's result is its point, validated: the others are played to show what a pick by
       // in-sample luck would have given, never chosen by their own held-out noise.
@@ -345,7 +346,7 @@ export class Tuner {
   }
 
   /** Two objectives: the run's front on its fitness games (at most validation.front points, the most spread), with their validation games. */
-  private frontToValidate(problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
+  private frontCandidates(problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
     const { store, runId } = this;
     const { config } = problem;
     const candidates = Array.from({ length: lastGeneration + 1 }, (_, g) => store.getCandidates(runId, g)).flat();
