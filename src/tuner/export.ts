@@ -95,7 +95,22 @@ function overStart(v: StartVerdict | null) {
  * reads (a network player file names its network by absolute path: `out` makes it relative to where it goes).
  */
 export function exportBest(store: Store, runId: number, out?: string, choice: FrontChoice = {}): Weights | PlayerParamsFile | NetworkSettings {
+  return exportPoint(store, runId, out, choice).file;
+}
+
+/**
+ * exportBest's file, and the search settings it plays with when the run tuned them (the depth; the heuristic's
+ * cutoff, which a weights file does not carry): empty for a run that tuned neither.
+ */
+export function exportPoint(store: Store, runId: number, out?: string, choice: FrontChoice = {}): { file: Weights | PlayerParamsFile | NetworkSettings; search: { depth?: number; cprob?: number } } {
   const { problem, best, point } = validatedBest(store, runId, choice);
+  const depth = searchDepthOf(problem.space, best.genome);
+  const cprob = searchCprobOf(problem.space, best.genome);
+  return { file: pointFile(store, problem, best, point, out), search: { ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) } };
+}
+
+/** The file of a chosen candidate, in the form its player reads. */
+function pointFile(store: Store, problem: RunProblem, best: Candidate, point: FrontPoint | null, out: string | undefined): Weights | PlayerParamsFile | NetworkSettings {
   if (problem.space instanceof NetworkSpace) {
     const { run, config } = problem;
     const settings = problem.space.toSettings(best.genome, true);
@@ -115,17 +130,6 @@ export function exportBest(store: Store, runId: number, out?: string, choice: Fr
     return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), provenance: provenance(store, problem, best, point) };
   }
   return bestWeights(store, problem, best, point);
-}
-
-/**
- * The search settings a run's exported point plays with, when the run tuned them (the depth; the heuristic's
- * cutoff, which a weights file does not carry): empty for a run that tuned neither.
- */
-export function exportedSearch(store: Store, runId: number, choice: FrontChoice = {}): { depth?: number; cprob?: number } {
-  const { problem, best } = validatedBest(store, runId, choice);
-  const depth = searchDepthOf(problem.space, best.genome);
-  const cprob = searchCprobOf(problem.space, best.genome);
-  return { ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) };
 }
 
 export function exportBestWeights(store: Store, runId: number): Weights {

@@ -4,7 +4,7 @@ import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
 import type { Weights } from '../../heuristic/weights';
-import { exportBest, exportedSearch, type FrontChoice } from '../../tuner/export';
+import { exportPoint, type FrontChoice } from '../../tuner/export';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { InputError } from '../../util/errors';
@@ -32,7 +32,7 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean } & FrontChoice) => {
       if (opts.out && !opts.force && existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new InputError(`--out "${opts.out}" exists; add --force to overwrite it, or name another file`);
       await withStore(opts.db, 'read', (store) => {
-        const best = exportBest(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
+        const { file: best, search } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
@@ -48,7 +48,6 @@ export function command(): Command {
         if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));
         else if (!opts.out) process.stdout.write(text);
         // A tuned depth is the search's, not the file's: say how to play it.
-        const search = exportedSearch(store, runId, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         if (search.depth !== undefined || search.cprob !== undefined) {
           const flags = [search.depth !== undefined ? `-d ${search.depth}` : '', search.cprob !== undefined ? `--cprob ${search.cprob}` : ''].filter(Boolean).join(' ');
           const what = [search.depth !== undefined ? `depth ${search.depth}` : '', search.cprob !== undefined ? `cprob ${search.cprob}` : ''].filter(Boolean).join(' and ');
