@@ -156,9 +156,8 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       console.error(`tune2048: run ${runId} failed: ${outcome.error}; finished games are stored, resume with: ${resume}`);
       process.exitCode = EXIT_FAILURE;
     } else if (!json) {
-      const front = hasFront(loadRunProblem(store, runId).config);
       out(
-        front
+        hasFront(config)
           ? `run ${runId} finished: its validated front is in ${suggest(`show ${runId}`, store.path)}; the strongest point is candidate ${outcome.bestCandidate}: ${suggest(`export ${runId} --out tuned.json`, store.path)} (or a cheaper one: --point K, --max-ms-per-move MS)`
           : `run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(`export ${runId} --out tuned.json`, store.path)}`,
       );

@@ -206,7 +206,8 @@ export class ParameterSpace extends BoundedSpace {
 
   constructor(start: Weights, params: Record<string, Partial<ParamSpec>>, form: MatrixForm = 'full', stages?: StageSplit) {
     const bounded = boundedSpecs(params);
-    super(Object.keys(bounded), Object.values(bounded).map((spec, i) => (Object.keys(bounded)[i] === SEARCH_DEPTH ? { ...spec, integer: true } : spec)));
+    // The search depth is a whole number (its bounds and start are checked where configs are read).
+    super(Object.keys(bounded), Object.entries(bounded).map(([name, spec]) => (name === SEARCH_DEPTH ? { ...spec, integer: true } : spec)));
     params = bounded;
     this.start = stages ? splitIntoStages(start, stages) : start;
     this.form = form;
