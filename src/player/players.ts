@@ -59,22 +59,20 @@ export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed
     sleepMs(spec.synthetic!.gameMs);
     return game;
   }
-  if (spec.kind === 'network') {
-    // Its moves are kept (as an external player's are): a page cannot hold the network, but replays its games.
-    const moves: Direction[] = [];
-    const p = player();
-    const r = playCounted(
-      wrapMoves(p, (b) => {
-        const m = p.chooseMove(b);
-        if (m !== -1) moves.push(m);
-        return m;
-      }),
-      seed,
-    );
-    return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, moveList: moveLetters(moves), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
-  }
-  const r = playCounted(player(), seed);
-  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
+  const p = player();
+  // A network's moves are kept (as an external player's are): a page cannot hold the network, but replays its games.
+  const moves: Direction[] | null = spec.kind === 'network' ? [] : null;
+  const r = playCounted(
+    moves
+      ? wrapMoves(p, (b) => {
+          const m = p.chooseMove(b);
+          if (m !== -1) moves.push(m);
+          return m;
+        })
+      : p,
+    seed,
+  );
+  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(moves ? { moveList: moveLetters(moves) } : {}), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */
