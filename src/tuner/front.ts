@@ -21,16 +21,9 @@ export function hasFront(config: Pick<RunConfig, 'fitness'>): boolean {
   return config.fitness.cost !== undefined;
 }
 
-/** Positions searched per move over some games (Σ nodes / Σ moves); null when a game has no count (or there are none). */
-export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes'>[]): number | null {
-  let nodes = 0;
-  let moves = 0;
-  for (const g of games) {
-    if (g.nodes === undefined || g.nodes === null) return null;
-    nodes += g.nodes;
-    moves += g.moves;
-  }
-  return moves > 0 ? nodes / moves : null;
+/** Positions searched per move over some games (the summary's Σ nodes / Σ moves); null when a game has no count (or there are none). */
+function costPerMove(games: readonly Game[]): number | null {
+  return games.length > 0 ? (summarizeGames(games).nodesPerMove ?? null) : null;
 }
 
 /**
