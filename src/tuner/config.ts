@@ -328,7 +328,7 @@ export const configSchema = v.pipe(v.strictObject({
 }));
 
 /** Players whose search counts the positions it expands (Player.searchNodes), or draws a cost (synthetic); an external player may announce one. */
-const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'synthetic'];
+const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'network', 'synthetic'];
 
 /** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
 function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
@@ -341,7 +341,7 @@ function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; r
   if (!c.reevaluateElites && (c.optimizer.elitism ?? 0) > 0) return { message: 'a two-objective run measures its elites again (their cost comes from their games): remove "reevaluateElites": false, or set optimizer.elitism to 0', at: ['optimizer', 'elitism'] };
   const name = player === undefined ? 'expectimax' : typeof player === 'string' ? player : (player as { kind: string }).kind;
   if (name === 'external') return null; // whether it reports a cost is in its announcement (checked when the run is prepared)
-  if (name !== 'network' && !COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
+  if (!COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
   if (name === 'synthetic' && !c.fitness.synthetic?.cost) return { message: 'the synthetic player draws a cost only with its landscape\'s cost: add fitness.synthetic.cost ({ "weight", "nodes", "growth" })', at: ['fitness', 'cost'] };
   return null;
 }
