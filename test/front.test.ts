@@ -13,18 +13,20 @@ import { weightSpace } from '../src/tuner/space';
 import { validatedFront } from '../src/tuner/front';
 import { runStartVerdict } from '../src/tuner/start-verdict';
 import { Store } from '../src/store/store';
-import { createRun, loadRunProblem } from '../src/tuner/run-problem';
+import { loadRunProblem } from '../src/tuner/run-problem';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli';
 import { runDetail } from '../src/report/run-data';
 import { buildRunReport } from '../src/report/report';
+import type { RunDetail } from '../src/report/run-data';
+import { PUBLISHED_NETWORK_ROWS, publishedLabel } from '../src/report/published';
+import { frontChartSpec } from '../src/web/client/front-chart';
+import type { ChartSpec } from '../src/web/client/charts';
 import { tempDb, tuneToEnd, writeConfig } from './helpers/runs';
+import { handBuiltRun, HIGH, LANDSCAPE, LOW } from './helpers/front-run';
 
-const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, smoothness: 60, sum: 30, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
-const LOW = 1;
-const HIGH = 5;
 
 function frontConfig(kind: 'nsga2' | 'random', budget: number, seed = 7): RunConfig {
   const generations = 1000;
@@ -94,44 +96,6 @@ describe('a two-objective run on the synthetic player (a known front)', () => {
   });
 });
 
-/** A stored two-objective run built by hand: five validated points (mean score, nodes a move, ms a move). */
-function handBuiltRun(withCost = true): { db: string; ids: number[] } {
-  const db = tempDb();
-  const config = parseConfig({
-    name: 'by-hand',
-    seed: 1,
-    space: { start: 'tuned-d1', params: { empty: { min: 0, max: 2000 }, sumPower: { min: LOW, max: HIGH } } },
-    optimizer: withCost ? { kind: 'nsga2', population: 4, generations: 1 } : { kind: 'random', population: 4, generations: 1 },
-    fitness: withCost ? { player: 'synthetic', cost: 'nodes', synthetic: LANDSCAPE } : { player: 'synthetic', synthetic: LANDSCAPE },
-  });
-  const store = Store.open(db);
-  try {
-    const id = createRun(store, config, 'by-hand');
-    const { space } = loadRunProblem(store, id);
-    const points: [number, number, number][] = [
-      [50_000, 10, 0.01],
-      [80_000, 100, 0.1],
-      [70_000, 200, 0.2], // behind the point before on both: not on the front
-      [120_000, 1000, 1.0],
-      [80_000, 100, 0.1], // the same games as the second (a setting the search never reached): one point with it
-    ];
-    const genomes = points.map((_, i) => [0.15 * (i + 1), 0.15 * (i + 1)]);
-    store.insertGeneration(id, 0, {}, genomes.map((genome) => ({ genome, params: space.params(genome), origin: 'init', parents: [] })));
-    const candidates = store.getCandidates(id, 0);
-    const moves = 1000;
-    store.insertGames(
-      candidates.flatMap((c, i) =>
-        [-1, 1].map((side, seed) => ({ candidateId: c.id, purpose: 'validation' as const, seed, score: points[i][0] + side * 1000, maxTile: 2048, moves, ms: points[i][2] * moves, nodes: points[i][1] * moves })),
-      ),
-    );
-    for (const [i, c] of candidates.entries()) store.setValidation(c.id, points[i][0]);
-    store.setBestCandidate(id, candidates[3].id);
-    return { db, ids: candidates.map((c) => c.id) };
-  } finally {
-    store.close();
-  }
-}
-
 describe('the validated front and export by budget (a stored run built by hand)', () => {
   const exported = (db: string, ...args: string[]) => {
     const r = runCli(['export', '1', '--db', db, '--json', ...args]);
@@ -170,6 +134,30 @@ describe('the validated front and export by budget (a stored run built by hand)'
     } finally {
       read.close();
     }
+  });
+
+  it("the chart's data: the front with its band; beside a network's front (its own or another's in the database) the published networks' means as levels, named with their ply", () => {
+    const { db } = handBuiltRun();
+    const read = Store.open(db, { readonly: true });
+    let detail: RunDetail;
+    try {
+      detail = runDetail(read, 1);
+    } finally {
+      read.close();
+    }
+    const heuristic = frontChartSpec(detail);
+    expect(heuristic.series.map((s) => s.name)).toEqual(['the validated front (held-out)']);
+    expect(heuristic.x).toEqual([10, 100, 1000]);
+    expect(heuristic.series[0].values).toEqual(detail.front!.map((p) => p.validation));
+    expect(heuristic.band!.high.map((h, i) => h! - heuristic.series[0].values[i]!)).toEqual(detail.front!.map((p) => p.halfWidth));
+    const published = (spec: ChartSpec) => spec.series.filter((s) => s.dashed);
+    const network = frontChartSpec({ ...detail, settings: { ...detail.settings, player: 'network:D.bin' } });
+    expect(published(network).map((s) => s.name)).toEqual(PUBLISHED_NETWORK_ROWS.map(publishedLabel));
+    for (const [k, s] of published(network).entries()) expect(s.values).toEqual([10, 100, 1000].map(() => PUBLISHED_NETWORK_ROWS[k].mean));
+    expect(published(network).map((s) => s.name)).toContain('published: ziap/2048-tdl 4×6, TD(λ) + TC + restarts, 1 M games, 3-ply (depth 2): 419,479, 32768 in 35.7 %');
+    const beside = frontChartSpec({ ...detail, otherFronts: [{ run: 2, name: 'net', player: 'network:D.bin', points: detail.front! }] });
+    expect(published(beside)).toHaveLength(PUBLISHED_NETWORK_ROWS.length);
+    expect(published(frontChartSpec({ ...detail, settings: { ...detail.settings, player: 'network:D.bin', objective: 'reach-rate' } }))).toHaveLength(0);
   });
 
   it('a budget below every point, a point out of range, two choices at once, a one-objective run: one line, exit 2, nothing written', () => {

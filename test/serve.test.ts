@@ -15,6 +15,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { launchBrowser, openPage } from './helpers/browser';
 import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
 import { SLOW, SMOKE, gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
+import { handBuiltRun } from './helpers/front-run';
 
 let browser: Browser;
 const errors: string[] = [];
@@ -191,6 +192,17 @@ describe('tune2048 serve in Chromium', () => {
     const legends = await page.$$eval('.u-legend', (ls) => ls.map((l) => l.textContent ?? ''));
     expect(legends.length).toBeGreaterThan(0);
     for (const l of legends) expect(l).not.toContain('--');
+  });
+
+  it("a two-objective run's report draws its validated front, each point in the legend's series", async () => {
+    const { db } = handBuiltRun();
+    const report = join(mkdtempSync(join(tmpdir(), 'tune2048-r-')), 'front.html');
+    expect(runCli(['report', '1', '--db', db, '--out', report]).code).toBe(0);
+    const page = await openPage(browser, errors);
+    await page.goto(`file://${report}`);
+    await page.waitForSelector('#chart-front canvas');
+    expect(JSON.parse(await page.$eval('#chart-front', (e) => (e as HTMLElement).dataset.series ?? '[]'))).toEqual(['the validated front (held-out)']);
+    expect(await page.$eval('#chart-front .u-legend', (l) => l.textContent ?? '')).toContain('held-out ± 95 %'.replace('±', '−'));
   });
 
   it('weights with learned line tables: the page fetches the tables and plays the same game as the CLI', async () => {

@@ -5,6 +5,7 @@
  */
 import uPlot from 'uplot';
 import type { RunDetail } from '../../report/run-data';
+import { frontChartSpec } from './front-chart';
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 export const color = (i: number) => PALETTE[i % PALETTE.length];
@@ -14,6 +15,8 @@ export interface ChartSeries {
   values: (number | null)[];
   /** Markers alone, no line (reference points beside a curve). */
   pointsOnly?: boolean;
+  /** A thin dashed line (a reference level, e.g. a published result). */
+  dashed?: boolean;
 }
 
 export interface ChartSpec {
@@ -49,7 +52,9 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
     series.push(
       s.pointsOnly
         ? { label: s.name, stroke: color(i), fill: color(i), paths: () => null, points: { show: true, size: 9, fill: color(i) } }
-        : { label: s.name, stroke: color(i), width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) },
+        : s.dashed
+          ? { label: s.name, stroke: color(i), width: 1, dash: [6, 4], spanGaps: true, points: { show: false } }
+          : { label: s.name, stroke: color(i), width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) },
     ),
   );
   const opts: uPlot.Options = {
@@ -124,48 +129,9 @@ export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLEleme
     });
   }
   const front = find('chart-front');
-  if (front && detail.front && detail.front.length > 0) drawFront(front, detail);
+  if (front && detail.front && detail.front.length > 0) drawChart(front, frontChartSpec(detail));
   for (const c of detail.comparisons) {
     const el = find(`chart-comparison-${c.id}`);
     if (el) drawEcdf(el, `Score distributions (comparison ${c.id}: ${c.settings.games} paired games, depth ${c.settings.depth})`, c.contenders.map((k) => ({ label: k.label, scores: k.games.map((x) => x.score) })));
   }
-}
-
-/**
- * The validated front: held-out strength against positions searched a move (log axis; a depth-0 search counts
- * none, drawn at 0.1), with its 95 % band; beside it the validated fronts of the database's other runs of the
- * same objective, and as markers the mean score of what was stored with the run that counted its cost (a
- * sweep's depths, a comparison's contenders: `sweep` or `compare … --db … --run`).
- */
-function drawFront(el: HTMLElement, detail: RunDetail): void {
-  const at = (cost: number) => Math.max(cost, 0.1);
-  const front = new Map(detail.front!.map((p) => [at(p.costPerMove), p]));
-  // References are mean scores: drawn only beside a front of the mean score.
-  const references: { name: string; points: Map<number, number> }[] = [];
-  if (detail.settings.objective === 'mean-score') {
-    for (const w of detail.sweeps) {
-      const points = new Map(w.depths.flatMap(({ summary: m }) => (m.nodesPerMove !== undefined ? [[at(m.nodesPerMove), m.meanScore] as [number, number]] : [])));
-      if (points.size > 0) references.push({ name: `${w.weights}, depths ${w.depths.map((d) => d.depth).join(', ')} (sweep ${w.id})`, points });
-    }
-    for (const c of detail.comparisons) {
-      for (const k of c.contenders) if (k.summary.nodesPerMove !== undefined) references.push({ name: `${k.label} (comparison ${c.id})`, points: new Map([[at(k.summary.nodesPerMove), k.summary.meanScore]]) });
-    }
-  }
-  // The database's other fronts of this objective, as lines beside this one (the heuristic's beside a network's).
-  const others = detail.otherFronts.map((o) => ({ name: `run ${o.run} "${o.name}" (${o.player})`, points: new Map(o.points.map((p) => [at(p.costPerMove), p.validation])) }));
-  const x = [...new Set([...front.keys(), ...[...references, ...others].flatMap((r) => [...r.points.keys()])])].sort((a, b) => a - b);
-  const onFront = (f: (p: NonNullable<RunDetail['front']>[number]) => number) => x.map((v) => (front.has(v) ? f(front.get(v)!) : null));
-  drawChart(el, {
-    title: "The validated front: held-out strength against the search's cost (log scale)",
-    xLabel: 'positions searched per move',
-    yLabel: detail.settings.objective,
-    x,
-    series: [
-      { name: 'the validated front (held-out)', values: onFront((p) => p.validation) },
-      ...others.map((o) => ({ name: `front of ${o.name}`, values: x.map((v) => o.points.get(v) ?? null) })),
-      ...references.map((r) => ({ name: r.name, values: x.map((v) => r.points.get(v) ?? null), pointsOnly: true })),
-    ],
-    band: { name: 'held-out ± 95 %', low: onFront((p) => p.validation - (p.halfWidth ?? 0)), high: onFront((p) => p.validation + (p.halfWidth ?? 0)) },
-    logX: true,
-  });
 }
