@@ -57,7 +57,7 @@ function trueShare(db: string, id: number): { share: number; points: number } {
   const store = Store.open(db, { readonly: true });
   try {
     const problem = loadRunProblem(store, id);
-    const front = validatedFront(store, id, problem.config, runStartVerdict(store, problem)?.start.candidate ?? null)!;
+    const front = validatedFront(store, id, problem, runStartVerdict(store, problem)?.start.candidate ?? null)!;
     const space = weightSpace(problem.space);
     const l = problem.config.fitness.synthetic as SyntheticLandscape;
     const points = front.points.map((p) => {
@@ -106,7 +106,7 @@ describe('the validated front and export by budget (a stored run built by hand)'
     const { db, ids } = handBuiltRun();
     const store = Store.open(db, { readonly: true });
     try {
-      const front = validatedFront(store, 1, loadRunProblem(store, 1).config, null)!;
+      const front = validatedFront(store, 1, loadRunProblem(store, 1), null)!;
       expect(front.points.map((p) => [p.point, p.candidate, p.costPerMove])).toEqual([[1, ids[0], 10], [2, ids[1], 100], [3, ids[3], 1000]]);
       expect(front.dominated).toBe(1);
       expect(front.points[1].msPerMove).toBeCloseTo(0.1, 12);

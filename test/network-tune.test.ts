@@ -140,6 +140,41 @@ describe('tuning on a learned network', () => {
     expect((JSON.parse(played.stdout) as { games: { score: number }[] }).games.map((g) => g.score)).toEqual([60, 61].map((s) => playGame(here, s).score));
   });
 
+  it('strength against cost on a network: the front shows each point as it plays (depth, the rule in whole cells or off), and export --point K plays its validated games', () => {
+    const db = tempDb();
+    const path = join(dir, 'front.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        seed: 5,
+        space: { start: 'defaults', params: { depth: { min: 0, max: 1 }, 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } },
+        optimizer: { kind: 'nsga2', population: 4, generations: 2 },
+        fitness: { games: 2, depth: 1, cost: 'nodes', player: { kind: 'network', file: 'net.bin' } },
+        validation: { front: 4, games: 2 },
+        pool: { batchGames: 2 },
+      }),
+    );
+    const r = runCli(['tune', '-c', path, '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const { front } = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { front: { point: number; candidate: number; params: Record<string, number> }[] };
+    expect(front.length).toBeGreaterThan(0);
+    // The stored genome's values are continuous; the table's are the player's.
+    const stored = all<{ id: number; params: string }>(db, 'SELECT id, params FROM candidates');
+    expect(stored.some((c) => !Number.isInteger(JSON.parse(c.params)['depthRule.deeperAtEmpty']))).toBe(true);
+    for (const p of front) {
+      const deeper = p.params['depthRule.deeperAtEmpty'];
+      const shallower = p.params['depthRule.shallowerAtEmpty'];
+      expect([Number.isInteger(deeper) && (deeper === -1 || (deeper >= 0 && deeper <= 6)), Number.isInteger(shallower) && (shallower === 17 || (shallower >= 6 && shallower <= 16 && shallower > deeper))], JSON.stringify(p.params)).toEqual([true, true]);
+      const out = join(dir, `point-${p.point}.json`);
+      expect(runCli(['export', '1', '--db', db, '--point', String(p.point), '--out', out]).code).toBe(0);
+      const file = JSON.parse(readFileSync(out, 'utf8')) as { depthRule?: { deeperAtEmpty?: number; shallowerAtEmpty?: number } };
+      expect([file.depthRule?.deeperAtEmpty ?? -1, file.depthRule?.shallowerAtEmpty ?? 17]).toEqual([deeper, shallower]);
+      const [game] = all<{ seed: number; score: number }>(db, `SELECT seed, score FROM games WHERE candidate_id = ${p.candidate} AND purpose = 'validation' ORDER BY seed LIMIT 1`);
+      const played = JSON.parse(runCli(['play', '--player', `network:${out}`, '-d', String(p.params.depth), '-n', '1', '-s', String(game.seed), '--json']).stdout) as { games: { score: number }[] };
+      expect(played.games[0].score).toBe(game.score);
+    }
+  });
+
   it('heuristic terms on top: tuned from a start file with heuristic weights; the export plays the tuned heuristic\'s games', () => {
     const start = join(dir, 'start-heuristic.json');
     writeFileSync(start, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'net.bin', sha256: fileSha256(net) }, heuristic: loadWeights('nneonneo') }));

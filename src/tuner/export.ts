@@ -40,7 +40,7 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
     if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one): export its best without --point, --max-cost or --max-ms-per-move`);
     return { problem, best: store.getCandidate(run.bestCandidate)!, point: null };
   }
-  const front = validatedFront(store, runId, problem.config, runStartVerdict(store, problem)?.start.candidate ?? null);
+  const front = validatedFront(store, runId, problem, runStartVerdict(store, problem)?.start.candidate ?? null);
   if (!front || front.points.length === 0) throw new InputError(`run ${runId} has no validated front (it was validated by an older version of tune2048, before fronts were): export its best without --point, --max-cost or --max-ms-per-move`);
   const { points } = front;
   let point: FrontPoint;

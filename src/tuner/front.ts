@@ -11,6 +11,7 @@
  */
 import type { Candidate, Game, Store } from '../store/store';
 import type { RunConfig } from './config';
+import type { BoundedSpace } from './space';
 import { summarizeGames } from '../compare/summary';
 import { fitnessHalfWidth95, objectiveValue } from './fitness';
 import { selectSurvivors } from './nsga2';
@@ -65,6 +66,7 @@ export interface FrontPoint {
   point: number;
   candidate: number;
   generation: number;
+  /** Its settings as the player uses them (a rule's thresholds in whole cells, or off). */
   params: Record<string, number>;
   start: boolean;
   /** The objective on held-out seeds, and the half-width of its 95 % interval. */
@@ -89,15 +91,15 @@ export interface ValidatedFront {
  * The run's validated front from its stored games, cheapest first; null for a run without one (one objective,
  * or not validated yet).
  */
-export function validatedFront(store: Store, runId: number, config: RunConfig, startCandidate: number | null): ValidatedFront | null {
+export function validatedFront(store: Store, runId: number, { config, space }: { config: RunConfig; space: BoundedSpace }, startCandidate: number | null): ValidatedFront | null {
   if (!hasFront(config)) return null;
   const validated = store.validatedCandidates(runId);
   if (validated.length === 0) return null;
-  return frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), startCandidate);
+  return frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), startCandidate, space);
 }
 
 /** The validated front of candidates with their held-out games (validatedFront reads them; the tuner has them). */
-export function frontOf(fitness: RunConfig['fitness'], validated: readonly { candidate: Candidate; games: readonly Game[] }[], startCandidate: number | null): ValidatedFront {
+export function frontOf(fitness: RunConfig['fitness'], validated: readonly { candidate: Candidate; games: readonly Game[] }[], startCandidate: number | null, space: Pick<BoundedSpace, 'playedParams'>): ValidatedFront {
   const scored = validated.flatMap(({ candidate: c, games }) => {
     const cost = costPerMove(games);
     return cost === null || games.length === 0 ? [] : [{ c, games, cost, value: objectiveValue(fitness, games) }];
@@ -123,7 +125,7 @@ export function frontOf(fitness: RunConfig['fitness'], validated: readonly { can
       point: i + 1,
       candidate: s.c.id,
       generation: s.c.generation,
-      params: s.c.params,
+      params: space.playedParams(s.c.genome),
       start: s.c.id === startCandidate,
       validation: s.value,
       halfWidth,

@@ -97,6 +97,10 @@ export class NetworkSpace extends BoundedSpace {
     return Object.fromEntries(DEPTH_RULE.filter((n) => this.names.includes(n)).map((n) => [n, ruleValue(rule, n)]));
   }
 
+  override playedParams(genome: readonly number[]): Record<string, number> {
+    return { ...this.params(genome), ...this.ruleParams(genome) };
+  }
+
   /** The settings of a genome: tuned values from it, the others from the start. */
   toSettings(genome: readonly number[], asGiven = false): NetworkStart {
     const p = this.params(genome, asGiven);

@@ -296,8 +296,9 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
 
 /** A finished two-objective run's validated front, with the synthetic landscape's true mean and cost at each point. */
 function raceFront(store: Store, runId: number): RaceFront {
-  const { config, space } = loadRunProblem(store, runId);
-  const front = validatedFront(store, runId, config, null)?.points ?? [];
+  const problem = loadRunProblem(store, runId);
+  const { config, space } = problem;
+  const front = validatedFront(store, runId, problem, null)?.points ?? [];
   const landscape = config.fitness.synthetic;
   return {
     points: front.map((p) => {

@@ -175,6 +175,11 @@ export abstract class BoundedSpace {
     const start = asGiven ? this.startGenome() : null;
     return Object.fromEntries(this.names.map((n, i) => [n, start && genome[i] === start[i] ? this.startValue(i) : this.denormalize(i, genome[i])]));
   }
+
+  /** The tuned values as the player uses them, for tables (here the values themselves; a network's rule thresholds are whole cells, or off). */
+  playedParams(genome: readonly number[]): Record<string, number> {
+    return this.params(genome);
+  }
 }
 
 /** A parameter's bounds make a range its scale can span (the spaces that fill bounds in check them here). */

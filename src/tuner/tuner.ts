@@ -314,7 +314,7 @@ export class Tuner {
     });
     let winner: number;
     if (hasFront(config)) {
-      const front = frontOf(config.fitness, played.map((c) => ({ candidate: c, games: games.get(c.id) ?? [] })), start.id);
+      const front = frontOf(config.fitness, played.map((c) => ({ candidate: c, games: games.get(c.id) ?? [] })), start.id, problem.space);
       winner = front.points.reduce((a, b) => (b.validation > a.validation ? b : a)).candidate;
     } else {
       // A model-based optimizer's result is its point, validated: the others are played to show what a pick by

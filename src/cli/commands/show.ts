@@ -26,7 +26,7 @@ export function command(): Command {
           return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
         });
         const best = run.bestCandidate ? store.getCandidate(run.bestCandidate) : undefined;
-        const front = validatedFront(store, runId, config, verdict?.start.candidate ?? null);
+        const front = validatedFront(store, runId, problem, verdict?.start.candidate ?? null);
         if (opts.json) {
           console.log(
             JSON.stringify({
