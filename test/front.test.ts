@@ -96,6 +96,42 @@ describe('a two-objective run on the synthetic player (a known front)', () => {
   });
 });
 
+describe('a budget of cost per move (fitness.maxCost)', () => {
+  /** The in-sample cost per move of each candidate the run validated, the start aside; and the validated front's costs. */
+  async function validatedCosts(maxCost?: number): Promise<{ validated: number[]; front: number[] }> {
+    const config = frontConfig('nsga2', 2_400, 3);
+    const data = { ...config, optimizer: { ...config.optimizer, population: 8 }, fitness: { ...config.fitness, games: 6, ...(maxCost !== undefined ? { maxCost } : {}) }, validation: { front: 8, games: 12 } };
+    const db = tempDb();
+    const { id } = await tuneToEnd(db, parseConfig(JSON.parse(JSON.stringify(data))), { workers: 2 });
+    const store = Store.open(db, { readonly: true });
+    try {
+      const problem = loadRunProblem(store, id);
+      const start = runStartVerdict(store, problem)!.start.candidate;
+      const cost = (games: { moves: number; nodes?: number | null }[]) => games.reduce((a, g) => a + (g.nodes ?? 0), 0) / games.reduce((a, g) => a + g.moves, 0);
+      const validated = store.validatedCandidates(id).filter((c) => c.id !== start).map((c) => cost(store.getGames(c.id, 'fitness')));
+      const front = validatedFront(store, id, problem, start)!.points.filter((p) => !p.start).map((p) => p.costPerMove);
+      return { validated, front };
+    } finally {
+      store.close();
+    }
+  }
+
+  it('the front runs from the cheapest search to the budget: no candidate over it is validated, where the same run without it validates dearer ones', async () => {
+    const free = await validatedCosts();
+    const budget = (Math.min(...free.validated) + Math.max(...free.validated)) / 2;
+    expect(free.validated.filter((c) => c > budget).length).toBeGreaterThan(0);
+    const capped = await validatedCosts(budget);
+    expect(capped.validated.length).toBeGreaterThan(1);
+    for (const c of [...capped.validated, ...capped.front]) expect(c).toBeLessThanOrEqual(budget);
+  });
+
+  it('a budget without a cost is refused in one line', () => {
+    const base = frontConfig('nsga2', 1000) as unknown as Record<string, Record<string, unknown>>;
+    expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, optimizer: { kind: 'ga' }, fitness: { ...base.fitness, cost: undefined, maxCost: 100 } })))).toThrow(/field "fitness\.maxCost": a budget of cost per move needs a cost to measure/);
+    expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, fitness: { ...base.fitness, maxCost: 0 } })))).toThrow(/fitness\.maxCost/);
+  });
+});
+
 describe('the validated front and export by budget (a stored run built by hand)', () => {
   const exported = (db: string, ...args: string[]) => {
     const r = runCli(['export', '1', '--db', db, '--json', ...args]);

@@ -224,6 +224,12 @@ const fitnessSchema = v.pipe(
      * shown beside it). The run then finds a front of strength against cost (optimizer "nsga2").
      */
     cost: v.optional(v.picklist(['nodes'])),
+    /**
+     * A two-objective run's budget of cost per move (nodes): a candidate that costs more in its fitness games
+     * ranks behind every one within it (the nearer the budget, the better: Deb's constrained domination) and
+     * is not validated, so the front runs from the cheapest search to the budget. Absent: no budget.
+     */
+    maxCost: v.optional(above(0, 1e12)),
     /** The tile of the reach-rate objective. */
     reachTile: v.optional(v.pipe(int(4, 32768), v.check((t) => (t & (t - 1)) === 0, 'must be a power of two')), 2048),
   }),
@@ -331,9 +337,10 @@ export const configSchema = v.pipe(v.strictObject({
 const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'network', 'synthetic'];
 
 /** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
-function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
+function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; maxCost?: number; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
   const { cost, player, racing } = c.fitness;
   const kind = c.optimizer.kind;
+  if (!cost && c.fitness.maxCost !== undefined) return { message: 'a budget of cost per move needs a cost to measure: set fitness.cost to "nodes" (and optimizer.kind "nsga2"), or remove fitness.maxCost', at: ['fitness', 'maxCost'] };
   if (!cost) return kind === 'nsga2' ? { message: 'NSGA-II ranks by strength and cost: set fitness.cost to "nodes" (or choose a one-objective optimizer)', at: ['optimizer', 'kind'] } : null;
   if (!(FRONT_OPTIMIZERS as readonly string[]).includes(kind)) return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one`, at: ['fitness', 'cost'] };
   if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };

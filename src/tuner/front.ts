@@ -35,13 +35,22 @@ function costPerMove(games: readonly Game[]): number | null {
 export function frontObjectives(fitness: RunConfig['fitness'], candidate: number, games: readonly Game[]): [number, number] {
   const cost = costPerMove(games);
   if (cost === null) throw new Error(`candidate ${candidate}: its games carry no count of positions searched, so its cost per move is unknown`);
+  // Over the budget (fitness.maxCost): a strength below any real one, lower the more it costs, so every candidate
+  // within the budget dominates it, and of two over it the cheaper dominates (finite: the state is JSON).
+  if (overBudget(fitness, cost)) return [OVER_BUDGET - cost, -Math.log1p(cost)];
   return [objectiveValue(fitness, games), -Math.log1p(cost)];
 }
 
+const OVER_BUDGET = -1e15;
+
+function overBudget(fitness: RunConfig['fitness'], cost: number): boolean {
+  return fitness.maxCost !== undefined && cost > fitness.maxCost;
+}
+
 /**
- * Which candidates to validate: the weight sets of the run no other dominates on their fitness games (one met
- * in several generations, as a kept member is, on all its games; it stands as its latest candidate), at most
- * `max`, the most spread (the two ends always).
+ * Which candidates to validate: the weight sets of the run within its budget (fitness.maxCost) no other
+ * dominates on their fitness games (one met in several generations, as a kept member is, on all its games; it
+ * stands as its latest candidate), at most `max`, the most spread (the two ends always).
  */
 export function frontToValidate(fitness: RunConfig['fitness'], candidates: readonly Candidate[], games: ReadonlyMap<number, readonly Game[]>, max: number): Candidate[] {
   const bySet = new Map<string, { latest: Candidate; games: Game[] }>();
@@ -55,7 +64,9 @@ export function frontToValidate(fitness: RunConfig['fitness'], candidates: reado
       set.games.push(...own);
     } else bySet.set(key, { latest: c, games: [...own] });
   }
-  const pool = [...bySet.values()].map(({ latest, games: all }) => ({ id: latest.id, genome: latest.genome, objectives: frontObjectives(fitness, latest.id, all) }));
+  const pool = [...bySet.values()]
+    .filter(({ games: all }) => !overBudget(fitness, costPerMove(all) ?? Infinity))
+    .map(({ latest, games: all }) => ({ id: latest.id, genome: latest.genome, objectives: frontObjectives(fitness, latest.id, all) }));
   const first = nonDominatedSort(pool.map((p) => p.objectives))[0] ?? [];
   const kept = selectSurvivors(first.map((i) => pool[i]), max).members.map((m) => m.id);
   return candidates.filter((c) => kept.includes(c.id)).sort((a, b) => a.id - b.id);
