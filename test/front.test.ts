@@ -98,7 +98,7 @@ describe('a two-objective run on the synthetic player (a known front)', () => {
 
 describe('a budget of cost per move (fitness.maxCost)', () => {
   /** The in-sample cost per move of each candidate the run validated, the start aside; and the validated front's costs. */
-  async function validatedCosts(maxCost?: number): Promise<{ validated: number[]; front: number[] }> {
+  async function validatedCosts(maxCost?: number): Promise<{ validated: number[]; front: number[]; db: string; id: number }> {
     const config = frontConfig('nsga2', 2_400, 3);
     const data = { ...config, optimizer: { ...config.optimizer, population: 8 }, fitness: { ...config.fitness, games: 6, ...(maxCost !== undefined ? { maxCost } : {}) }, validation: { front: 8, games: 12 } };
     const db = tempDb();
@@ -110,7 +110,7 @@ describe('a budget of cost per move (fitness.maxCost)', () => {
       const cost = (games: { moves: number; nodes?: number | null }[]) => games.reduce((a, g) => a + (g.nodes ?? 0), 0) / games.reduce((a, g) => a + g.moves, 0);
       const validated = store.validatedCandidates(id).filter((c) => c.id !== start).map((c) => cost(store.getGames(c.id, 'fitness')));
       const front = validatedFront(store, id, problem, start)!.points.filter((p) => !p.start).map((p) => p.costPerMove);
-      return { validated, front };
+      return { validated, front, db, id };
     } finally {
       store.close();
     }
@@ -118,11 +118,12 @@ describe('a budget of cost per move (fitness.maxCost)', () => {
 
   it('the front runs from the cheapest search to the budget: no candidate over it is validated, where the same run without it validates dearer ones', async () => {
     const free = await validatedCosts();
-    const budget = (Math.min(...free.validated) + Math.max(...free.validated)) / 2;
+    const budget = Math.round((Math.min(...free.validated) + Math.max(...free.validated)) / 2);
     expect(free.validated.filter((c) => c > budget).length).toBeGreaterThan(0);
     const capped = await validatedCosts(budget);
     expect(capped.validated.length).toBeGreaterThan(1);
     for (const c of [...capped.validated, ...capped.front]) expect(c).toBeLessThanOrEqual(budget);
+    expect(runCli(['show', String(capped.id), '--db', capped.db]).stdout).toContain(`within the run's budget of ${budget} positions a move, fitness.maxCost`);
   });
 
   it('a budget without a cost is refused in one line', () => {

@@ -96,6 +96,8 @@ export interface ValidatedFront {
   points: FrontPoint[];
   /** Validated candidates that the held-out games put behind another on both objectives. */
   dominated: number;
+  /** The run's budget of cost per move (fitness.maxCost): nothing dearer in its fitness games was validated. */
+  maxCost: number | null;
 }
 
 /**
@@ -147,7 +149,7 @@ export function frontOf(fitness: RunConfig['fitness'], validated: readonly { can
       withinNoiseOfCheaper: withinNoise,
     };
   });
-  return { points, dominated: scored.length - first.size };
+  return { points, dominated: scored.length - first.size, maxCost: fitness.maxCost ?? null };
 }
 
 /** The strongest point of a front within a budget (cost per move, or ms per move), or null when every point costs more. */

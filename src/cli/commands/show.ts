@@ -82,8 +82,9 @@ export function command(): Command {
 export function describeFront(front: ValidatedFront, runId: number, db: string): string {
   const games = front.points[0]?.games ?? 0;
   const dominated = front.dominated > 0 ? `; ${front.dominated} more validated point${front.dominated === 1 ? '' : 's'} fell behind one of these on both` : '';
+  const budget = front.maxCost !== null ? `; within the run's budget of ${front.maxCost} positions a move, fitness.maxCost` : '';
   return [
-    `validated front: ${front.points.length} point${front.points.length === 1 ? '' : 's'} none of which another beats on both held-out strength and cost (${games} held-out games each${dominated})`,
+    `validated front: ${front.points.length} point${front.points.length === 1 ? '' : 's'} none of which another beats on both held-out strength and cost (${games} held-out games each${dominated}${budget})`,
     table([FRONT_HEADERS, ...frontRows(front.points)]),
     `(${FRONT_NOTE} Export a point by its number, e.g. ${suggest(`export ${runId} --point 1 --out point-1.json`, db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
   ].join('\n');
