@@ -33,8 +33,18 @@ function costPerMove(games: readonly Game[]): number | null {
  * crowding on the raw cost would crowd out every cheap point beside one deep one.
  */
 export function frontObjectives(fitness: RunConfig['fitness'], candidate: number, games: readonly Game[]): [number, number] {
+  return objectivesAt(fitness, games, knownCost(candidate, games));
+}
+
+/** A candidate's cost per move; its games must carry the count. */
+function knownCost(candidate: number, games: readonly Game[]): number {
   const cost = costPerMove(games);
   if (cost === null) throw new Error(`candidate ${candidate}: its games carry no count of positions searched, so its cost per move is unknown`);
+  return cost;
+}
+
+/** frontObjectives at a cost already computed from the same games. */
+function objectivesAt(fitness: RunConfig['fitness'], games: readonly Game[], cost: number): [number, number] {
   // Over the budget (fitness.maxCost): a strength below any real one, lower the more it costs, so every candidate
   // within the budget dominates it, and of two over it the cheaper dominates (finite: the state is JSON).
   if (overBudget(fitness, cost)) return [OVER_BUDGET - cost, -Math.log1p(cost)];
@@ -64,9 +74,10 @@ export function frontToValidate(fitness: RunConfig['fitness'], candidates: reado
       set.games.push(...own);
     } else bySet.set(key, { latest: c, games: [...own] });
   }
-  const pool = [...bySet.values()]
-    .filter(({ games: all }) => !overBudget(fitness, costPerMove(all) ?? Infinity))
-    .map(({ latest, games: all }) => ({ id: latest.id, genome: latest.genome, objectives: frontObjectives(fitness, latest.id, all) }));
+  const pool = [...bySet.values()].flatMap(({ latest, games: all }) => {
+    const cost = knownCost(latest.id, all);
+    return overBudget(fitness, cost) ? [] : [{ id: latest.id, genome: latest.genome, objectives: objectivesAt(fitness, all, cost) }];
+  });
   const first = nonDominatedSort(pool.map((p) => p.objectives))[0] ?? [];
   const kept = selectSurvivors(first.map((i) => pool[i]), max).members.map((m) => m.id);
   return candidates.filter((c) => kept.includes(c.id)).sort((a, b) => a.id - b.id);
