@@ -20,8 +20,8 @@ const dir = () => {
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const GAMES = 8000;
-const EVERY = 2000;
+const GAMES = 4000;
+const EVERY = 1000;
 
 function config(extra: Record<string, unknown> = {}, where = dir()): string {
   const path = join(where, 'learn.json');
@@ -56,17 +56,17 @@ const networkFiles = (db: string) => (existsSync(`${db}.networks`) ? readdirSync
 describe('tune2048 learn with an n-tuple network', () => {
   let uninterrupted: Buffer;
 
-  it('start runs to the end: a checkpoint every 2,000 games with its held-out games, one network file kept; show draws the curve', () => {
+  it('start runs to the end: a checkpoint every 1,000 games with its held-out games, one network file kept; show draws the curve', () => {
     const db = join(dir(), 'learn.sqlite');
     const r = runCli(['learn', 'start', '-c', config(), '--db', db]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('learning run 1 created');
     expect(r.stderr).toContain('4 tuples of 4 cells, one stage');
-    expect(r.stdout).toMatch(/learning run 1 \(small tuples\) finished at 8000\/8000 games/);
+    expect(r.stdout).toMatch(/learning run 1 \(small tuples\) finished at 4000\/4000 games/);
     expect(r.stdout).toContain(`next: tune2048 learn export 1 --out network-1.bin --db ${db}`);
-    expect(networkFiles(db)).toEqual(['learn-1-8000.bin']);
+    expect(networkFiles(db)).toEqual(['learn-1-4000.bin']);
     const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { games: number; heldOut: { games: number; mean: number }; recent: { games: number; mean: number } }[] };
-    expect(shown.curve.map((c) => c.games)).toEqual([2000, 4000, 6000, 8000]);
+    expect(shown.curve.map((c) => c.games)).toEqual([1000, 2000, 3000, 4000]);
     for (const c of shown.curve) expect([c.heldOut.games, c.recent.games]).toEqual([50, 1000]);
     // It learns: an empty network plays greedily on the reward alone (about 2,000 a game).
     expect(shown.curve[0].heldOut.mean).toBeGreaterThan(8000);
@@ -74,7 +74,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     // The run ends by quoting the latest checkpoint's held-out mean, the figure learn show gives.
     expect(r.stdout).toContain(`held-out greedy mean ${Math.round(shown.curve.at(-1)!.heldOut.mean).toLocaleString('en-US')} (50 games) at the latest checkpoint`);
     const text = runCli(['learn', 'show', '1', '--db', db]).stdout;
-    expect(text).toMatch(/^8000\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+/m); // games, minutes, cpu min, moves/s, last 1000
+    expect(text).toMatch(/^4000\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+/m); // games, minutes, cpu min, moves/s, last 1000
     expect(text).toContain('held-out greedy mean against training minutes');
     uninterrupted = exported(db);
 
@@ -107,7 +107,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     const r = runCli(['learn', 'resume', '1', '--db', db]);
     expect(r.code, r.stderr).toBe(0);
     expect(exported(db).equals(uninterrupted)).toBe(true);
-    expect(networkFiles(db)).toEqual(['learn-1-8000.bin']); // strays of the killed process removed
+    expect(networkFiles(db)).toEqual(['learn-1-4000.bin']); // strays of the killed process removed
   });
 
   it('a finished run goes on with resume --games N: the network of a run started for N games, to the bit; a target not above the games played is refused', () => {
@@ -118,7 +118,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(below.stderr.trim()).toBe(`tune2048: --games ${GAMES / 2} is not above the ${GAMES / 2} games learning run 1 has already played`);
     const r = runCli(['learn', 'resume', '1', '--db', db, '--games', String(GAMES)]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/finished at 8000\/8000 games/);
+    expect(r.stdout).toMatch(/finished at 4000\/4000 games/);
     expect(exported(db).equals(uninterrupted)).toBe(true);
   });
 
@@ -137,7 +137,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(resumed.equals(uninterrupted)).toBe(false);
     const stored = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { storedConfig: { rateChanges: unknown } };
     expect(stored.storedConfig.rateChanges).toEqual([{ games: GAMES / 2, learningRate: 0.05 }]);
-    expect(runCli(['learn', 'show', '1', '--db', db]).stdout).toContain('learning rate 0.1, 0.05 from game 4,000');
+    expect(runCli(['learn', 'show', '1', '--db', db]).stdout).toContain('learning rate 0.1, 0.05 from game 2,000');
 
     const planned = join(dir(), 'learn.sqlite');
     expect(runCli(['learn', 'start', '-c', config({ rateChanges: [{ games: GAMES / 2, learningRate: 0.05 }] }), '--db', planned]).code).toBe(0);
@@ -150,7 +150,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     const r = runCli(['learn', 'start', '-c', config(tc), '--db', whole]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('temporal coherence, learning rate 1');
-    expect(networkFiles(whole).sort()).toEqual(['learn-1-4000.accumulators', 'learn-1-4000.bin']);
+    expect(networkFiles(whole).sort()).toEqual([`learn-1-${GAMES / 2}.accumulators`, `learn-1-${GAMES / 2}.bin`]);
     const coherent = exported(whole);
     const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', whole, '--json']).stdout) as { curve: { heldOut: { mean: number } }[] };
     expect(shown.curve.at(-1)!.heldOut.mean).toBeGreaterThan(shown.curve[0].heldOut.mean);
@@ -180,7 +180,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     const resumed = runCli(['learn', 'resume', '1', '--db', db]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(exported(db).equals(coherent)).toBe(true);
-    expect(networkFiles(db).sort()).toEqual(['learn-1-4000.accumulators', 'learn-1-4000.bin']);
+    expect(networkFiles(db).sort()).toEqual([`learn-1-${GAMES / 2}.accumulators`, `learn-1-${GAMES / 2}.bin`]);
     // Not the plain network of the same games.
     const plain = join(dir(), 'learn.sqlite');
     expect(runCli(['learn', 'start', '-c', config({ games: GAMES / 2 }), '--db', plain]).code).toBe(0);
