@@ -127,6 +127,33 @@ describe('signals, pipes and processes', () => {
     expect(runRow(db)?.status).toBe('finished');
   });
 
+  it('a player slower than the batch time limit: the run fails in one line whose hint resumes it with a longer limit; resumed so, it is the run a long limit plays', () => {
+    // Games that sleep 100 ms, two a batch: no machine plays a batch within 50 ms, whatever its load.
+    const slow = (batchTimeoutSec: number) => ({
+      ...SMOKE,
+      optimizer: { kind: 'ga', population: 4, generations: 2 },
+      fitness: { games: 2, player: 'synthetic', synthetic: { optimum: { empty: 900, merges: 400, monotonicity: 30 }, width: 1, gameMs: 100 } },
+      validation: { finalists: 1, games: 2 },
+      pool: { batchGames: 2, batchTimeoutSec, retries: 1 },
+    });
+    const db = tempDb();
+    const failed = runCli(['tune', '-c', writeConfig(slow(0.05)), '--db', db, '--workers', '2']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim().split('\n').at(-1)).toBe(
+      `tune2048: run 1 failed: the worker running a batch was killed 2 time(s) for running past 50 ms or died, 2 times; giving up; finished games are stored; a slow player or a busy machine needs a longer batch time limit: tune2048 resume 1 --batch-timeout 1 --db ${db}`,
+    );
+    expect(runRow(db)?.status).toBe('failed');
+    expect(runCli(['resume', '1', '--db', db, '--batch-timeout', '0']).stderr).toMatch(/--batch-timeout must be a number from 1 to 86400, got "0"/);
+    const resumed = runCli(['resume', '1', '--db', db, '--batch-timeout', '600']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const reference = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(slow(600)), '--db', reference, '--workers', '2']).code).toBe(0);
+    const { run, ...rest } = dumpRun(db, 1);
+    const { run: refRun, ...refRest } = dumpRun(reference, 1);
+    expect(rest).toEqual(refRest); // the config differs in its time limit only
+    expect(run).toMatchObject({ status: 'finished', best_candidate: (refRun as { best_candidate: number }).best_candidate });
+  });
+
   it('a paused holder taken over stops with a clear message when continued; the new holder finishes the same run', async () => {
     const reference = tempDb();
     const straight = await tuneToEnd(reference, parseConfig(SLOW), { workers: 1 });

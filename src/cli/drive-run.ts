@@ -73,7 +73,11 @@ export function etaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'pha
   return { phase: secondsPerGame === null ? null : secondsPerGame * (p.total - p.done), run: runEtaSec(secondsPerGame, p, plan, spent) };
 }
 
-export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string }, json: boolean): Promise<void> {
+/**
+ * `where`: how this session plays, none of which changes a result: local workers or a queue, and a batch
+ * time limit in place of the config's pool.batchTimeoutSec.
+ */
+export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string; batchTimeoutSec?: number }, json: boolean): Promise<void> {
   const { config } = loadRunProblem(store, runId);
   // Where this session plays, and the resume hint that plays there again (a --queue given here is not in the config).
   const queue = where.queue ?? config.pool.queue;
@@ -86,7 +90,9 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     }
     if (before !== shown) store.setLastQueue(runId, shown);
   };
-  const resumeArgs = `resume ${runId}${where.queue ? ` --queue ${shellWord(where.queue)}` : ''}`;
+  const resumeOn = `resume ${runId}${where.queue ? ` --queue ${shellWord(where.queue)}` : ''}`;
+  const limitArgs = (sec: number | undefined) => (sec === undefined ? '' : ` --batch-timeout ${sec}`);
+  const resumeArgs = resumeOn + limitArgs(where.batchTimeoutSec);
   const generations = config.optimizer.generations;
   // Validation plays the finalists and the start.
   const plan = { generations, validationGames: (config.validation.finalists + 1) * config.validation.games, budget: config.fitness.budget };
@@ -114,8 +120,10 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       if (e.verdict) out(describeStartVerdict(e.verdict));
     }
   };
+  const { batchTimeoutSec, ...runWhere } = where;
   const tuner = new Tuner(store, runId, {
-    ...where,
+    ...runWhere,
+    ...(batchTimeoutSec === undefined ? {} : { pool: { callTimeoutMs: batchTimeoutSec * 1000 } }),
     onEvent,
     onNotice: (line) => process.stderr.write(`\ntune2048: ${line}\n`),
     onRunner: recordWhere,
@@ -153,7 +161,13 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
         process.exitCode = EXIT_INTERRUPTED;
       }
     } else if (outcome.status === 'failed') {
-      console.error(`tune2048: run ${runId} failed: ${outcome.error}; finished games are stored, resume with: ${resume}`);
+      if (outcome.timedOutMs !== undefined) {
+        // Slower than the limit is not broken: the same batch goes on under a longer one.
+        const longer = suggest(resumeOn + limitArgs(Math.ceil((outcome.timedOutMs * 4) / 1000)), store.path);
+        console.error(`tune2048: run ${runId} failed: ${outcome.error}; finished games are stored; a slow player or a busy machine needs a longer batch time limit: ${longer}`);
+      } else {
+        console.error(`tune2048: run ${runId} failed: ${outcome.error}; finished games are stored, resume with: ${resume}`);
+      }
       process.exitCode = EXIT_FAILURE;
     } else if (!json) {
       out(

@@ -28,7 +28,7 @@ import workerFarm from 'worker-farm';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { BatchFailedError, RunnerError, RunnerStoppedError } from '../util/errors';
+import { BatchFailedError, BatchTimeoutError, RunnerError, RunnerStoppedError } from '../util/errors';
 
 export interface PoolOptions {
   workers?: number;
@@ -159,8 +159,9 @@ export function createPool<TTask, TResult>(options: PoolOptions = {}): WorkerPoo
       if (!running.has(job)) return;
       if (!error) return settle(job, null, result as TResult);
       if (error.type === 'ProcessTerminatedError') {
-        const why = job.timeouts > 0 ? `was killed ${job.timeouts} time(s) for running past ${job.limitMs} ms or died` : 'died';
-        return settle(job, new RunnerError(`the worker running a batch ${why}, ${retries + 1} times; giving up`));
+        if (job.timeouts === 0) return settle(job, new RunnerError(`the worker running a batch died, ${retries + 1} times; giving up`));
+        const message = `the worker running a batch was killed ${job.timeouts} time(s) for running past ${job.limitMs} ms or died, ${retries + 1} times; giving up`;
+        return settle(job, new BatchTimeoutError(message, job.limitMs));
       }
       // The batch's own code threw: deterministic, so a retry would fail alike.
       // A player program's fault already names the player and what it did.

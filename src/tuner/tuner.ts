@@ -23,7 +23,7 @@ import { openRunner, type GameRunner } from '../runner/runner';
 import { runQueueName } from '../runner/queue-url';
 import { generationSeconds } from '../store/records';
 import type { Candidate, Game, Generation, Store } from '../store/store';
-import { RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
+import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
 import { FRONT_POINTS, type RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
@@ -85,6 +85,8 @@ export interface TuneOutcome {
   status: 'finished' | 'stopped' | 'failed' | 'lost';
   bestCandidate: number | null;
   error?: string;
+  /** failed because a batch ran past this time limit on every try (a longer one would go on). */
+  timedOutMs?: number;
 }
 
 /** A generation's candidates with their fitness games (read once, kept up to date as games are played). */
@@ -159,7 +161,7 @@ export class Tuner {
       const message = e instanceof Error ? e.message : String(e);
       lease.release('failed', message);
       emit({ event: 'run-finished', run: runId, status: 'failed', best: null, validation: null, error: message });
-      return { status: 'failed', bestCandidate: null, error: message };
+      return { status: 'failed', bestCandidate: null, error: message, ...(e instanceof BatchTimeoutError ? { timedOutMs: e.limitMs } : {}) };
     } finally {
       lease.stopHeartbeat();
       const runner = this.runner;

@@ -57,6 +57,20 @@ export class BatchFailedError extends RunnerError {
   }
 }
 
+/**
+ * A batch ran past its time limit on every try: the player is slower than the limit allows (a deep search, a
+ * busy machine), not broken. Resuming with a longer limit (`resume --batch-timeout`) goes on.
+ */
+export class BatchTimeoutError extends RunnerError {
+  constructor(
+    message: string,
+    readonly limitMs: number,
+  ) {
+    super(message);
+    this.name = 'BatchTimeoutError';
+  }
+}
+
 /** The runner was stopped (drain or terminate) while the batch was pending: not a failure of the batch. */
 export class RunnerStoppedError extends RunnerError {
   constructor() {

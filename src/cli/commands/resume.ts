@@ -3,7 +3,7 @@ import { defaultWorkers } from '../../runner/runner';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
-import { parseRunId, parseWorkers } from '../options';
+import { parseNumberOption, parseRunId, parseWorkers } from '../options';
 import { checkQueue, queueOption } from '../runner-options';
 
 export function command(): Command {
@@ -13,8 +13,9 @@ export function command(): Command {
     .addOption(dbOption())
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
     .addOption(queueOption())
+    .option('--batch-timeout <sec>', "seconds a batch of games may run before its worker is stopped and the batch retried, in place of the config's pool.batchTimeoutSec (a slow player, a busy machine); results are the same", parseNumberOption('--batch-timeout', 1, 86_400))
     .option('--json', 'one JSON event per line on stdout')
-    .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; json?: boolean }) => {
+    .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; batchTimeout?: number; json?: boolean }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
         const { run, config } = loadRunProblem(store, runId);
         if (run.status === 'finished') {
@@ -22,7 +23,7 @@ export function command(): Command {
           return;
         }
         await checkQueue(opts.queue ?? config.pool.queue);
-        await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue }, !!opts.json);
+        await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, batchTimeoutSec: opts.batchTimeout }, !!opts.json);
       });
     });
 }
