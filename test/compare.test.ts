@@ -152,7 +152,7 @@ describe('tune2048 compare', () => {
   });
 
   it('--db keeps every finished batch: killed mid-way (kill -9), the same command goes on from them to the uninterrupted result', async () => {
-    const args = ['compare', 'nneonneo', 'tuned-d1', '-n', '40', '-d', '2', '--seed', '600', '--workers', '2', '--json'];
+    const args = ['compare', 'nneonneo', 'tuned-d1', '-n', '40', '-d', '1', '--seed', '600', '--workers', '2', '--json'];
     const strip = (out: string) => {
       const r = JSON.parse(out);
       return { contenders: r.contenders.map((c: any) => ({ label: c.label, games: c.games.map(({ ms: _ms, ...g }: any) => g) })), pairs: r.pairs };
@@ -179,14 +179,14 @@ describe('tune2048 compare', () => {
     expect(reused.length).toBeGreaterThanOrEqual(Math.min(kept.size, 10));
 
     // Other settings are other games.
-    expect(runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '5', '-d', '1', '--seed', '600', '--workers', '2', '--db', db]).code).toBe(0);
+    expect(runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '5', '-d', '0', '--seed', '600', '--workers', '2', '--db', db]).code).toBe(0);
     expect(rows()).toBe(90);
   });
 
   it('Ctrl-C on compare --db: the pairs finished are shown as a table marked STOPPED (exit 130), and the command it prints goes on from the games kept', async () => {
     const db = tempDb();
     const rows = () => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM compare_games')?.n ?? 0;
-    const args = ['compare', 'nneonneo', 'tuned-d1', '-n', '60', '-d', '2', '--seed', '640', '--workers', '2', '--db', db];
+    const args = ['compare', 'nneonneo', 'tuned-d1', '-n', '60', '-d', '1', '--seed', '640', '--workers', '2', '--db', db];
     const run = startCli(args);
     await waitFor(() => rows() >= 20); // a batch of each contender is kept
     run.child.kill('SIGINT');
@@ -207,7 +207,7 @@ describe('tune2048 compare', () => {
   });
 
   it('Ctrl-C on compare without --db says its games were not kept (and a long one says so at its start); on sweep --db it shows the depths finished and goes on', async () => {
-    const run = startCli(['compare', 'nneonneo', 'tuned-d1', '-n', '500', '-d', '2', '--seed', '640', '--workers', '2']);
+    const run = startCli(['compare', 'nneonneo', 'tuned-d1', '-n', '500', '-d', '1', '--seed', '640', '--workers', '2']);
     await waitForOutput(run, 'stderr', /without --db the games are kept only until the command ends/);
     run.child.kill('SIGINT');
     const r = await run.done;
@@ -217,20 +217,20 @@ describe('tune2048 compare', () => {
 
     const db = tempDb();
     const rows = () => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM compare_games')?.n ?? 0;
-    const args = ['sweep', 'nneonneo', '--depths', '0,2', '-n', '40', '--seed', '640', '--workers', '2', '--db', db];
+    const args = ['sweep', 'nneonneo', '--depths', '0,1', '-n', '60', '--seed', '640', '--workers', '2', '--db', db];
     const sweep = startCli(args);
-    await waitFor(() => rows() >= 50); // depth 0 done, depth 2 started
+    await waitFor(() => rows() >= 70); // depth 0 done, depth 1 started
     sweep.child.kill('SIGTERM');
     const s = await sweep.done;
     expect(s.code, s.stderr).toBe(130);
-    expect(s.stdout).toMatch(/^STOPPED: nneonneo: 40 games per depth, seeds 640\.\.679; depth 2 stopped at \d+ games, not shown$/m);
+    expect(s.stdout).toMatch(/^STOPPED: nneonneo: 60 games per depth, seeds 640\.\.699; depth 1 stopped at \d+ games, not shown$/m);
     expect(s.stdout).toMatch(/^0\s+\d+/m);
     const hint = /the same command goes on from there: (tune2048 .*)$/m.exec(s.stderr)?.[1];
     const again = runCli(hint!.split(' ').slice(1));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/going on from the games/);
-    expect(again.stdout).toMatch(/^2\s+\d+/m);
-    expect(rows()).toBe(80);
+    expect(again.stdout).toMatch(/^1\s+\d+/m);
+    expect(rows()).toBe(120);
   });
 
   it('--db knows a player by what changes play: a weight set with another name and description reuses its stored games', () => {
