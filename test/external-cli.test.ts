@@ -81,8 +81,8 @@ function processesWith(marker: string): number[] {
 
 describe('tuning an external player', () => {
   it.each([
-    ['the C example', () => tuning(cPlayer()), [40, 160]],
-    ['the Python example', () => tuning(pyPlayer, { optimizer: { population: 4, generations: 3, elitism: 1, tournament: 2 }, fitness: { games: 4, player: pyPlayer } }), [12]],
+    ['the C example', () => tuning(cPlayer(), { optimizer: { population: 6, generations: 4, elitism: 1, tournament: 2 } }), [40, 110]],
+    ['the Python example', () => tuning(pyPlayer, { optimizer: { population: 4, generations: 3, elitism: 1, tournament: 2 }, fitness: { games: 4, player: pyPlayer }, validation: { finalists: 1, games: 4 } }), [12]],
   ])('%s: kill -9 mid-run and resume give the uninterrupted run', async (_name, data, kills) => {
     const straight = await reference(data());
     const db = tempDb();
@@ -155,7 +155,7 @@ describe('playing, comparing and hints', () => {
   });
 
   it('a run config names a shipped player as the CLI does ("external:greedy-py", or { kind, name }): the same run as with its whole definition', () => {
-    const small = (player: unknown) => tuning(player, { optimizer: { population: 4, generations: 2, elitism: 1, tournament: 2 }, fitness: { games: 4, player }, validation: { finalists: 1, games: 4 } });
+    const small = (player: unknown) => tuning(player, { optimizer: { population: 3, generations: 2, elitism: 1, tournament: 2 }, fitness: { games: 2, player }, validation: { finalists: 1, games: 2 } });
     const runs = [pyPlayer, 'external:greedy-py', { kind: 'external', name: 'greedy-py' }].map((player) => {
       const db = tempDb();
       const r = runCli(['tune', '-c', writeConfig(small(player)), '--db', db, '--workers', '1']);
