@@ -22,6 +22,7 @@ import { runDetail } from '../src/report/run-data';
 import { buildRunReport } from '../src/report/report';
 import type { RunDetail } from '../src/report/run-data';
 import { PUBLISHED_NETWORK_ROWS, publishedLabel } from '../src/report/published';
+import { seriesStrokes } from '../src/web/client/colors';
 import { frontChartSpec } from '../src/web/client/front-chart';
 import type { ChartSpec } from '../src/web/client/charts';
 import { tempDb, tuneToEnd, writeConfig } from './helpers/runs';
@@ -195,6 +196,12 @@ describe('the validated front and export by budget (a stored run built by hand)'
     const beside = frontChartSpec({ ...detail, otherFronts: [{ run: 2, name: 'net', player: 'network:D.bin', points: detail.front! }] });
     expect(published(beside)).toHaveLength(PUBLISHED_NETWORK_ROWS.length);
     expect(published(frontChartSpec({ ...detail, settings: { ...detail.settings, player: 'network:D.bin', objective: 'reach-rate' } }))).toHaveLength(0);
+    // Colours: with 13 series, a level still never shares a data series' colour (levels come last; data wrap the palette).
+    const many: { dashed?: boolean }[] = [...Array.from({ length: 12 }, () => ({})), ...published(network), { dashed: false }];
+    const strokes = seriesStrokes(many);
+    const dataStrokes = new Set(strokes.filter((_, i) => !many[i].dashed));
+    expect(strokes.filter((_, i) => many[i].dashed && dataStrokes.has(strokes[i]))).toEqual([]);
+    expect(new Set(strokes.filter((_, i) => many[i].dashed)).size).toBe(published(network).length);
   });
 
   it('a budget below every point, a point out of range, two choices at once, a one-objective run: one line, exit 2, nothing written', () => {

@@ -5,10 +5,8 @@
  */
 import uPlot from 'uplot';
 import type { RunDetail } from '../../report/run-data';
+import { seriesStrokes } from './colors';
 import { frontChartSpec } from './front-chart';
-
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-export const color = (i: number) => PALETTE[i % PALETTE.length];
 
 export interface ChartSeries {
   name: string;
@@ -48,15 +46,17 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
   const paths = spec.stepped ? uPlot.paths.stepped!({ align: 1 }) : undefined;
   // Markers only where they help: few series, few points.
   const points = { show: spec.series.length <= 3 && spec.x.length <= 60 && !spec.stepped };
-  spec.series.forEach((s, i) =>
+  const strokes = seriesStrokes(spec.series);
+  spec.series.forEach((s, i) => {
+    const c = strokes[i];
     series.push(
       s.pointsOnly
-        ? { label: s.name, stroke: color(i), fill: color(i), paths: () => null, points: { show: true, size: 9, fill: color(i) } }
+        ? { label: s.name, stroke: c, fill: c, paths: () => null, points: { show: true, size: 9, fill: c } }
         : s.dashed
-          ? { label: s.name, stroke: color(i), width: 1, dash: [6, 4], spanGaps: true, points: { show: false } }
-          : { label: s.name, stroke: color(i), width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) },
-    ),
-  );
+          ? { label: s.name, stroke: c, width: 1, dash: [6, 4], spanGaps: true, points: { show: false } }
+          : { label: s.name, stroke: c, width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) },
+    );
+  });
   const opts: uPlot.Options = {
     title: spec.title,
     width,
