@@ -80,10 +80,10 @@ describe('expectimax under a time per move', () => {
 
 describe('--ms-per-move on the command line', () => {
   it('play takes it (as deep as it allows without -d), compare prints ms per move of each contender; an external player refuses it', () => {
-    const r = runCli(['play', '-w', 'nneonneo', '-n', '2', '--ms-per-move', '2', '--json']);
+    const r = runCli(['play', '-w', 'nneonneo', '-n', '1', '--ms-per-move', '0.5', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).depth).toBe(12);
-    const c = runCli(['compare', 'nneonneo', 'snake3@d1', '-n', '2', '-d', '2', '--ms-per-move', '1', '--workers', '1']);
+    const c = runCli(['compare', 'nneonneo', 'snake3@d1', '-n', '2', '-d', '2', '--ms-per-move', '0.5', '--workers', '2']);
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toMatch(/ms\/move/);
     const bad = runCli(['play', '--player', 'external:greedy-py', '-n', '1', '--ms-per-move', '5']);
