@@ -188,7 +188,7 @@ describe('tune2048 learn with an n-tuple network', () => {
   });
 
   it('restarts and TD(λ) with temporal coherence: kill -9 and resume give the network of a run never stopped, to the bit; other tables than online TD(0) without restarts', async () => {
-    const late = { coherence: true, learningRate: 1, lambda: 0.5, restarts: { maxInRow: 8 }, games: 900, checkpointEvery: 300 };
+    const late = { coherence: true, learningRate: 1, lambda: 0.5, restarts: { maxInRow: 8 }, games: 600, checkpointEvery: 200 };
     const whole = join(dir(), 'learn.sqlite');
     const r = runCli(['learn', 'start', '-c', config(late), '--db', whole]);
     expect(r.code, r.stderr).toBe(0);
@@ -205,12 +205,12 @@ describe('tune2048 learn with an n-tuple network', () => {
     await waitFor(() => checkpoints(db) >= 1);
     run.child.kill('SIGKILL');
     await run.done;
-    expect(peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games).toBeLessThan(900);
+    expect(peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games).toBeLessThan(600);
     const resumed = runCli(['learn', 'resume', '1', '--db', db]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(exported(db).equals(learned)).toBe(true);
     const online = join(dir(), 'learn.sqlite');
-    expect(runCli(['learn', 'start', '-c', config({ coherence: true, learningRate: 1, games: 900, checkpointEvery: 300 }), '--db', online]).code).toBe(0);
+    expect(runCli(['learn', 'start', '-c', config({ coherence: true, learningRate: 1, games: 600, checkpointEvery: 200 }), '--db', online]).code).toBe(0);
     expect(exported(online).equals(learned)).toBe(false);
   });
 
