@@ -10,7 +10,8 @@ import { parseConfig, type RunConfig } from '../src/tuner/config';
 import { hypervolume2d } from '../src/tuner/pareto';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
 import { weightSpace } from '../src/tuner/space';
-import { validatedFront } from '../src/tuner/front';
+import { frontToValidate, validatedFront } from '../src/tuner/front';
+import { NetworkSpace } from '../src/tuner/network-space';
 import { runStartVerdict } from '../src/tuner/start-verdict';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
@@ -131,6 +132,34 @@ describe('a budget of cost per move (fitness.maxCost)', () => {
     const base = frontConfig('nsga2', 1000) as unknown as Record<string, Record<string, unknown>>;
     expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, optimizer: { kind: 'ga' }, fitness: { ...base.fitness, cost: undefined, maxCost: 100 } })))).toThrow(/field "fitness\.maxCost": a budget of cost per move needs a cost to measure/);
     expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, fitness: { ...base.fitness, maxCost: 0 } })))).toThrow(/fitness\.maxCost/);
+  });
+});
+
+describe('which points are validated', () => {
+  it('two genomes that play alike (rule thresholds rounding to the same cells) are one player: judged on all their games, validated once', () => {
+    // A network's space over the rule's thresholds (its start needs no network file: only the settings are read).
+    const space = new NetworkSpace(1, { cprob: 1e-4, stageWeights: [1] }, { 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 2, max: 17 } }, 'x');
+    const fitness = parseConfig(JSON.parse(JSON.stringify({ ...frontConfig('nsga2', 1000), fitness: { ...frontConfig('nsga2', 1000).fitness, games: 2 } }))).fitness;
+    const genome = (deeper: number, shallower: number) => [(deeper + 1) / 7, (shallower - 2) / 15];
+    const candidate = (id: number, g: number[]) => ({ id, runId: 1, generation: 0, idx: id, genome: g, params: space.params(g), origin: 'init', parents: [], fitness: null, validation: null });
+    const cands = [candidate(1, genome(2.2, 16.4)), candidate(2, genome(2.4, 16.3)), candidate(3, genome(4, 14))];
+    expect(space.playedParams(cands[0].genome)).toEqual(space.playedParams(cands[1].genome));
+    expect(cands[0].params).not.toEqual(cands[1].params);
+    const game = (candidateId: number, seed: number, score: number, nodes: number) => ({ candidateId, purpose: 'fitness' as const, seed, score, maxTile: 2048, moves: 100, ms: 1, nodes });
+    // Twins level on their games: both on the front as settings, one player to validate, standing as the latest.
+    const games = new Map([
+      [1, [game(1, 1, 20_000, 1_000), game(1, 2, 20_000, 1_000)]],
+      [2, [game(2, 3, 20_000, 1_000), game(2, 4, 20_000, 1_000)]],
+      [3, [game(3, 5, 40_000, 40_000), game(3, 6, 40_000, 40_000)]],
+    ]);
+    expect(frontToValidate(fitness, cands, games, 5, space).map((c) => c.id)).toEqual([2, 3]);
+    // Twins apart (10,000 and 30,000: one player averaging 20,000 at 10 positions a move): a rival at that cost
+    // and 25,000 beats the pair, though not the stronger twin's own games.
+    games.set(1, [game(1, 1, 10_000, 1_000), game(1, 2, 10_000, 1_000)]);
+    games.set(2, [game(2, 3, 30_000, 1_000), game(2, 4, 30_000, 1_000)]);
+    const rival = candidate(4, genome(0, 5));
+    games.set(4, [game(4, 7, 25_000, 1_000), game(4, 8, 25_000, 1_000)]);
+    expect(frontToValidate(fitness, [...cands, rival], games, 5, space).map((c) => c.id)).toEqual([3, 4]);
   });
 });
 

@@ -360,7 +360,7 @@ export class Tuner {
       if (list) list.push(game);
       else into.set(game.candidateId, [game]);
     }
-    return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS), games };
+    return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS, problem.space), games };
   }
 
   /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
