@@ -12,9 +12,10 @@ import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/pl
 import { weightSpace } from '../src/tuner/space';
 import { frontToValidate, validatedFront } from '../src/tuner/front';
 import { NetworkSpace } from '../src/tuner/network-space';
+import { playerKey } from '../src/player/spec';
 import { runStartVerdict } from '../src/tuner/start-verdict';
 import { Store } from '../src/store/store';
-import { loadRunProblem } from '../src/tuner/run-problem';
+import { loadRunProblem, networkSpec } from '../src/tuner/run-problem';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,11 +140,17 @@ describe('which points are validated', () => {
   it('two genomes that play alike (rule thresholds rounding to the same cells) are one player: judged on all their games, validated once', () => {
     // A network's space over the rule's thresholds (its start needs no network file: only the settings are read).
     const space = new NetworkSpace(1, { cprob: 1e-4, stageWeights: [1] }, { 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 2, max: 17 } }, 'x');
-    const fitness = parseConfig(JSON.parse(JSON.stringify({ ...frontConfig('nsga2', 1000), fitness: { ...frontConfig('nsga2', 1000).fitness, games: 2 } }))).fitness;
+    const config = parseConfig(JSON.parse(JSON.stringify({ ...frontConfig('nsga2', 1000), fitness: { ...frontConfig('nsga2', 1000).fitness, games: 2, synthetic: undefined, player: { kind: 'network', file: 'n.bin' } } })));
+    const fitness = config.fitness;
+    // The key the tuner uses: playerKey of the spec the run plays a genome with.
+    const network = { sha256: 'x', stages: 1, start: space.start };
+    const keyOf = (g: readonly number[]) => playerKey(networkSpec(config, network, space.toSettings(g)));
     const genome = (deeper: number, shallower: number) => [(deeper + 1) / 7, (shallower - 2) / 15];
     const candidate = (id: number, g: number[]) => ({ id, runId: 1, generation: 0, idx: id, genome: g, params: space.params(g), origin: 'init', parents: [], fitness: null, validation: null });
     const cands = [candidate(1, genome(2.2, 16.4)), candidate(2, genome(2.4, 16.3)), candidate(3, genome(4, 14))];
     expect(space.playedParams(cands[0].genome)).toEqual(space.playedParams(cands[1].genome));
+    expect(keyOf(cands[0].genome)).toBe(keyOf(cands[1].genome));
+    expect(keyOf(cands[0].genome)).not.toBe(keyOf(cands[2].genome));
     expect(cands[0].params).not.toEqual(cands[1].params);
     const game = (candidateId: number, seed: number, score: number, nodes: number) => ({ candidateId, purpose: 'fitness' as const, seed, score, maxTile: 2048, moves: 100, ms: 1, nodes });
     // Twins level on their games: both on the front as settings, one player to validate, standing as the latest.
@@ -152,14 +159,14 @@ describe('which points are validated', () => {
       [2, [game(2, 3, 20_000, 1_000), game(2, 4, 20_000, 1_000)]],
       [3, [game(3, 5, 40_000, 40_000), game(3, 6, 40_000, 40_000)]],
     ]);
-    expect(frontToValidate(fitness, cands, games, 5, space).map((c) => c.id)).toEqual([2, 3]);
+    expect(frontToValidate(fitness, cands, games, 5, keyOf).map((c) => c.id)).toEqual([2, 3]);
     // Twins apart (10,000 and 30,000: one player averaging 20,000 at 10 positions a move): a rival at that cost
     // and 25,000 beats the pair, though not the stronger twin's own games.
     games.set(1, [game(1, 1, 10_000, 1_000), game(1, 2, 10_000, 1_000)]);
     games.set(2, [game(2, 3, 30_000, 1_000), game(2, 4, 30_000, 1_000)]);
     const rival = candidate(4, genome(0, 5));
     games.set(4, [game(4, 7, 25_000, 1_000), game(4, 8, 25_000, 1_000)]);
-    expect(frontToValidate(fitness, [...cands, rival], games, 5, space).map((c) => c.id)).toEqual([3, 4]);
+    expect(frontToValidate(fitness, [...cands, rival], games, 5, keyOf).map((c) => c.id)).toEqual([3, 4]);
   });
 });
 

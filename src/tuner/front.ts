@@ -59,23 +59,23 @@ function overBudget(fitness: RunConfig['fitness'], cost: number): boolean {
 
 /**
  * Which candidates to validate: the players of the run within its budget (fitness.maxCost) no other dominates
- * on their fitness games, at most `max`, the most spread (the two ends always). A player is its settings as
- * played (`space.playedParams`: two genomes whose rule thresholds round to the same cells are one player); one
- * met in several candidates (a kept member, or such a twin) is judged on all their games and stands as the
- * latest, so no player is validated twice.
+ * on their fitness games, at most `max`, the most spread (the two ends always). `playerKeyOf` names the player
+ * a genome plays as (`playerKey` of the run's spec for it: two genomes whose rule thresholds round to the same
+ * cells are one player); one met in several candidates (a kept member, or such a twin) is judged on all their
+ * games and stands as the latest, so no player is validated twice.
  */
 export function frontToValidate(
   fitness: RunConfig['fitness'],
   candidates: readonly Candidate[],
   games: ReadonlyMap<number, readonly Game[]>,
   max: number,
-  space: Pick<BoundedSpace, 'playedParams'>,
+  playerKeyOf: (genome: readonly number[]) => string,
 ): Candidate[] {
   const bySet = new Map<string, { latest: Candidate; games: Game[] }>();
   for (const c of candidates) {
     const own = games.get(c.id) ?? [];
     if (own.length === 0) continue;
-    const key = JSON.stringify(space.playedParams(c.genome));
+    const key = playerKeyOf(c.genome);
     const set = bySet.get(key);
     if (set) {
       set.latest = c; // candidates come in generation order

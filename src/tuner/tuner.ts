@@ -19,6 +19,7 @@
  * stored games in seed order. So the worker count, the game runner (local
  * processes or a Redis queue) and interruptions change nothing but timing.
  */
+import { playerKey } from '../player/spec';
 import { openRunner, type GameRunner } from '../runner/runner';
 import { runQueueName } from '../runner/queue-url';
 import { generationSeconds } from '../store/records';
@@ -360,7 +361,7 @@ export class Tuner {
       if (list) list.push(game);
       else into.set(game.candidateId, [game]);
     }
-    return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS, problem.space), games };
+    return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS, (genome) => playerKey(problem.playerOf(genome))), games };
   }
 
   /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
