@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { existsSync, statSync } from 'node:fs';
 import { relative, dirname, resolve } from 'node:path';
 import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
@@ -6,13 +7,15 @@ import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } f
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
 import { checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
-import { copyNetworkFile } from '../../learn/ntuple/network-file';
+import { copyNetworkFile, readNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
+import { readZiapWeights, toZiapTables, ZIAP_DEFAULT_STRUCTURE, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
+import { describeShape, type NetworkShape } from '../../learn/ntuple/shape';
 import { textChart } from '../text-chart';
 import { table } from '../format';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
 import { lateBoards } from '../../player/late-boards';
 import type { Store } from '../../store/store';
-import { suggest } from '../../util/command-hint';
+import { shellWord, suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
@@ -203,8 +206,8 @@ export function command(): Command {
     });
   learn
     .command('export')
-    .description("write a learning run's tables (its latest checkpoint): an n-tuple network's network file, or a line-table file and optionally weights that add it")
-    .argument('<run>', 'learning run id', parseRunId)
+    .description("write a learning run's tables (its latest checkpoint): an n-tuple network's network file, or a line-table file and optionally weights that add it; with --format ziap, a run's or a network file's network in ziap/2048-tdl's layout")
+    .argument('<run>', 'learning run id (with --format ziap, also a network file)', (s: string) => (/^\d+$/.test(s) ? parseRunId(s) : s))
     .addOption(dbOption())
     .requiredOption('-o, --out <file>', 'the network or line-table file to write')
     .option('--base <weights>', 'also write weights: this weights file or preset with the learned term added')
@@ -214,8 +217,13 @@ export function command(): Command {
       return w;
     })
     .option('--weights-out <file>', 'where to write those weights (default: stdout)')
+    .option('--format <format>', "n-tuple networks: tune2048 (a network file, the default) or ziap (ziap/2048-tdl's STRUCTURE/weights.bin: raw float32 tables, for a one-stage network of one of its structures, e.g. the default four 6-tuples = nw4x6)", 'tune2048')
+    .option('--force', 'with --format ziap: overwrite --out when it exists')
     .option('--json', 'one JSON object on stdout: {run, out, sha256, games, weights}')
-    .action(async (runId: number, opts: { db: string; out: string; base?: string; weight?: number; weightsOut?: string; json?: boolean }) => {
+    .action(async (runId: number | string, opts: { db: string; out: string; base?: string; weight?: number; weightsOut?: string; json?: boolean; format: string; force?: boolean }) => {
+      if (opts.format !== 'tune2048' && opts.format !== 'ziap') throw new InputError(`--format: "${opts.format}" is not a format (tune2048 or ziap)`);
+      if (opts.format === 'ziap') return exportZiap(runId, opts);
+      if (typeof runId === 'string') throw new InputError(`<run>: "${runId}" is not a learning run id (a network file is exported only --format ziap; it is already a tune2048 network file)`);
       if ((opts.base === undefined) !== (opts.weight === undefined)) throw new InputError('--base and --weight go together: the weights to add the learned term to, and its weight');
       if (opts.weightsOut && !opts.base) throw new InputError('--weights-out needs --base and --weight');
       const base = opts.base ? loadWeights(opts.base) : null;
@@ -263,7 +271,61 @@ export function command(): Command {
         else if (!base) console.log(`"learned": { "table": ${JSON.stringify(opts.out)}, "sha256": "${hash}", "weight": 1 }`);
       });
     });
+  learn
+    .command('import')
+    .description("write a tune2048 network file from another program's weights: ziap/2048-tdl's STRUCTURE/weights.bin (raw float32 tables, one per tuple in its structure's order, 16^n entries each, a tuple's first cell the index's most significant hex digit; docs/networks.md, \"ziap/2048-tdl's files\")")
+    .requiredOption('--from <program>', 'the program that wrote the file: ziap')
+    .argument('<file>', "the weights file (ziap's weights.bin, not its .tc accumulators)")
+    .requiredOption('-o, --out <file>', 'the network file to write')
+    .option('--structure <name>', `ziap's STRUCTURE the file was trained with (${Object.keys(ZIAP_STRUCTURES).join(', ')})`, ZIAP_DEFAULT_STRUCTURE)
+    .option('--force', 'overwrite --out when it exists')
+    .option('--json', 'one JSON object on stdout: {out, sha256, structure, tuples}')
+    .action((file: string, opts: { from: string; out: string; structure: string; force?: boolean; json?: boolean }) => {
+      if (opts.from !== 'ziap') throw new InputError(`--from: "${opts.from}" is not a program tune2048 reads weights of (ziap)`);
+      refuseExisting(opts.out, opts.force);
+      checkOutputPath(opts.out);
+      const { shape, tables } = readZiapWeights(file, opts.structure);
+      const hash = writeNetworkFile(opts.out, shape, tables);
+      console.error(`wrote ${opts.out} (${describeShape(shape)}, from ziap/2048-tdl's ${opts.structure}; sha256 ${hash})`);
+      if (opts.json) console.log(JSON.stringify({ out: opts.out, sha256: hash, structure: opts.structure, tuples: shape.tuples }));
+      else console.log(`next: ${suggest(`play --player network:${shellWord(opts.out)} -d 0 -n 100`)}`);
+    });
   return learn;
+}
+
+function refuseExisting(out: string, force?: boolean): void {
+  if (!force && existsSync(out) && !statSync(out).isDirectory()) throw new InputError(`--out "${out}" exists; add --force to overwrite it, or name another file`);
+}
+
+/** learn export RUN|NET.bin --format ziap: the network (a run's latest checkpoint's, or a network file's) in ziap/2048-tdl's layout. */
+async function exportZiap(runId: number | string, opts: { db: string; out: string; base?: string; force?: boolean; json?: boolean }): Promise<void> {
+  if (opts.base !== undefined) throw new InputError('--base is for line tables; --format ziap writes a network');
+  refuseExisting(opts.out, opts.force);
+  checkOutputPath(opts.out);
+  const write = (file: { shape: NetworkShape; tables: Float32Array[] }) => {
+    const { structure, tables } = toZiapTables(file.shape, file.tables);
+    const hash = writeRawTables(opts.out, tables, 'ziap weights file');
+    console.error(`wrote ${opts.out} (ziap/2048-tdl ${structure}; sha256 ${hash})`);
+    return { structure, hash };
+  };
+  if (typeof runId === 'string') {
+    const { structure, hash } = write(readNetworkFile(runId));
+    if (opts.json) console.log(JSON.stringify({ network: runId, out: opts.out, sha256: hash, structure }));
+    else console.log(`ziap/2048-tdl reads it as ${structure}/weights.bin (built with STRUCTURE=${structure})`);
+    return;
+  }
+  await withStore(opts.db, 'read', (store) => {
+    const run = store.requireLearnRun(runId);
+    if (!(run.storedConfig as LearnConfig).network) throw new InputError(`learning run ${runId} learns line tables; --format ziap writes an n-tuple network`);
+    const last = store.lastLearnCheckpoint(runId);
+    if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
+    const file = readNetworkFile(storedNetworkPath(store.path, last.tableFile));
+    if (file.sha256 !== last.tableSha256) throw new InputError(`learning run ${runId}'s network file is not the one its checkpoint stored: the file was changed`);
+    if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
+    const { structure, hash } = write(file);
+    if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, structure }));
+    else console.log(`ziap/2048-tdl reads it as ${structure}/weights.bin (built with STRUCTURE=${structure})`);
+  });
 }
 
 /** learn show RUN of an n-tuple network: its checkpoints and the held-out curve drawn against training minutes. */

@@ -53,7 +53,12 @@ export function writeAccumulatorsFile(path: string, shape: NetworkShape, accumul
   return writeTables(path, encodeHeader(shape, true), accumulators, 'accumulators file');
 }
 
-function writeTables(path: string, header: Buffer, tables: readonly Float32Array[], what: string): string {
+/** Writes raw float32 tables (another program's layout, no header or checksum) atomically; returns the SHA-256. */
+export function writeRawTables(path: string, tables: readonly Float32Array[], what: string): string {
+  return writeTables(path, null, tables, what);
+}
+
+function writeTables(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): string {
   const tmp = `${path}.tmp-${process.pid}`;
   const hash = createHash('sha256');
   let crc = 0;
@@ -65,16 +70,18 @@ function writeTables(path: string, header: Buffer, tables: readonly Float32Array
       hash.update(bytes);
       crc = crc32(bytes, crc);
     };
-    put(header);
+    if (header) put(header);
     // Chunks of 16 MiB: crc32 and the hash take at most 2 GiB at once, and memory stays flat.
     for (const t of tables) {
       const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
       for (let k = 0; k < bytes.length; k += 1 << 24) put(bytes.subarray(k, Math.min(bytes.length, k + (1 << 24))));
     }
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32LE(crc >>> 0);
-    for (let done = 0; done < 4; ) done += writeSync(fd, tail, done, 4 - done);
-    hash.update(tail);
+    if (header) {
+      const tail = Buffer.alloc(4);
+      tail.writeUInt32LE(crc >>> 0);
+      for (let done = 0; done < 4; ) done += writeSync(fd, tail, done, 4 - done);
+      hash.update(tail);
+    }
     fsyncSync(fd);
     closeSync(fd);
     fd = null;
