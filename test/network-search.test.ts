@@ -148,6 +148,22 @@ describe('expectimax with the network at the leaves, against brute force', () =>
     expect(nodes(2, 0).nodes).toBeGreaterThan(100);
   });
 
+  it('the leaf cache starts afresh at each decision: after the tables change, the values are the new tables\' (the reference\'s), never the old ones kept', () => {
+    const { m, ref } = searchingMachine(SMALL, 'leaf-cache', cacheBits(4));
+    const boards = fewEmpty.slice(0, 20);
+    const searched = () => boards.flatMap((b) => [0, 1, 2, 3].map((dir) => m.exports.searchMove(b.lo, b.hi, dir)));
+    const wanted = () => boards.flatMap((b) => [0, 1, 2, 3].map((dir) => referenceSearchMove(ref, b, dir, 2, 0)));
+    m.exports.setNetworkSearch(2, 0);
+    const before = searched();
+    expect(before).toEqual(wanted());
+    // Every entry moves (a value read by the last decision's leaves changes), then the next decision begins.
+    for (const [k, t] of m.tables().entries()) for (let i = 0; i < t.length; i++) ref.tables[k][i] = t[i] = Math.fround(t[i] * 0.5 + 1);
+    m.exports.setNetworkSearch(2, 0);
+    const after = searched();
+    expect(after).toEqual(wanted());
+    expect(after.filter((v, i) => !Number.isNaN(v) && v !== before[i]).length).toBeGreaterThan(boards.length);
+  });
+
   it('depth 0 is the greedy choice: reward + value of the best afterstate', () => {
     const { m, ref } = searchingMachine(STAGED, 'greedy', 0);
     m.exports.setNetworkSearch(0, 1e-4);

@@ -34,7 +34,9 @@ export interface LearnExports {
 }
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*), in the layout BLOCK_LAYOUT (raise it there and here with any change).
-const BLOCK_LAYOUT = 3;
+const BLOCK_LAYOUT = 4;
+/** Entries of each searching instance's leaf cache, after its transposition table (network-search.ts LEAF_BITS). */
+const LEAF_BITS = 15;
 const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22, PATHS: 23, RESTARTS: 24, RESTART_MIN: 25, RESTART_MAX: 26 } as const;
 const F_BASE = 128;
 const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3, LAMBDA: 4, RESTART_AT: 5 } as const;
@@ -104,7 +106,7 @@ export function instantiateLearn(module: WebAssembly.Module, memory: WebAssembly
   // network learned or searched with them would be silently wrong, so they refuse to run together.
   const layout = (exports.BLOCK_LAYOUT as { value?: number } | undefined)?.value;
   // The path's length is part of the layout too: a module writing longer paths would run into the next thread's.
-  if (layout !== BLOCK_LAYOUT || (exports.PATH_CAP as { value?: number } | undefined)?.value !== PATH_CAP) {
+  if (layout !== BLOCK_LAYOUT || (exports.PATH_CAP as { value?: number } | undefined)?.value !== PATH_CAP || (exports.LEAF_BITS as { value?: number } | undefined)?.value !== LEAF_BITS) {
     throw new Error(`the learning module "${LEARN_WASM_PATH}" was built from other sources than this program (block layout ${layout ?? 'unknown'}, this program's ${BLOCK_LAYOUT}); build both with: npm run build`);
   }
   return exports as unknown as LearnExports;
@@ -169,7 +171,8 @@ export class NetworkMachine {
     // Paths for the training threads and the calling thread's instance, only when an episode must be kept.
     const paths = options.lambda !== undefined || options.restarts ? place(PATH_BYTES * (options.threads + 1)) : 0;
     const searchBits = options.searchCacheBits ?? 0;
-    const searchTable = searchBits >= 4 ? place(2 ** searchBits * 32 * searchThreads) : 0;
+    // Per searching instance: its transposition table, then its leaf cache (32-byte entries).
+    const searchTable = searchBits >= 4 ? place((2 ** searchBits + 2 ** LEAF_BITS) * 32 * searchThreads) : 0;
     this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
     this.tablePtr = [];
     for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));
@@ -233,7 +236,7 @@ export class NetworkMachine {
       rs.forEach((r, k) => {
         u32[base + 1 + 3 * k] = r.shift;
         u32[base + 2 + 3 * k] = r.mask;
-        u32[base + 3 + 3 * k] = 2 ** r.to; // a multiplier: no variable shift
+        u32[base + 3 + 3 * k] = r.to;
       });
     });
     this.tablePtr.forEach((p, k) => (u32[(tablePtrs >> 2) + k] = p));

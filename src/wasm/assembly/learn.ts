@@ -16,12 +16,12 @@
  * training and evaluation games, the late-start boards.
  */
 import { addresses, maxRankOf, networkUpdate, networkValue, setCoherence, setStageStride, slot, SLOTS, updateAt, useNetwork, valueAt } from './ntuple';
-import { clearLeafHeuristic, clearStageWeights, searchMove as networkSearchMove, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic, useSearchTable } from './network-search';
+import { clearLeafHeuristic, clearStageWeights, LEAF_BITS, searchMove as networkSearchMove, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic, useSearchTable } from './network-search';
 import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveTables } from './network-moves';
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
 /** The block's layout, checked by machine.ts (BLOCK_LAYOUT): raise both with any change to the words below. */
-export const BLOCK_LAYOUT: i32 = 3;
+export const BLOCK_LAYOUT: i32 = 4;
 const W_CONTROL = 0;
 const W_SCRATCH = 1;
 const W_ROW_LEFT = 2;
@@ -141,7 +141,9 @@ export function attach(block: usize, thread: i32): void {
   const first = load<i32>(block + (W_SEARCH_THREAD << 2));
   const bits = load<i32>(block + (W_SEARCH_BITS << 2));
   const searching = thread >= first && bits >= 4;
-  useSearchTable(searching ? <usize>load<u32>(block + (W_SEARCH_TABLE << 2)) + ((<usize>(thread - first) << <usize>bits) << 5) : 0, searching ? bits : 0);
+  // Each searching instance's table is 2^bits entries followed by its leaf cache (2^LEAF_BITS), 32 bytes an entry.
+  const each = ((<usize>1 << <usize>bits) + (<usize>1 << <usize>LEAF_BITS)) << 5;
+  useSearchTable(searching ? <usize>load<u32>(block + (W_SEARCH_TABLE << 2)) + <usize>(thread - first) * each : 0, searching ? bits : 0);
 }
 
 // ---- seedrandom's Alea, as src/engine/spawn.ts uses it ----
@@ -403,3 +405,5 @@ export { clearLeafHeuristic, clearStageWeights, setNetworkSearch, setStageWeight
 export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
   return networkSearchMove(lo, hi, dir);
 }
+
+export { LEAF_BITS };

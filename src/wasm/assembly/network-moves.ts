@@ -41,24 +41,20 @@ export let bestReward: f64 = 0;
 export let bestValue: f64 = 0;
 export let bestSlot: usize = 0;
 export let bestStage: i32 = 0;
-// Per direction, of the last `choose`: the afterstate (0 when illegal), its reward and stage.
-let after0: u64 = 0;
-let after1: u64 = 0;
-let after2: u64 = 0;
-let after3: u64 = 0;
-let reward0: f64 = 0;
-let reward1: f64 = 0;
-let reward2: f64 = 0;
-let reward3: f64 = 0;
+// Per direction, of the last `expand`: the afterstate (0 when illegal: a legal move's afterstate is never
+// empty, a move keeps every tile) and its reward.
+export let after0: u64 = 0;
+export let after1: u64 = 0;
+export let after2: u64 = 0;
+export let after3: u64 = 0;
+export let reward0: f64 = 0;
+export let reward1: f64 = 0;
+export let reward2: f64 = 0;
+export let reward3: f64 = 0;
 
-/**
- * The greedy move on reward + value of the afterstate (up, down, left, right; ties to the earlier) into
- * bestAfter/bestReward/bestValue/bestSlot; -1 when no move is legal. The addresses of each legal
- * afterstate go to slots 4·set + dir (every address first, then every value: see ntuple.ts).
- */
-export function choose(b: u64, set: i32): i32 {
+/** The four moves of a board into after0..3 and reward0..3 (up, down, left, right). */
+@inline export function expand(b: u64): void {
   const t = transpose(b);
-  const first = set << 2;
   let n = slide(rowLeft, t);
   after0 = n == t ? 0 : transpose(n);
   reward0 = rowScores(scoreLeft, t);
@@ -71,7 +67,16 @@ export function choose(b: u64, set: i32): i32 {
   n = slide(rowRight, b);
   after3 = n == b ? 0 : n;
   reward3 = rowScores(scoreRight, b);
-  // A legal move's afterstate is never empty (a move keeps every tile), so 0 marks an illegal one.
+}
+
+/**
+ * The greedy move on reward + value of the afterstate (up, down, left, right; ties to the earlier) into
+ * bestAfter/bestReward/bestValue/bestSlot; -1 when no move is legal. The addresses of each legal
+ * afterstate go to slots 4·set + dir (every address first, then every value: see ntuple.ts).
+ */
+export function choose(b: u64, set: i32): i32 {
+  const first = set << 2;
+  expand(b);
   const stage0 = after0 != 0 ? addresses(after0, slot(first)) : 0;
   const stage1 = after1 != 0 ? addresses(after1, slot(first + 1)) : 0;
   const stage2 = after2 != 0 ? addresses(after2, slot(first + 2)) : 0;

@@ -16,7 +16,7 @@
  * at the same or a shallower depth, forgotten at each new root move.
  */
 import { addresses, networkValue, slot, SLOTS, transpose, valueAt } from './ntuple';
-import { afterstate, bestReward, bestValue, choose, reward } from './network-moves';
+import { after0, after1, after2, after3, afterstate, bestReward, bestValue, choose, expand, reward, reward0, reward1, reward2, reward3 } from './network-moves';
 
 let depthLimit: i32 = 0;
 let cprobMin: f64 = 0;
@@ -26,19 +26,42 @@ let useCache = false;
 let epoch: i32 = 0;
 let nodes: i64 = 0;
 
-/** This instance's transposition table (2^bits entries of 32 bytes at `base`; bits < 4: none). */
+/**
+ * The leaf cache: the network's values of leaf afterstates (2^LEAF_BITS entries of 32 bytes: key, value,
+ * epoch), after each instance's transposition table. A search reaches one leaf afterstate by many paths (a
+ * tile spawned in either of two cells of a row, then the row slid), and a value is 32 reads that mostly
+ * miss the processor's cache: two leaves in three are found here. A value is a pure function of the board
+ * while the tables and the settings stay, so a hit is exact; the cache starts afresh at each decision.
+ */
+export const LEAF_BITS: i32 = 15;
+let leaves: usize = 0;
+let leafEpoch: i32 = 0;
+
+/**
+ * This instance's transposition table (2^bits entries of 32 bytes at `base`; bits < 4: none), and the leaf
+ * cache right after it (2^LEAF_BITS entries).
+ */
 export function useSearchTable(base: usize, bits: i32): void {
   useCache = bits >= 4 && base != 0;
   tt = base;
   ttMask = useCache ? (1 << bits) - 1 : 0;
-  if (useCache) memory.fill(tt, 0, <usize>(ttMask + 1) << 5);
+  leaves = useCache ? base + (<usize>(ttMask + 1) << 5) : 0;
+  if (useCache) memory.fill(tt, 0, (<usize>(ttMask + 1) + (<usize>1 << LEAF_BITS)) << 5);
   epoch = 0;
+  leafEpoch = 0;
 }
 
+/** The depth and cutoff of the next decision; its leaf cache starts afresh (the tables or the leaf's settings may have changed since the last). */
 export function setNetworkSearch(limit: i32, cprob: f64): void {
   depthLimit = limit;
   cprobMin = cprob;
+  leafEpoch++;
+  if (leafEpoch == 0x7fffffff) {
+    leafEpoch = 1;
+    if (useCache) memory.fill(leaves, 0, <usize>1 << (LEAF_BITS + 5));
+  }
 }
+
 
 // Stage weights (shape.ts's MAX_STAGES = 8): a leaf's value is its stage's weight × the network's value.
 // Off (the default), the leaves are the network's values as training reads them.
@@ -117,16 +140,96 @@ function heuristicOf(b: u64): f64 {
 
 /** A leaf afterstate's value: the network's, times its stage's weight when weighting is on, + the heuristic when one is on. */
 function leafValue(b: u64): f64 {
-  if (!weighted && !withHeuristic) return networkValue(b);
+  if (!weighted && !withHeuristic) {
+    if (!useCache) return networkValue(b);
+    const v = cachedLeaf(b);
+    return isNaN(v) ? computedLeaf(b, SLOTS - 1, addresses(b, slot(SLOTS - 1))) : v;
+  }
   const at = slot(SLOTS - 1);
   const stage = addresses(b, at);
   const v = weighted ? stageWeight(stage) * valueAt(at, stage) : valueAt(at, stage);
   return withHeuristic ? v + heuristicOf(b) : v;
 }
 
+@inline function hashOf(b: u64): i32 {
+  const lo = <i32>b;
+  const hi = <i32>(b >> 32);
+  const h = (lo ^ (hi * 0x27d4eb2d)) * <i32>0x9e3779b1;
+  return h ^ <i32>(<u32>h >> 15);
+}
+
+@inline function leafEntry(after: u64): usize {
+  return leaves + (<usize>(hashOf(after) & ((1 << LEAF_BITS) - 1)) << 5);
+}
+
+// The stages of the afterstates whose addresses cachedGreedyLeaf put in slots 0-3.
+let stage0: i32 = 0;
+let stage1: i32 = 0;
+let stage2: i32 = 0;
+let stage3: i32 = 0;
+
+/** A leaf afterstate's value from the leaf cache; NaN when it is not there (0 for an illegal move's, 0). */
+@inline function cachedLeaf(after: u64): f64 {
+  if (after == 0) return 0;
+  const e = leafEntry(after);
+  return load<i32>(e, 16) == leafEpoch && load<u64>(e) == after ? load<f64>(e, 8) : NaN;
+}
+
+/** The value of the afterstate whose addresses are in slot k, kept in the leaf cache. */
+@inline function computedLeaf(after: u64, k: i32, stage: i32): f64 {
+  const v = valueAt(slot(k), stage);
+  const e = leafEntry(after);
+  store<u64>(e, after);
+  store<f64>(e, v, 8);
+  store<i32>(e, leafEpoch, 16);
+  return v;
+}
+
+/**
+ * greedyLeaf of the plain network through the leaf cache: the addresses of every afterstate not found,
+ * then their values (so up to four values' reads are in flight together, as in choose), then the best
+ * reward + value, ties to the earlier, 0 when no move is legal: choose's value to the bit.
+ */
+function cachedGreedyLeaf(b: u64): f64 {
+  expand(b);
+  const a0 = after0;
+  const a1 = after1;
+  const a2 = after2;
+  const a3 = after3;
+  let v0 = cachedLeaf(a0);
+  let v1 = cachedLeaf(a1);
+  let v2 = cachedLeaf(a2);
+  let v3 = cachedLeaf(a3);
+  if (isNaN(v0)) stage0 = addresses(a0, slot(0));
+  if (isNaN(v1)) stage1 = addresses(a1, slot(1));
+  if (isNaN(v2)) stage2 = addresses(a2, slot(2));
+  if (isNaN(v3)) stage3 = addresses(a3, slot(3));
+  if (isNaN(v0)) v0 = computedLeaf(a0, 0, stage0);
+  if (isNaN(v1)) v1 = computedLeaf(a1, 1, stage1);
+  if (isNaN(v2)) v2 = computedLeaf(a2, 2, stage2);
+  if (isNaN(v3)) v3 = computedLeaf(a3, 3, stage3);
+  let best: f64 = 0;
+  let found = false;
+  if (a0 != 0) {
+    best = reward0 + v0;
+    found = true;
+  }
+  if (a1 != 0 && (!found || reward1 + v1 > best)) {
+    best = reward1 + v1;
+    found = true;
+  }
+  if (a2 != 0 && (!found || reward2 + v2 > best)) {
+    best = reward2 + v2;
+    found = true;
+  }
+  if (a3 != 0 && (!found || reward3 + v3 > best)) best = reward3 + v3;
+  return best;
+}
+
 /** A max node at the limit: the best reward + leaf value over its legal moves (ties to the earlier), 0 when none is legal. */
 function greedyLeaf(b: u64): f64 {
-  if (!weighted && !withHeuristic) return choose(b, 0) < 0 ? 0 : bestReward + bestValue;
+  if (!weighted && !withHeuristic) return useCache ? cachedGreedyLeaf(b) : choose(b, 0) < 0 ? 0 : bestReward + bestValue;
+
   let best = -Infinity;
   for (let dir = 0; dir < 4; dir++) {
     const n = afterstate(b, dir);
@@ -152,11 +255,7 @@ function chanceNode(b: u64, cprob: f64, curdepth: i32): f64 {
   if (curdepth >= depthLimit || cprob < cprobMin) return leafValue(b);
   let entry: usize = 0;
   if (useCache) {
-    const lo = <i32>b;
-    const hi = <i32>(b >> 32);
-    let h = (lo ^ (hi * 0x27d4eb2d)) * <i32>0x9e3779b1;
-    h ^= <i32>(<u32>h >> 15);
-    entry = tt + (<usize>(h & ttMask) << 5);
+    entry = tt + (<usize>(hashOf(b) & ttMask) << 5);
     if (load<i32>(entry, 16) == epoch && load<u64>(entry) == b && load<i32>(entry, 20) <= curdepth) return load<f64>(entry, 8);
   }
   nodes++;

@@ -24,7 +24,7 @@ let tupleCount: i32 = 0;
 let stageCount: i32 = 1;
 let promote = false;
 let stageOfRank: usize = 0; // u8[16]: the stage of a board whose largest rank is r
-let runs: usize = 0; //        per tuple RUN_WORDS i32: run count, then (shift, mask, 16^position) per run
+let runs: usize = 0; //        per tuple RUN_WORDS i32: run count, then (shift on the board, mask, shift into the index) per run
 let tablePtrs: usize = 0; //   u32[stageCount * tupleCount]: the table of (stage, tuple)
 let slots: usize = 0; //       this instance's scratch: SLOTS slots of SLOT_BYTES, each the addresses of one value's reads
 
@@ -83,14 +83,20 @@ export function useNetwork(tuples: i32, stages: i32, promoteStages: bool, stageO
   let index: u32 = 0;
   for (let r = 0; r < n; r++) {
     const p = d + 4 + <usize>(r * 12);
-    index |= (<u32>(b >> <u64>load<u32>(p)) & load<u32>(p, 4)) * load<u32>(p, 8);
+    index |= (<u32>(b >> <u64>load<u32>(p)) & load<u32>(p, 4)) << load<u32>(p, 8);
   }
   return index;
 }
 
-/** The byte offset of a tuple of at most three runs (a run not there has mask 0), without a branch. */
-@inline function offset3(b: u64, sa: u64, ma: u32, ta: u32, sb: u64, mb: u32, tb: u32, sc: u64, mc: u32, tc: u32): usize {
-  return <usize>((((<u32>(b >> sa) & ma) * ta) | ((<u32>(b >> sb) & mb) * tb) | ((<u32>(b >> sc) & mc) * tc)) << 2);
+// A tuple's byte offset in its table, for one, two or three runs (the first run is always at the index's bottom).
+@inline function offset1(b: u64, sa: u64, ma: u32): usize {
+  return <usize>((<u32>(b >> sa) & ma) << 2);
+}
+@inline function offset2(b: u64, sa: u64, ma: u32, sb: u64, mb: u32, tb: u32): usize {
+  return <usize>(((<u32>(b >> sa) & ma) | ((<u32>(b >> sb) & mb) << tb)) << 2);
+}
+@inline function offset3(b: u64, sa: u64, ma: u32, sb: u64, mb: u32, tb: u32, sc: u64, mc: u32, tc: u32): usize {
+  return <usize>(((<u32>(b >> sa) & ma) | ((<u32>(b >> sb) & mb) << tb) | ((<u32>(b >> sc) & mc) << tc)) << 2);
 }
 
 @inline function tableOf(stage: i32, tuple: i32): usize {
@@ -114,24 +120,51 @@ export function addresses(b: u64, at: usize): i32 {
     const d = runs + (<usize>(k * RUN_WORDS) << 2);
     const table = tableOf(stage, k);
     const p = at + (<usize>(k << 3) << 2);
-    if (load<i32>(d) <= 3) {
+    const n = load<i32>(d);
+    // Most tuples are one or two runs of cells (the common 6-tuples: a straight 6 is one run of a row and a half,
+    // a 2×3 rectangle two runs of 3): the index then costs one or two shifts and masks a board.
+    if (n == 1) {
       const sa = <u64>load<u32>(d, 4);
       const ma = load<u32>(d, 8);
-      const ta = load<u32>(d, 12);
+      store<u32>(p, table + offset1(b, sa, ma));
+      store<u32>(p, table + offset1(b1, sa, ma), 4);
+      store<u32>(p, table + offset1(b2, sa, ma), 8);
+      store<u32>(p, table + offset1(b3, sa, ma), 12);
+      store<u32>(p, table + offset1(t, sa, ma), 16);
+      store<u32>(p, table + offset1(b5, sa, ma), 20);
+      store<u32>(p, table + offset1(b6, sa, ma), 24);
+      store<u32>(p, table + offset1(b7, sa, ma), 28);
+    } else if (n == 2) {
+      const sa = <u64>load<u32>(d, 4);
+      const ma = load<u32>(d, 8);
+      const sb = <u64>load<u32>(d, 16);
+      const mb = load<u32>(d, 20);
+      const tb = load<u32>(d, 24);
+      store<u32>(p, table + offset2(b, sa, ma, sb, mb, tb));
+      store<u32>(p, table + offset2(b1, sa, ma, sb, mb, tb), 4);
+      store<u32>(p, table + offset2(b2, sa, ma, sb, mb, tb), 8);
+      store<u32>(p, table + offset2(b3, sa, ma, sb, mb, tb), 12);
+      store<u32>(p, table + offset2(t, sa, ma, sb, mb, tb), 16);
+      store<u32>(p, table + offset2(b5, sa, ma, sb, mb, tb), 20);
+      store<u32>(p, table + offset2(b6, sa, ma, sb, mb, tb), 24);
+      store<u32>(p, table + offset2(b7, sa, ma, sb, mb, tb), 28);
+    } else if (n == 3) {
+      const sa = <u64>load<u32>(d, 4);
+      const ma = load<u32>(d, 8);
       const sb = <u64>load<u32>(d, 16);
       const mb = load<u32>(d, 20);
       const tb = load<u32>(d, 24);
       const sc = <u64>load<u32>(d, 28);
       const mc = load<u32>(d, 32);
       const tc = load<u32>(d, 36);
-      store<u32>(p, table + offset3(b, sa, ma, ta, sb, mb, tb, sc, mc, tc));
-      store<u32>(p, table + offset3(b1, sa, ma, ta, sb, mb, tb, sc, mc, tc), 4);
-      store<u32>(p, table + offset3(b2, sa, ma, ta, sb, mb, tb, sc, mc, tc), 8);
-      store<u32>(p, table + offset3(b3, sa, ma, ta, sb, mb, tb, sc, mc, tc), 12);
-      store<u32>(p, table + offset3(t, sa, ma, ta, sb, mb, tb, sc, mc, tc), 16);
-      store<u32>(p, table + offset3(b5, sa, ma, ta, sb, mb, tb, sc, mc, tc), 20);
-      store<u32>(p, table + offset3(b6, sa, ma, ta, sb, mb, tb, sc, mc, tc), 24);
-      store<u32>(p, table + offset3(b7, sa, ma, ta, sb, mb, tb, sc, mc, tc), 28);
+      store<u32>(p, table + offset3(b, sa, ma, sb, mb, tb, sc, mc, tc));
+      store<u32>(p, table + offset3(b1, sa, ma, sb, mb, tb, sc, mc, tc), 4);
+      store<u32>(p, table + offset3(b2, sa, ma, sb, mb, tb, sc, mc, tc), 8);
+      store<u32>(p, table + offset3(b3, sa, ma, sb, mb, tb, sc, mc, tc), 12);
+      store<u32>(p, table + offset3(t, sa, ma, sb, mb, tb, sc, mc, tc), 16);
+      store<u32>(p, table + offset3(b5, sa, ma, sb, mb, tb, sc, mc, tc), 20);
+      store<u32>(p, table + offset3(b6, sa, ma, sb, mb, tb, sc, mc, tc), 24);
+      store<u32>(p, table + offset3(b7, sa, ma, sb, mb, tb, sc, mc, tc), 28);
     } else {
       store<u32>(p, table + (<usize>tupleIndex(d, b) << 2));
       store<u32>(p, table + (<usize>tupleIndex(d, b1) << 2), 4);

@@ -1,0 +1,172 @@
+/**
+ * tune2048 beside ziap/2048-tdl, one core each at once (run by hand, never by the suite): both train the
+ * same recipe for N games, ziap's network is imported (learn import --from ziap), and both networks play
+ * greedily on the same held-out seeds through tune2048's player; then both programs search ziap's network
+ * at one depth (ziap `agent -d D`, tune2048 `play -d D`), side by side.
+ *
+ * The recipe is ziap's `train -a 1 -l 0.5 -c -r` (the default four 6-tuples = its nw4x6, one stage, TD(λ 0.5)
+ * backward, temporal coherence at rate 1, restarts at the middle while an episode made more than 10 moves),
+ * and tune2048's learn config with the same fields. ziap is not part of this project: fetch
+ * github.com/ziap/2048-tdl yourself, build it outside this repository (`make ENABLE_GUI=false`, after
+ * `touch src/webview.h`: its makefile otherwise downloads one) and pass its binary.
+ *
+ *   npx tsx scripts/ziap-side-by-side.ts --ziap /path/to/2048 --games 10000 [--runs 3] [--held-out 1000]
+ *     [--held-seed 1000000000] [--search-games 10] [--depth 2] [--work DIR] [--skip-training] [--json]
+ *
+ * Per run k (seed k for tune2048; ziap seeds itself at random): CPU seconds of each trainer's process
+ * (user + system, /usr/bin/time), games and moves per CPU second, held-out greedy mean and rates; then the
+ * search's ms per move on ziap's network of run 1 (tune2048 at its default cprob and at cprob 0, which is
+ * ziap's tree). Ratios are tune2048 over ziap. Everything lands in --work (default: a temporary folder),
+ * which a second call with --skip-training reuses.
+ */
+import { Command } from 'commander';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const o = new Command()
+  .requiredOption('--ziap <binary>', "ziap/2048-tdl's built program (its `2048`)")
+  .option('--games <n>', 'training games of each run', Number, 10000)
+  .option('--runs <n>', 'training runs of each program (tune2048: seeds 1..n)', Number, 1)
+  .option('--held-out <n>', 'greedy games on held-out seeds', Number, 1000)
+  .option('--held-seed <s>', 'the first held-out seed', Number, 1_000_000_000)
+  .option('--search-games <n>', 'games of each search', Number, 10)
+  .option('--depth <d>', 'the search depth (tune2048 counts chance layers: 2 is 3-ply, ziap -d 2)', Number, 2)
+  .option('--work <dir>', 'where the runs, networks and results go')
+  .option('--skip-training', 'reuse the networks already in --work')
+  .option('--json', 'one JSON object on stdout')
+  .parse()
+  .opts<{ ziap: string; games: number; runs: number; heldOut: number; heldSeed: number; searchGames: number; depth: number; work?: string; skipTraining?: boolean; json?: boolean }>();
+
+const ROOT = resolve(__dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const ziap = resolve(o.ziap);
+const work = resolve(o.work ?? mkdtempSync(join(tmpdir(), 'ziap-side-by-side-')));
+mkdirSync(work, { recursive: true });
+if (o.games % 1000 !== 0) throw new Error('--games: ziap trains in thousands of games (-e N means N·1000)');
+
+interface Ran {
+  stdout: string;
+  stderr: string;
+  cpuSeconds: number;
+  wallSeconds: number;
+}
+
+/** Runs a command on one core, timed by /usr/bin/time (its last stderr line: user system elapsed). */
+function run(core: number, cmd: string[], cwd: string): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn('taskset', ['-c', String(core), '/usr/bin/time', '-f', 'TIME %U %S %e', ...cmd], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
+      if (code !== 0 || !m) return fail(new Error(`${cmd.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
+      done({ stdout, stderr, cpuSeconds: Number(m[1]) + Number(m[2]), wallSeconds: Number(m[3]) });
+    });
+  });
+}
+
+const tune2048 = (args: string[]) => [process.execPath, CLI, ...args];
+const progress = (s: string) => process.stderr.write(`${s}\n`);
+
+function recipe(seed: number): string {
+  const path = join(work, `recipe-${seed}.json`);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      format: 'tune2048/learn',
+      name: `ziap-recipe-${seed}`,
+      seed,
+      games: o.games,
+      learningRate: 1,
+      coherence: true,
+      lambda: 0.5,
+      restarts: {},
+      checkpointEvery: o.games,
+      network: {},
+      threads: 1,
+      heldOut: { games: 0, seed: o.heldSeed },
+    }),
+  );
+  return path;
+}
+
+interface Greedy {
+  mean: number;
+  rate16384: number;
+  moves: number;
+}
+
+async function greedy(core: number, net: string): Promise<Greedy> {
+  const r = await run(core, tune2048(['play', '--player', `network:${net}`, '-d', '0', '-n', String(o.heldOut), '-s', String(o.heldSeed), '--workers', '1', '--json']), work);
+  const s = JSON.parse(r.stdout).summary;
+  return { mean: s.meanScore, rate16384: s.reach['16384'], moves: s.movesPerGame };
+}
+
+async function main() {
+  const runs = [];
+  for (let k = 1; k <= o.runs; k++) {
+    const zdir = join(work, `ziap-${k}`);
+    mkdirSync(join(zdir, 'nw4x6'), { recursive: true });
+    const db = join(work, `tune2048-${k}.sqlite`);
+    const zbin = join(work, `ziap-${k}.bin`);
+    const tbin = join(work, `tune2048-${k}.bin`);
+    let trained: { ziap: Ran; tune2048: Ran; tuneMoves: number; tuneTrainCpu: number; ziapMovesPerSecond: number } | null = null;
+    if (!o.skipTraining) {
+      progress(`run ${k}/${o.runs}: both train ${o.games} games, one core each…`);
+      const [z, t] = await Promise.all([run(0, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(o.games / 1000), '-c', '-r', '-o'], zdir), run(1, tune2048(['learn', 'start', '-c', recipe(k), '--db', db, '--json']), work)]);
+      for (const f of [zbin, tbin]) if (existsSync(f)) throw new Error(`${f} exists: use another --work`);
+      await run(0, tune2048(['learn', 'import', '--from', 'ziap', join(zdir, 'nw4x6', 'weights.bin'), '--out', zbin]), work);
+      await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin]), work);
+      const show = JSON.parse((await run(0, tune2048(['learn', 'show', '1', '--db', db, '--json']), work)).stdout);
+      const last = show.curve.at(-1);
+      // ziap prints moves a second of its last 1,000 games ("m/s: N"), wall time on its one core.
+      const mps = [...z.stdout.matchAll(/m\/s:\s+(\d+)/g)].map((m) => Number(m[1]));
+      trained = { ziap: z, tune2048: t, tuneMoves: last.moves, tuneTrainCpu: last.cpuSeconds, ziapMovesPerSecond: mps.at(-1) ?? NaN };
+      writeFileSync(join(work, `trained-${k}.json`), JSON.stringify({ ziapCpu: z.cpuSeconds, tuneCpu: t.cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, ziapMovesPerSecond: trained.ziapMovesPerSecond }));
+    }
+    progress(`run ${k}/${o.runs}: ${o.heldOut} held-out greedy games of each network, one core each…`);
+    const [zg, tg] = await Promise.all([greedy(0, zbin), greedy(1, tbin)]);
+    const saved = existsSync(join(work, `trained-${k}.json`)) ? JSON.parse(readFileSync(join(work, `trained-${k}.json`), 'utf8')) : null;
+    runs.push({
+      run: k,
+      games: o.games,
+      ziap: { cpuSeconds: saved?.ziapCpu, gamesPerCpuSecond: saved ? o.games / saved.ziapCpu : null, movesPerSecond: saved?.ziapMovesPerSecond, greedy: zg },
+      tune2048: { seed: k, cpuSeconds: saved?.tuneCpu, trainCpuSeconds: saved?.tuneTrainCpu, gamesPerCpuSecond: saved ? o.games / saved.tuneCpu : null, movesPerCpuSecond: saved ? saved.tuneMoves / saved.tuneTrainCpu : null, greedy: tg },
+    });
+  }
+  // The search on ziap's network of run 1, side by side, then the other way round (cores swapped).
+  progress(`search: ziap agent -d ${o.depth} and tune2048 play -d ${o.depth} on ziap's network, ${o.searchGames} games each, one core each…`);
+  const zdir = join(work, 'ziap-1');
+  const zbin = join(work, 'ziap-1.bin');
+  const tunePlay = (cprob: string) => tune2048(['play', '--player', `network:${zbin}`, '-d', String(o.depth), '--cprob', cprob, '-n', String(o.searchGames), '-s', String(o.heldSeed), '--workers', '1', '--json']);
+  const search = [];
+  for (const [zc, tc, cprob] of [[0, 1, '1e-4'], [1, 0, '0']] as const) {
+    const [z, t] = await Promise.all([run(zc, [ziap, 'agent', '-d', String(o.depth), '-e', String(o.searchGames)], zdir), run(tc, tunePlay(cprob), work)]);
+    const zm = [...z.stdout.matchAll(/m\/s:\s+(\d+)/g)].map((m) => Number(m[1])).at(-1)!;
+    const zmean = [...z.stdout.matchAll(/avg:\s+(\d+)/g)].map((m) => Number(m[1])).at(-1)!;
+    const ts = JSON.parse(t.stdout).summary;
+    search.push({ cprob: Number(cprob), ziap: { msPerMove: 1000 / zm, mean: zmean }, tune2048: { msPerMove: ts.msPerMove, nodesPerMove: ts.nodesPerMove, mean: ts.meanScore }, ratio: ts.msPerMove / (1000 / zm) });
+  }
+  const result = { ziap, work, recipe: 'nw4x6, one stage, TD(λ 0.5) backward, coherence, rate 1, restarts', depth: o.depth, runs, search };
+  writeFileSync(join(work, 'result.json'), JSON.stringify(result, null, 2));
+  if (o.json) return console.log(JSON.stringify(result));
+  const f = (x: number | null | undefined, d = 0) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }));
+  console.log(`| run | games | ziap CPU s | tune2048 CPU s | games/CPU s ziap · tune2048 | greedy ziap · tune2048 | 16384 ziap · tune2048 |`);
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of runs) {
+    console.log(`| ${r.run} | ${r.games} | ${f(r.ziap.cpuSeconds)} | ${f(r.tune2048.cpuSeconds)} | ${f(r.ziap.gamesPerCpuSecond, 1)} · ${f(r.tune2048.gamesPerCpuSecond, 1)} | ${f(r.ziap.greedy.mean)} · ${f(r.tune2048.greedy.mean)} | ${f(100 * r.ziap.greedy.rate16384, 1)} % · ${f(100 * r.tune2048.greedy.rate16384, 1)} % |`);
+  }
+  console.log('');
+  for (const s of search) console.log(`depth ${o.depth} on ziap's network: ziap ${f(s.ziap.msPerMove, 3)} ms a move (mean ${f(s.ziap.mean)}), tune2048 at cprob ${s.cprob} ${f(s.tune2048.msPerMove, 3)} ms (${f(s.tune2048.nodesPerMove)} nodes, mean ${f(s.tune2048.mean)}): ${f(s.ratio, 2)}× ziap's time`);
+  console.log(`\n(everything in ${work})`);
+}
+
+main().catch((e) => {
+  console.error(`ziap-side-by-side: ${(e as Error).message}`);
+  process.exit(1);
+});
