@@ -10,7 +10,7 @@ import {
   transpose,
 } from '../src/engine/board';
 import { applyMove, DOWN, LEFT, RIGHT, UP } from '../src/engine/moves';
-import { ROW_COUNT, rowToRanks } from '../src/engine/tables';
+import { ROW_COUNT, rowToRanks, SCORE_LEFT, SCORE_RIGHT } from '../src/engine/tables';
 import { refMove, refSlideLine } from './helpers/reference';
 import { randomBoards } from './helpers/boards';
 
@@ -60,6 +60,12 @@ describe('move tables', () => {
       expect(got.score).toBe(score);
       expect(refSlideLine(line)).toEqual({ line: want, score });
     }
+  });
+
+  it("a row's merges score the same whichever way it slides (the network's moves read one score table for both)", () => {
+    let differ = 0;
+    for (let row = 0; row < ROW_COUNT; row++) if (SCORE_LEFT[row] !== SCORE_RIGHT[row]) differ++;
+    expect(differ).toBe(0);
   });
 
   it('treats a move that changes nothing as illegal', () => {

@@ -57,16 +57,15 @@ export let reward3: f64 = 0;
   const t = transpose(b);
   let n = slide(rowLeft, t);
   after0 = n == t ? 0 : transpose(n);
-  reward0 = rowScores(scoreLeft, t);
   n = slide(rowRight, t);
   after1 = n == t ? 0 : transpose(n);
-  reward1 = rowScores(scoreRight, t);
   n = slide(rowLeft, b);
   after2 = n == b ? 0 : n;
-  reward2 = rowScores(scoreLeft, b);
   n = slide(rowRight, b);
   after3 = n == b ? 0 : n;
-  reward3 = rowScores(scoreRight, b);
+  // A row's merges score the same whichever way it slides (engine tables: SCORE_LEFT equals SCORE_RIGHT, tested).
+  reward0 = reward1 = rowScores(scoreLeft, t);
+  reward2 = reward3 = rowScores(scoreLeft, b);
 }
 
 /**
@@ -111,6 +110,5 @@ export function choose(b: u64, set: i32): i32 {
 
 /** The reward of a move (the merges' values), legal or not. */
 @inline export function reward(b: u64, dir: i32): f64 {
-  if (dir >= 2) return rowScores(dir == 2 ? scoreLeft : scoreRight, b);
-  return rowScores(dir == 0 ? scoreLeft : scoreRight, transpose(b));
+  return rowScores(scoreLeft, dir >= 2 ? b : transpose(b));
 }

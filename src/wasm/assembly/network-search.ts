@@ -284,13 +284,19 @@ function chanceNode(b: u64, cprob: f64, curdepth: i32): f64 {
 function maxNode(b: u64, cprob: f64, curdepth: i32): f64 {
   nodes++;
   if (curdepth >= depthLimit || cprob < cprobMin) return greedyLeaf(b);
+  // The four moves at once, kept here: the chance nodes below expand boards of their own.
+  expand(b);
+  const a0 = after0;
+  const a1 = after1;
+  const a2 = after2;
+  const a3 = after3;
+  const vertical = reward0;
+  const horizontal = reward2;
   let best = -Infinity;
-  for (let dir = 0; dir < 4; dir++) {
-    const n = afterstate(b, dir);
-    if (n == b) continue;
-    const v = reward(b, dir) + chanceNode(n, cprob, curdepth);
-    if (v > best) best = v;
-  }
+  if (a0 != 0) best = max(best, vertical + chanceNode(a0, cprob, curdepth));
+  if (a1 != 0) best = max(best, vertical + chanceNode(a1, cprob, curdepth));
+  if (a2 != 0) best = max(best, horizontal + chanceNode(a2, cprob, curdepth));
+  if (a3 != 0) best = max(best, horizontal + chanceNode(a3, cprob, curdepth));
   return best == -Infinity ? 0 : best;
 }
 
