@@ -259,7 +259,6 @@ function playFrom(start: u64, learn: bool): void {
   let board = start;
   let score: f64 = 0;
   let moves: u32 = 0;
-  let top = maxRankOf(board);
   let set = 0;
   const online = learn && lambda < 0;
   const record = learn && path != 0;
@@ -278,15 +277,14 @@ function playFrom(start: u64, learn: bool): void {
       pathLength++;
     }
     board = spawn(after);
-    const rank = maxRankOf(board);
-    if (rank > top) top = rank;
     set ^= 1; // the other slots: `at` still holds the afterstate's addresses for its update
     alive = choose(board, set) >= 0;
     if (online) updateAt(at, stage, alive ? bestReward + bestValue : 0, step);
   }
   gameScore = score;
   gameMoves = moves;
-  gameTop = top;
+  // A tile only ever grows (merging makes a larger one), so the last board holds the game's largest.
+  gameTop = maxRankOf(board);
 }
 
 /**
