@@ -3,8 +3,8 @@
  * and helper threads, each with a learn.wasm instance of its own over the network's one shared memory (the
  * tables are read in place: no copy per thread) and a transposition table and scratch of its own.
  *
- * A network's search already forgets its table at each root move (network-search.ts), so a root move's
- * value does not depend on which instance searched it: the values, moves and games are the same for any
+ * A network's search already forgets its table at each root move, and its leaf cache holds only exact
+ * values (network-search.ts), so a root move's value does not depend on which instance searched it: the values, moves and games are the same for any
  * number of threads. Claiming and waiting are the heuristic root split's (threads.ts).
  */
 import { threadEntry } from '../util/thread-entry';
