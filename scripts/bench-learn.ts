@@ -7,6 +7,13 @@
  * end: the afterstates' addresses computed again and a second pass) likewise.
  *
  *   npm run bench:learn -- [--tuples default|small] [--rounds 5] [--games 3000] [--warm 20000] [--coherence] [--lambda 0.5] [--json]
+ *
+ * With --recipe, instead: the recipe of ziap/2048-tdl and learn-ntuple-restarts (temporal coherence at rate 1,
+ * TD(λ 0.5) backward, restarts) on one thread, with one stage and with learn-ntuple-restarts's four, each
+ * network warmed up on its own and then measured in interleaved rounds: training moves and games per CPU
+ * second (this process's CPU time, every thread's), and the four stages' cost per move over one stage's.
+ *
+ *   npm run bench:learn -- --recipe [--rounds 5] [--games 1000] [--warm 5000] [--json]
  */
 import { Command } from 'commander';
 import { DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
@@ -19,14 +26,61 @@ const o = new Command()
   .option('--warm <n>', 'training games before measuring (longer games, tables filled)', Number, 20000)
   .option('--coherence', 'also one thread with temporal coherence learning, in the same rounds')
   .option('--lambda <l>', 'also one thread of TD(λ) (backward at each episode\'s end), in the same rounds', Number)
+  .option('--recipe', "instead: ziap's recipe (coherence, TD(λ 0.5), restarts) on one thread, one stage against four")
   .option('--json', 'one JSON object')
   .parse()
-  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; lambda?: number; json?: boolean }>();
+  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; lambda?: number; recipe?: boolean; json?: boolean }>();
 
 const shape: NetworkShape = { tuples: o.tuples === 'small' ? [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]] : DEFAULT_TUPLES, stages: ONE_STAGE, promote: true };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+const FOUR_STAGES: NetworkShape['stages'] = [{ maxTile: [2, 4096] }, { maxTile: [8192, 8192] }, { maxTile: [16384, 16384] }, { maxTile: [32768, 32768] }];
+
+/** --recipe: one stage against four, the recipe on one thread, moves and games per CPU second in interleaved rounds. */
+async function recipe() {
+  const make = (stages: NetworkShape['stages']) =>
+    new NetworkTraining({ shape: { tuples: DEFAULT_TUPLES, stages, promote: true }, threads: 1, seed: 1, learningRate: 1, heldOut: { games: 0, seed: 1e9 }, coherence: true, lambda: 0.5, restarts: { at: 0.5, minMoves: 10, maxInRow: 0 } });
+  const kinds = [
+    { name: 'one stage', t: make(ONE_STAGE) },
+    { name: 'four stages', t: make(FOUR_STAGES) },
+  ];
+  for (const k of kinds) {
+    process.stderr.write(`warming up ${k.name}: ${o.warm} training games…\n`);
+    await k.t.trainTo(o.warm);
+  }
+  const rates = kinds.map(() => ({ moves: [] as number[], games: [] as number[] }));
+  for (let r = 0; r < o.rounds; r++) {
+    for (const [i, k] of kinds.entries()) {
+      const moves0 = k.t.movesDone();
+      const cpu0 = process.cpuUsage();
+      await k.t.trainTo(k.t.games + o.games);
+      const cpu = process.cpuUsage(cpu0);
+      const seconds = (cpu.user + cpu.system) / 1e6;
+      rates[i].moves.push((k.t.movesDone() - moves0) / seconds);
+      rates[i].games.push(o.games / seconds);
+    }
+    process.stderr.write(`round ${r + 1}/${o.rounds}: ${kinds.map((k, i) => `${k.name} ${(rates[i].moves[r] / 1e6).toFixed(3)} M moves / CPU s, ${rates[i].games[r].toFixed(1)} games / CPU s`).join('; ')}\n`);
+  }
+  const result = {
+    recipe: 'coherence at rate 1, TD(λ 0.5) backward, restarts; 4 × 6-tuples; one thread',
+    rounds: o.rounds,
+    gamesPerMeasurement: o.games,
+    warm: o.warm,
+    ...Object.fromEntries(kinds.map((k, i) => [k.name === 'one stage' ? 'oneStage' : 'fourStages', { movesPerCpuSecond: Math.round(median(rates[i].moves)), gamesPerCpuSecond: median(rates[i].games) }])),
+    // A move's cost of four stages over one, per round (the rounds interleave, so a busy machine slows both alike).
+    fourOverOneCostPerMove: median(rates[0].moves.map((m, r) => m / rates[1].moves[r])),
+  };
+  if (o.json) console.log(JSON.stringify(result));
+  else {
+    console.log(`the recipe (${result.recipe}), ${o.rounds} interleaved rounds of ${o.games} games after ${o.warm} (medians):`);
+    for (const [i, k] of kinds.entries()) console.log(`  ${k.name}: ${(median(rates[i].moves) / 1e6).toFixed(3)} M moves per CPU second, ${median(rates[i].games).toFixed(1)} games per CPU second`);
+    console.log(`  four stages cost ${result.fourOverOneCostPerMove.toFixed(2)}× one stage a move`);
+  }
+  for (const k of kinds) await k.t.close();
+}
+
 async function main() {
+  if (o.recipe) return recipe();
   // One network; a one-thread and a two-thread trainer take turns on it (the same memory, copied between them).
   const one = new NetworkTraining({ shape, threads: 1, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 } });
   const two = new NetworkTraining({ shape, threads: 2, seed: 1, learningRate: 0.1, heldOut: { games: 300, seed: 1e9 } });
