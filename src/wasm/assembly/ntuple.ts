@@ -15,7 +15,8 @@
  *
  * Speed: the tables are 64 MiB each, so nearly every read misses the cache. A value first computes every
  * entry's address into a slot, then loads them in a tight loop, so the processor keeps many misses in
- * flight (twice the speed of computing and loading in turn); the training game keeps the chosen
+ * flight (1.8 times the speed of reading each entry as its index is made, measured again on a trained
+ * network's afterstates; the loads' loop unrolled by a tuple's 8 reads, 1.14 times again); the training game keeps the chosen
  * afterstate's slot, so its update needs no second pass over the indices.
  */
 
@@ -187,6 +188,7 @@ export function addresses(b: u64, at: usize): i32 {
   return stage;
 }
 
+
 /**
  * An entry as the value reads it: with lazy promotion, a 0 in a later stage is the same entry of the
  * stage below (the tables of one tuple sit at a fixed distance from stage to stage: see machine.ts).
@@ -233,7 +235,17 @@ export function valueAt(at: usize, stage: i32): f64 {
   let sum: f64 = 0;
   const end = at + (<usize>(tupleCount << 3) << 2);
   if (stage == 0 || !promote) {
-    for (let p = at; p < end; p += 4) sum += <f64>load<f32>(<usize>load<u32>(p));
+    // A tuple's 8 reads a turn, in order: fewer instructions a read lets more reads be in flight at once.
+    for (let p = at; p < end; p += 32) {
+      sum += <f64>load<f32>(<usize>load<u32>(p));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 4));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 8));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 12));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 16));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 20));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 24));
+      sum += <f64>load<f32>(<usize>load<u32>(p, 28));
+    }
   } else {
     for (let p = at; p < end; p += 4) sum += <f64>entryAt(<usize>load<u32>(p), stage, stageStride);
   }
