@@ -285,15 +285,25 @@ export function updateAt(at: usize, stage: i32, target: f64, step: f64): void {
 
 /** updateAt with temporal coherence: each entry's move scaled by its |E| / A before E and A take the error. */
 function coherentUpdateAt(at: usize, stage: i32, target: f64, step: f64): void {
+  const end = at + (<usize>(tupleCount << 3) << 2);
+  // First every pair's load in a tight loop, unrolled by a tuple's 8 (the misses in flight together, and
+  // together with the value's reads just after), then the value, then the updates.
+  let t: f32 = 0;
+  for (let p = at; p < end; p += 32) {
+    t += load<f32>((<usize>load<u32>(p) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 4) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 8) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 12) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 16) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 20) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 24) << 1) + pairShift);
+    t += load<f32>((<usize>load<u32>(p, 28) << 1) + pairShift);
+  }
+  touched = t;
   const error = target - valueAt(at, stage);
   const delta = step * error;
   const size = Math.abs(error);
-  const end = at + (<usize>(tupleCount << 3) << 2);
   const lazy = stage != 0 && promote;
-  // First every pair's load in a tight loop (the misses in flight together, as valueAt's reads), then the updates.
-  let t: f32 = 0;
-  for (let p = at; p < end; p += 4) t += load<f32>((<usize>load<u32>(p) << 1) + pairShift);
-  touched = t;
   for (let p = at; p < end; p += 4) {
     const a = <usize>load<u32>(p);
     const pair = (a << 1) + pairShift;
