@@ -13,7 +13,8 @@
  * The same order of floating-point operations as src/learn/ntuple/search-reference.ts (a plain-grid brute
  * force), so with no transposition table the two give the same values to the bit. The table (one per
  * instance, 32-byte entries: key, value, epoch, depth) is search.ts's: keyed by the afterstate, reused only
- * at the same or a shallower depth, forgotten at each new root move.
+ * at the same or a shallower depth, forgotten at each new root move. Beside it, a leaf cache of the
+ * network's values (below), exact, forgotten at each decision.
  */
 import { addresses, networkValue, slot, SLOTS, transpose, valueAt } from './ntuple';
 import { after0, after1, after2, after3, afterstate, bestReward, bestValue, choose, expand, reward, reward0, reward1, reward2, reward3 } from './network-moves';
@@ -30,8 +31,9 @@ let nodes: i64 = 0;
  * The leaf cache: the network's values of leaf afterstates (2^LEAF_BITS entries of 32 bytes: key, value,
  * epoch), after each instance's transposition table. A search reaches one leaf afterstate by many paths (a
  * tile spawned in either of two cells of a row, then the row slid), and a value is 32 reads that mostly
- * miss the processor's cache: two leaves in three are found here at depth 2, seven in ten at depth 3 (2^14 entries, 512 KiB; 2^12 finds 57 %, 2^16 one more in a hundred). A value is a pure function of the board
- * while the tables and the settings stay, so a hit is exact; the cache starts afresh at each decision.
+ * miss the processor's cache: two leaves in three are found here at depth 2, seven in ten at depth 3
+ * (2^14 entries, 512 KiB; 2^12 finds 57 %, 2^16 one more in a hundred). A value is a pure function of the
+ * board while the tables and the settings stay, so a hit is exact; the cache starts afresh at each decision.
  */
 export const LEAF_BITS: i32 = 14;
 let leaves: usize = 0;
@@ -61,7 +63,6 @@ export function setNetworkSearch(limit: i32, cprob: f64): void {
     if (useCache) memory.fill(leaves, 0, <usize>1 << (LEAF_BITS + 5));
   }
 }
-
 
 // Stage weights (shape.ts's MAX_STAGES = 8): a leaf's value is its stage's weight × the network's value.
 // Off (the default), the leaves are the network's values as training reads them.
@@ -168,7 +169,7 @@ let stage1: i32 = 0;
 let stage2: i32 = 0;
 let stage3: i32 = 0;
 
-/** A leaf afterstate's value from the leaf cache; NaN when it is not there (0 for an illegal move's, 0). */
+/** A leaf afterstate's value from the leaf cache, NaN when it is not there; 0 for an illegal move (`after` 0). */
 @inline function cachedLeaf(after: u64): f64 {
   if (after == 0) return 0;
   const e = leafEntry(after);
@@ -229,7 +230,6 @@ function cachedGreedyLeaf(b: u64): f64 {
 /** A max node at the limit: the best reward + leaf value over its legal moves (ties to the earlier), 0 when none is legal. */
 function greedyLeaf(b: u64): f64 {
   if (!weighted && !withHeuristic) return useCache ? cachedGreedyLeaf(b) : choose(b, 0) < 0 ? 0 : bestReward + bestValue;
-
   let best = -Infinity;
   for (let dir = 0; dir < 4; dir++) {
     const n = afterstate(b, dir);
