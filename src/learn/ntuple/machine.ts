@@ -35,7 +35,7 @@ export interface LearnExports {
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*), in the layout BLOCK_LAYOUT (raise it there and here with any change).
 const BLOCK_LAYOUT = 4;
-/** Entries of each searching instance's leaf cache, after its transposition table (network-search.ts LEAF_BITS). */
+/** Each searching instance has 2^LEAF_BITS leaf-cache entries after its transposition table (network-search.ts LEAF_BITS). */
 const LEAF_BITS = 14;
 const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22, PATHS: 23, RESTARTS: 24, RESTART_MIN: 25, RESTART_MAX: 26 } as const;
 const F_BASE = 128;

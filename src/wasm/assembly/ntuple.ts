@@ -247,7 +247,32 @@ export function valueAt(at: usize, stage: i32): f64 {
       sum += <f64>load<f32>(<usize>load<u32>(p, 28));
     }
   } else {
-    for (let p = at; p < end; p += 4) sum += <f64>entryAt(<usize>load<u32>(p), stage, stageStride);
+    // Most entries of a trained stage are set: read them as the first stage's are, and go down to the stages
+    // below only when one of them is still 0 (then every entry again through entryAt, in the same order).
+    let zeros: i32 = 0;
+    for (let p = at; p < end; p += 32) {
+      const v0 = load<f32>(<usize>load<u32>(p));
+      const v1 = load<f32>(<usize>load<u32>(p, 4));
+      const v2 = load<f32>(<usize>load<u32>(p, 8));
+      const v3 = load<f32>(<usize>load<u32>(p, 12));
+      const v4 = load<f32>(<usize>load<u32>(p, 16));
+      const v5 = load<f32>(<usize>load<u32>(p, 20));
+      const v6 = load<f32>(<usize>load<u32>(p, 24));
+      const v7 = load<f32>(<usize>load<u32>(p, 28));
+      sum += <f64>v0;
+      sum += <f64>v1;
+      sum += <f64>v2;
+      sum += <f64>v3;
+      sum += <f64>v4;
+      sum += <f64>v5;
+      sum += <f64>v6;
+      sum += <f64>v7;
+      zeros |= <i32>(v0 == 0) | <i32>(v1 == 0) | <i32>(v2 == 0) | <i32>(v3 == 0) | <i32>(v4 == 0) | <i32>(v5 == 0) | <i32>(v6 == 0) | <i32>(v7 == 0);
+    }
+    if (zeros != 0) {
+      sum = 0;
+      for (let p = at; p < end; p += 4) sum += <f64>entryAt(<usize>load<u32>(p), stage, stageStride);
+    }
   }
   return sum;
 }
