@@ -1,5 +1,5 @@
 /** Writing the files users name with --out: every failure is one line naming the path. */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describeFsError, InputError } from '../util/errors';
 
@@ -40,4 +40,9 @@ export function checkOutputPath(path: string, option = '--out', createFolder = f
       throw new InputError(`${option} "${path}": cannot create the folder "${dirname(path)}": ${describeFsError(e)}`);
     }
   }
+}
+
+/** Refuses an existing output file unless --force (a folder is left to checkOutputPath, which names it). */
+export function refuseExistingOutput(path: string, force?: boolean, option = '--out'): void {
+  if (!force && existsSync(path) && !statSync(path).isDirectory()) throw new InputError(`${option} "${path}" exists; add --force to overwrite it, or name another file`);
 }

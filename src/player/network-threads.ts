@@ -4,8 +4,8 @@
  * tables are read in place: no copy per thread) and a transposition table and scratch of its own.
  *
  * A network's search already forgets its table at each root move, and its leaf cache holds only exact
- * values (network-search.ts), so a root move's value does not depend on which instance searched it: the values, moves and games are the same for any
- * number of threads. Claiming and waiting are the heuristic root split's (threads.ts).
+ * values (network-search.ts), so a root move's value does not depend on which instance searched it: the
+ * values, moves and games are the same for any number of threads. Claiming and waiting are the heuristic root split's (threads.ts).
  */
 import { threadEntry } from '../util/thread-entry';
 import { Worker } from 'node:worker_threads';

@@ -1,5 +1,4 @@
 import { Command, Option } from 'commander';
-import { existsSync, statSync } from 'node:fs';
 import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
@@ -10,7 +9,7 @@ import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseIntegerOption, parseNumberOption, parseRunId } from '../options';
-import { writeOutputFile } from '../output';
+import { refuseExistingOutput, writeOutputFile } from '../output';
 import { shellWord } from '../../util/command-hint';
 
 /** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
@@ -30,7 +29,7 @@ export function command(): Command {
     .addOption(new Option('--max-cost <nodes>', 'a run with a front: its strongest validated point that searches at most this many positions a move').argParser(parseNumberOption('--max-cost', 0, Number.MAX_VALUE)).conflicts(['maxMsPerMove']))
     .addOption(new Option('--max-ms-per-move <ms>', 'a run with a front: its strongest validated point at most this many ms a move (as measured when it was validated)').argParser(parseNumberOption('--max-ms-per-move', 0, Number.MAX_VALUE)))
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean } & FrontChoice) => {
-      if (opts.out && !opts.force && existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new InputError(`--out "${opts.out}" exists; add --force to overwrite it, or name another file`);
+      if (opts.out) refuseExistingOutput(opts.out, opts.force);
       await withStore(opts.db, 'read', (store) => {
         const { file: best, search } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         let text: string;

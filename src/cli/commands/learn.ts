@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { existsSync, statSync } from 'node:fs';
 import { relative, dirname, resolve } from 'node:path';
 import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
@@ -7,7 +6,7 @@ import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } f
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
 import { checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
-import { copyNetworkFile, readNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
+import { copyNetworkFile, readNetworkFile, readStoredNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
 import { readZiapWeights, toZiapTables, ZIAP_DEFAULT_STRUCTURE, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
 import { describeShape, type NetworkShape } from '../../learn/ntuple/shape';
 import { textChart } from '../text-chart';
@@ -25,7 +24,7 @@ import { downgradeProblem } from '../../player/downgrade';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
-import { checkOutputPath, writeOutputFile } from '../output';
+import { checkOutputPath, refuseExistingOutput, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
 
 /** The late-start boards, with progress on stderr (collecting takes seconds to minutes); null when stopped. */
@@ -233,10 +232,8 @@ export function command(): Command {
         const run = store.requireLearnRun(runId);
         if ((run.storedConfig as LearnConfig).network) {
           if (base) throw new InputError(`learning run ${runId} is an n-tuple network: it plays on its own (--player network:FILE), not as a term added to weights`);
-          const last = store.lastLearnCheckpoint(runId);
-          if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
-          if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
-          const hash = copyNetworkFile(storedNetworkPath(store.path, last.tableFile), opts.out, last.tableSha256!);
+          const last = latestNetwork(store, runId);
+          const hash = copyNetworkFile(last.path, opts.out, last.sha256);
           console.error(`wrote ${opts.out} (sha256 ${hash})`);
           if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, weights: null }));
           else console.log(`next: ${suggest(`play --player network:${opts.out} -n 100`)}`);
@@ -282,7 +279,7 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout: {out, sha256, structure, tuples}')
     .action((file: string, opts: { from: string; out: string; structure: string; force?: boolean; json?: boolean }) => {
       if (opts.from !== 'ziap') throw new InputError(`--from: "${opts.from}" is not a program tune2048 reads weights of (ziap)`);
-      refuseExisting(opts.out, opts.force);
+      refuseExistingOutput(opts.out, opts.force);
       checkOutputPath(opts.out);
       const { shape, tables } = readZiapWeights(file, opts.structure);
       const hash = writeNetworkFile(opts.out, shape, tables);
@@ -293,14 +290,19 @@ export function command(): Command {
   return learn;
 }
 
-function refuseExisting(out: string, force?: boolean): void {
-  if (!force && existsSync(out) && !statSync(out).isDirectory()) throw new InputError(`--out "${out}" exists; add --force to overwrite it, or name another file`);
+/** A network run's latest checkpoint (its network file and the hash it stored); a run not finished is said on stderr. */
+function latestNetwork(store: Store, runId: number): { path: string; sha256: string; games: number } {
+  const run = store.requireLearnRun(runId);
+  const last = store.lastLearnCheckpoint(runId);
+  if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
+  if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
+  return { path: storedNetworkPath(store.path, last.tableFile), sha256: last.tableSha256!, games: last.games };
 }
 
 /** learn export RUN|NET.bin --format ziap: the network (a run's latest checkpoint's, or a network file's) in ziap/2048-tdl's layout. */
 async function exportZiap(runId: number | string, opts: { db: string; out: string; base?: string; force?: boolean; json?: boolean }): Promise<void> {
   if (opts.base !== undefined) throw new InputError('--base is for line tables; --format ziap writes a network');
-  refuseExisting(opts.out, opts.force);
+  refuseExistingOutput(opts.out, opts.force);
   checkOutputPath(opts.out);
   const write = (file: { shape: NetworkShape; tables: Float32Array[] }) => {
     const { structure, tables } = toZiapTables(file.shape, file.tables);
@@ -315,14 +317,9 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
     return;
   }
   await withStore(opts.db, 'read', (store) => {
-    const run = store.requireLearnRun(runId);
-    if (!(run.storedConfig as LearnConfig).network) throw new InputError(`learning run ${runId} learns line tables; --format ziap writes an n-tuple network`);
-    const last = store.lastLearnCheckpoint(runId);
-    if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
-    const file = readNetworkFile(storedNetworkPath(store.path, last.tableFile));
-    if (file.sha256 !== last.tableSha256) throw new InputError(`learning run ${runId}'s network file is not the one its checkpoint stored: the file was changed`);
-    if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
-    const { structure, hash } = write(file);
+    if (!(store.requireLearnRun(runId).storedConfig as LearnConfig).network) throw new InputError(`learning run ${runId} learns line tables; --format ziap writes an n-tuple network`);
+    const last = latestNetwork(store, runId);
+    const { structure, hash } = write(readStoredNetworkFile(last.path, last.sha256));
     if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, structure }));
     else console.log(`ziap/2048-tdl reads it as ${structure}/weights.bin (built with STRUCTURE=${structure})`);
   });

@@ -117,14 +117,15 @@ export function readNetworkShape(path: string): NetworkShape {
   }
 }
 
-function openFile(path: string): number {
+/** Opens a file of tables for reading (`what` names it in the one-line errors). */
+export function openFile(path: string, what = 'network file'): number {
   try {
     // (Linux opens a folder for reading; its first read would fail with a raw EISDIR.)
-    if (statSync(path).isDirectory()) throw new InputError(`"${path}" is a folder, not a network file`);
+    if (statSync(path).isDirectory()) throw new InputError(`"${path}" is a folder, not a ${what}`);
     return openSync(path, 'r');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`cannot read network file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
 
@@ -254,9 +255,15 @@ function tablesOf(shape: NetworkShape): Float32Array[] {
   return shape.stages.flatMap(() => shape.tuples.map((cells) => new Float32Array(tableEntries(cells))));
 }
 
+/** A checkpoint's network file, read and checked whole against the `sha256` its checkpoint stored. */
+export function readStoredNetworkFile(path: string, sha256: string): NetworkFile {
+  const file = readNetworkFile(path);
+  if (file.sha256 !== sha256) throw new InputError(`network file "${path}" is not the one its checkpoint stored (sha256 ${file.sha256.slice(0, 12)}…, stored ${sha256.slice(0, 12)}…)`);
+  return file;
+}
+
 /** Copies a network file (checked whole against `sha256`) to `to`, atomically; returns the hash. */
 export function copyNetworkFile(from: string, to: string, sha256: string): string {
-  const file = readNetworkFile(from);
-  if (file.sha256 !== sha256) throw new InputError(`network file "${from}" is not the one its checkpoint stored (sha256 ${file.sha256.slice(0, 12)}…, stored ${sha256.slice(0, 12)}…)`);
+  const file = readStoredNetworkFile(from, sha256);
   return writeNetworkFile(to, file.shape, file.tables);
 }

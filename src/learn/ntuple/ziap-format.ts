@@ -11,9 +11,9 @@
  * ziap's structures (its src/network/tuplenet.h) are data here: each is the tuples' cells and the file's
  * size follows from them, so a file of another structure's size is named as that structure.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { InputError } from '../../util/errors';
-import { MAX_ENTRY } from './network-file';
+import { MAX_ENTRY, openFile } from './network-file';
 import { ONE_STAGE, tableEntries, type NetworkShape } from './shape';
 
 /** ziap's structures, by the names its makefile takes (STRUCTURE=…), tuples in its order, cells ascending. */
@@ -74,24 +74,17 @@ export function ziapShape(structure: string): NetworkShape {
  */
 export function readZiapWeights(path: string, structure: string): { shape: NetworkShape; tables: Float32Array[] } {
   const shape = ziapShape(structure);
-  let size: number;
+  const fd = openFile(path, 'ziap weights file');
   try {
-    if (statSync(path).isDirectory()) throw new InputError(`"${path}" is a folder, not a ziap weights file`);
-    size = statSync(path).size;
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    throw new InputError(`cannot read ziap weights file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  const expected = ziapFileBytes(shape.tuples);
-  if (size !== expected) {
-    const other = Object.keys(ZIAP_STRUCTURES).find((name) => ziapFileBytes(ZIAP_STRUCTURES[name]) === size);
-    throw new InputError(
-      `ziap weights file "${path}" is ${size} bytes; structure ${structure} needs ${expected}` +
-        (other ? `: it is the size of ${other} (--structure ${other})` : ': truncated, or not a ziap/2048-tdl weights file'),
-    );
-  }
-  const fd = openSync(path, 'r');
-  try {
+    const size = fstatSync(fd).size;
+    const expected = ziapFileBytes(shape.tuples);
+    if (size !== expected) {
+      const other = Object.keys(ZIAP_STRUCTURES).find((name) => ziapFileBytes(ZIAP_STRUCTURES[name]) === size);
+      throw new InputError(
+        `ziap weights file "${path}" is ${size} bytes; structure ${structure} needs ${expected}` +
+          (other ? `: it is the size of ${other} (--structure ${other})` : ': truncated, or not a ziap/2048-tdl weights file'),
+      );
+    }
     let position = 0;
     const tables = shape.tuples.map((cells, k) => {
       const raw = new Float32Array(tableEntries(cells));
@@ -102,7 +95,8 @@ export function readZiapWeights(path: string, structure: string): { shape: Netwo
         done += n;
         position += n;
       }
-      const map = ziapToTune2048Index(cells, structureNamed(structure)[k]);
+      // The shape's tuples are ziap's own lists: each table's digits are reversed.
+      const map = ziapToTune2048Index(cells, cells);
       const table = new Float32Array(raw.length);
       for (let z = 0; z < raw.length; z++) {
         const x = raw[z];
