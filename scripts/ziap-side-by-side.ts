@@ -17,11 +17,12 @@
  * (user + system, /usr/bin/time), games and moves per CPU second, held-out greedy mean and rates; then the
  * search's ms per move on ziap's network of run 1 (tune2048 at its default cprob and at cprob 0, which is
  * ziap's tree). Ratios are tune2048 over ziap. Everything lands in --work (default: a temporary folder),
- * which a second call with --skip-training reuses.
+ * which a second call reuses: it trains only the runs without a finished record (trained-K.json), so a
+ * long comparison stopped between runs carries on; --skip-training trains none.
  */
 import { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -116,10 +117,11 @@ async function main() {
     const zbin = join(work, `ziap-${k}.bin`);
     const tbin = join(work, `tune2048-${k}.bin`);
     let trained: { ziap: Ran; tune2048: Ran; tuneMoves: number; tuneTrainCpu: number; ziapMovesPerSecond: number } | null = null;
-    if (!o.skipTraining) {
+    if (!o.skipTraining && !existsSync(join(work, `trained-${k}.json`))) {
+      // A run stopped part way left files of its own only: start it afresh.
+      for (const f of [db, `${db}-wal`, `${db}-shm`, zbin, tbin, join(zdir, 'nw4x6', 'weights.bin'), join(zdir, 'nw4x6', 'weights.bin.tc'), `${db}.networks`]) rmSync(f, { force: true, recursive: true });
       progress(`run ${k}/${o.runs}: both train ${o.games} games, one core each…`);
       const [z, t] = await Promise.all([run(0, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(o.games / 1000), '-c', '-r', '-o'], zdir), run(1, tune2048(['learn', 'start', '-c', recipe(k), '--db', db, '--json']), work)]);
-      for (const f of [zbin, tbin]) if (existsSync(f)) throw new Error(`${f} exists: use another --work`);
       await run(0, tune2048(['learn', 'import', '--from', 'ziap', join(zdir, 'nw4x6', 'weights.bin'), '--out', zbin]), work);
       await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin]), work);
       const show = JSON.parse((await run(0, tune2048(['learn', 'show', '1', '--db', db, '--json']), work)).stdout);
