@@ -233,6 +233,32 @@ describe('training against the reference, to the bit', () => {
     }
   });
 
+  it('a checkpoint written while the next games train: the copy is the state at its own game count, and its files are the ones a write with the threads idle makes', async () => {
+    const training = new NetworkTraining({ shape: SMALL, threads: 1, seed: 7, learningRate: 0.1, heldOut: { games: 0, seed: 1 }, coherence: true, lambda: 0.5, restarts: { at: 0.5, minMoves: 10, maxInRow: 0 } });
+    try {
+      await training.trainTo(200);
+      const dir = tmp();
+      const idle = { net: join(dir, 'idle.bin'), acc: join(dir, 'idle.acc') };
+      const sums = { sha256: training.save(idle.net), accumulatorsSha256: training.saveAccumulators(idle.acc) };
+      const copy = training.snapshot()!;
+      expect(copy.games).toBe(200);
+      // The threads go on while the copy is written: the copy keeps the tables of game 200.
+      const writing = training.write(copy, join(dir, 'copy.bin'), join(dir, 'copy.acc'));
+      await training.trainTo(400);
+      expect(await writing).toEqual(sums);
+      expect(readFileSync(join(dir, 'copy.bin')).equals(readFileSync(idle.net))).toBe(true);
+      expect(readFileSync(join(dir, 'copy.acc')).equals(readFileSync(idle.acc))).toBe(true);
+      expect(training.save(join(dir, 'later.bin'))).not.toBe(sums.sha256);
+      // The next copy reuses the buffer and holds the new state.
+      const again = training.snapshot()!;
+      expect(again.tables[0].buffer).toBe(copy.tables[0].buffer);
+      expect((await training.write(again, join(dir, 'again.bin'), join(dir, 'again.acc'))).sha256).toBe(training.save(join(dir, 'now.bin')));
+      expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    } finally {
+      await training.close();
+    }
+  });
+
   it('two threads train one network lock-free: every game below the limit is done once, the tables stay finite and it learns', async () => {
     const training = new NetworkTraining({ shape: SMALL, threads: 2, seed: 1, learningRate: 0.1, heldOut: { games: 100, seed: 777 } });
     try {

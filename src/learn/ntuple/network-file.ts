@@ -14,7 +14,8 @@
  * file (a full disk leaves the previous file as it was).
  */
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { InputError } from '../../util/errors';
 import { checkShape, networkEntries, sameShape, tableEntries, type NetworkShape } from './shape';
@@ -58,30 +59,42 @@ export function writeRawTables(path: string, tables: readonly Float32Array[], wh
   return writeTables(path, null, tables, what);
 }
 
+/**
+ * A file's pieces in order (header, the tables in chunks of 16 MiB — crc32 and the hash take at most
+ * 2 GiB at once, and memory stays flat — then the CRC-32 tail), each fed to the SHA-256 and CRC as it goes.
+ */
+function* filePieces(header: Buffer | null, tables: readonly Float32Array[], hash: Hash): Generator<Uint8Array> {
+  let crc = 0;
+  const piece = (bytes: Uint8Array) => {
+    hash.update(bytes);
+    crc = crc32(bytes, crc);
+    return bytes;
+  };
+  if (header) yield piece(header);
+  for (const t of tables) {
+    const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
+    for (let k = 0; k < bytes.length; k += 1 << 24) yield piece(bytes.subarray(k, Math.min(bytes.length, k + (1 << 24))));
+  }
+  if (header) {
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32LE(crc >>> 0);
+    hash.update(tail);
+    yield tail;
+  }
+}
+
+function writeFailure(what: string, path: string, e: unknown): InputError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
+}
+
 function writeTables(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): string {
   const tmp = `${path}.tmp-${process.pid}`;
   const hash = createHash('sha256');
-  let crc = 0;
   let fd: number | null = null;
   try {
     fd = openSync(tmp, 'w');
-    const put = (bytes: Uint8Array) => {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, bytes.length - done);
-      hash.update(bytes);
-      crc = crc32(bytes, crc);
-    };
-    if (header) put(header);
-    // Chunks of 16 MiB: crc32 and the hash take at most 2 GiB at once, and memory stays flat.
-    for (const t of tables) {
-      const bytes = new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
-      for (let k = 0; k < bytes.length; k += 1 << 24) put(bytes.subarray(k, Math.min(bytes.length, k + (1 << 24))));
-    }
-    if (header) {
-      const tail = Buffer.alloc(4);
-      tail.writeUInt32LE(crc >>> 0);
-      for (let done = 0; done < 4; ) done += writeSync(fd, tail, done, 4 - done);
-      hash.update(tail);
-    }
+    for (const bytes of filePieces(header, tables, hash)) for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
     fsyncSync(fd);
     closeSync(fd);
     fd = null;
@@ -89,10 +102,41 @@ function writeTables(path: string, header: Buffer | null, tables: readonly Float
   } catch (e) {
     if (fd !== null) closeSync(fd);
     rmSync(tmp, { force: true });
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
+    throw writeFailure(what, path, e);
   }
   return hash.digest('hex');
+}
+
+/**
+ * writeTables without holding the thread: the writes and the fsync go to libuv's pool, and between two
+ * chunks the event loop runs (a checkpoint written while the next games train: network-run.ts).
+ */
+async function writeTablesAsync(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): Promise<string> {
+  const tmp = `${path}.tmp-${process.pid}`;
+  const hash = createHash('sha256');
+  let file: FileHandle | null = null;
+  try {
+    file = await open(tmp, 'w');
+    for (const bytes of filePieces(header, tables, hash)) for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+    await file.sync();
+    await file.close();
+    file = null;
+    await rename(tmp, path);
+  } catch (e) {
+    await file?.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw writeFailure(what, path, e);
+  }
+  return hash.digest('hex');
+}
+
+/** writeNetworkFile and writeAccumulatorsFile in the background (see writeTablesAsync). */
+export function writeNetworkFileAsync(path: string, shape: NetworkShape, tables: readonly Float32Array[]): Promise<string> {
+  return writeTablesAsync(path, encodeHeader(shape), tables, 'network file');
+}
+
+export function writeAccumulatorsFileAsync(path: string, shape: NetworkShape, accumulators: readonly Float32Array[]): Promise<string> {
+  return writeTablesAsync(path, encodeHeader(shape, true), accumulators, 'accumulators file');
 }
 
 export interface NetworkFile {

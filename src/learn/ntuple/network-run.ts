@@ -21,15 +21,20 @@ import { formatBytes } from './machine';
 import { networkFileBytes } from './network-file';
 import { describeShape, type NetworkShape } from './shape';
 import { C } from './machine';
-import { NetworkTraining, type GamesSummary } from './training';
+import { NetworkTraining, type GamesSummary, type TrainingSnapshot } from './training';
 
 export interface CheckpointStats {
   threads: number;
   /** Training moves and seconds of training (both summed over resumes; held-out games not counted). */
   moves: number;
   trainSeconds: number;
-  /** Processor seconds of this process (every thread) while it trained: the measure of training on a machine shared with other work. */
+  /**
+   * Processor seconds of this process (every thread) while it trained: the measure of training on a machine
+   * shared with other work. It includes writing the previous checkpoint's files, done while the threads train.
+   */
   cpuSeconds?: number;
+  /** Wall seconds the threads waited between chunks (held-out games, copying the state for its write): a checkpoint's cost (summed over resumes). */
+  pauseSeconds?: number;
   /** The last 1,000 training games. */
   recent: GamesSummary;
   /** The held-out greedy games (null at a stop: a Ctrl-C does not wait for them). */
@@ -136,6 +141,7 @@ export async function runNetworkLearning(
     let moves0 = 0;
     let seconds0 = 0;
     let cpu0 = 0;
+    let pause0 = 0;
     let heldOut: GamesSummary | null = null;
     if (last?.tableFile) {
       const path = storedNetworkPath(store.path, last.tableFile);
@@ -152,6 +158,7 @@ export async function runNetworkLearning(
       moves0 = stats?.moves ?? 0;
       seconds0 = stats?.trainSeconds ?? 0;
       cpu0 = stats?.cpuSeconds ?? 0;
+      pause0 = stats?.pauseSeconds ?? 0;
       heldOut = stats?.heldOut ?? null;
     } else if (last) {
       throw new InputError(`learning run ${runId}'s latest checkpoint holds no network file`);
@@ -160,12 +167,16 @@ export async function runNetworkLearning(
     let trainMs = 0;
     let chunkStart: number | null = null; // while the threads train: progress counts the chunk under way
     let cpuUs = 0;
+    // Wall time between chunks (held-out games, the state's copy, waiting for a write): what checkpoints cost the threads.
+    let pauseMs = 0;
+    let pauseStart: number | null = null;
     let savedAt = training.games;
     const stats = (held: GamesSummary | null): CheckpointStats => ({
       threads,
       moves: moves0 + training!.movesDone(),
       trainSeconds: seconds0 + trainMs / 1000,
       cpuSeconds: cpu0 + cpuUs / 1e6,
+      pauseSeconds: pause0 + pauseMs / 1000,
       recent: training!.recent(1000),
       heldOut: held,
     });
@@ -181,17 +192,17 @@ export async function runNetworkLearning(
         heldOut,
       });
     };
-    const save = async () => {
-      if (training!.games === savedAt) return;
-      const stopped = training!.stopped;
-      if (!stopped && config.heldOut?.games !== 0) heldOut = await training!.heldOut();
-      const s = stats(stopped ? null : heldOut);
-      const file = checkpointFile(store.path, runId, training!.games);
-      const hash = training!.save(file.abs);
+    // A checkpoint's files are written while the next chunk trains, from a copy of the state taken at the
+    // chunk's end (the same bytes as a write with the threads idle); one write at a time, stored in order.
+    let writing: Promise<void> | null = null;
+    let failure: { error: unknown } | null = null;
+    const storeCheckpoint = async (state: TrainingSnapshot, s: CheckpointStats) => {
+      const file = checkpointFile(store.path, runId, state.games);
       let previous: string | null;
       try {
-        if (coherence) s.accumulatorsSha256 = training!.saveAccumulators(accumulatorsFile(file.abs));
-        previous = store.saveLearnCheckpoint({ runId, games: training!.games, meanScore: s.recent.mean, maxTile: s.recent.maxTile, tables: null, tableFile: file.rel, tableSha256: hash, stats: s, at: Date.now() });
+        const sums = await training!.write(state, file.abs, accumulatorsFile(file.abs));
+        if (sums.accumulatorsSha256) s.accumulatorsSha256 = sums.accumulatorsSha256;
+        previous = store.saveLearnCheckpoint({ runId, games: state.games, meanScore: s.recent.mean, maxTile: s.recent.maxTile, tables: null, tableFile: file.rel, tableSha256: sums.sha256, stats: s, at: Date.now() });
       } catch (e) {
         rmSync(file.abs, { force: true });
         rmSync(accumulatorsFile(file.abs), { force: true });
@@ -202,8 +213,28 @@ export async function runNetworkLearning(
         rmSync(old, { force: true });
         rmSync(accumulatorsFile(old), { force: true });
       }
+      options.onCheckpoint?.(state.games);
+    };
+    /** Waits for the checkpoint being written; its error (a full disk) is the run's. */
+    const written = async () => {
+      await writing;
+      writing = null;
+      if (failure) throw failure.error;
+    };
+    /** A checkpoint at a chunk's end; `goingOn`: more games follow, so its files may be written while they train. */
+    const save = async (goingOn: boolean) => {
+      if (training!.games === savedAt) return written();
+      const stopped = training!.stopped;
+      if (!stopped && config.heldOut?.games !== 0) heldOut = await training!.heldOut();
+      await written();
+      const s = stats(stopped ? null : heldOut);
+      const copy = goingOn ? training!.snapshot() : null;
       savedAt = training!.games;
-      options.onCheckpoint?.(training!.games);
+      writing = storeCheckpoint(copy ?? training!.live(), s).catch((e) => {
+        failure = { error: e };
+        training!.stop();
+      });
+      if (!copy) await written();
     };
     // The threads train while this thread waits: it stays free for signals and progress.
     const timer = setInterval(() => {
@@ -216,19 +247,22 @@ export async function runNetworkLearning(
         const limit = Math.min(config.games, (Math.floor(training.games / config.checkpointEvery) + 1) * config.checkpointEvery, nextRateChange(config, training.games));
         training.setLearningRate(learningRateAt(config, training.games));
         const t = (chunkStart = performance.now());
+        if (pauseStart !== null) pauseMs += t - pauseStart;
         const cpu = process.cpuUsage();
         await training.trainTo(limit);
-        trainMs += performance.now() - t;
+        trainMs += (pauseStart = performance.now()) - t;
         chunkStart = null;
         const used = process.cpuUsage(cpu);
         cpuUs += used.user + used.system;
         if (options.shouldStop?.()) training.stop();
-        await save();
+        await save(training.games < config.games && !training.stopped);
       }
+      await save(false);
     } finally {
       clearInterval(timer);
+      // An error left a write under way: let it end (it removes its own files when it fails; it never rejects) before the memory goes.
+      await writing;
     }
-    await save();
     const status = training.games >= config.games ? 'finished' : 'stopped';
     store.releaseLearnRun(runId, status);
     return { status, games: training.games, config, recentMean: training.recent(1000).mean };
