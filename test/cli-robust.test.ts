@@ -354,10 +354,38 @@ describe('honest numbers and clear errors', () => {
     }
   });
 
+  it("every error is one tune2048 line naming what is at fault: the argument parser's own, a missing file, a mistyped config name, file or key (with the likely one), a player file's stale network", () => {
+    const line = (args: string[]) => {
+      const r = runCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      return r.stderr.trim();
+    };
+    expect(line(['export', '1', '--max-cost', '3', '--max-ms-per-move', '2'])).toBe('tune2048: --max-cost and --max-ms-per-move exclude each other: give one of them');
+    expect(line(['play', '--wieghts', 'nneonneo'])).toBe('tune2048: unknown option --wieghts (did you mean --weights?)');
+    expect(line(['play', 'my', 'net.bin'])).toMatch(/^tune2048: too many arguments for 'play'.* \(a path with spaces goes in quotes\)$/);
+    expect(line(['show'])).toBe('tune2048: the argument <run> is missing');
+    expect(line(['play', '-n'])).toBe('tune2048: --games needs a value');
+    expect(line(['export', '1', '--max-cost', '-1'])).toBe('tune2048: --max-cost must be a number, 0 or more, got "-1"');
+    expect(line(['tune', '-c', 'front-heurstic'])).toBe('tune2048: no config file "front-heurstic" here and no shipped tuning config of that name (did you mean "front-heuristic"?)');
+    expect(line(['tune', '-c', 'configs/quik.json'])).toBe('tune2048: cannot read config file "configs/quik.json": no such file or folder (did you mean "configs/quick.json"?)');
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-typo-'));
+    const typo = join(dir, 'typo.json');
+    const smoke = JSON.parse(readFileSync(join(ROOT, 'configs', 'smoke.json'), 'utf8'));
+    writeFileSync(typo, JSON.stringify({ ...smoke, optimizer: { ...smoke.optimizer, generatons: 3 } }));
+    expect(line(['tune', '-c', typo, '--db', join(dir, 'x.sqlite')])).toBe(`tune2048: config "${typo}": field "optimizer": unknown key(s) "generatons" (did you mean "generations"?)`);
+    writeFileSync(typo, JSON.stringify({ ...JSON.parse(readFileSync(join(ROOT, 'configs', 'learn-ntuple-small.json'), 'utf8')), gmes: 3 }));
+    expect(line(['learn', 'start', '-c', typo, '--db', join(dir, 'x.sqlite')])).toBe(`tune2048: learning config "${typo}": top level: unknown key(s) "gmes" (did you mean "games"?)`);
+    expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);
+    const player = join(dir, 'player.json');
+    writeFileSync(player, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: join(dir, 'moved.bin'), sha256: 'a'.repeat(64) } }));
+    expect(line(['play', '--player', `network:${player}`, '-n', '1'])).toBe(`tune2048: network player file "${player}": its network: cannot read network file "${join(dir, 'moved.bin')}": no such file or folder`);
+  });
+
   it('usage errors of subcommands exit 2 like every other; hints name the database given; a database of learning runs says so', () => {
     for (const args of [['learn', 'start'], ['learn', 'export', '1'], ['learn', 'player-file', 'x.bin']]) {
       const r = runCli(args);
-      expect([r.code, r.stderr.trim()], args.join(' ')).toEqual([2, expect.stringMatching(/^error: required option '.*' not specified$/)]);
+      expect([r.code, r.stderr.trim()], args.join(' ')).toEqual([2, expect.stringMatching(/^tune2048: --(config|out) is required$/)]);
     }
     const learning = tempDb();
     const config = join(mkdtempSync(join(tmpdir(), 'tune2048-learn-')), 'tiny.json');

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../src/tuner/config';
-import { runCli, startCli, waitFor } from './helpers/cli';
+import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { all, dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
 
@@ -115,7 +115,13 @@ describe('tune, runs, show, export from the command line', () => {
     const early = runCli(['export', '1', '--db', db]);
     expect(early.code).toBe(2);
     expect(early.stderr).toMatch(/run 1 has no validated best yet \(status stopped\); finish it with: tune2048 resume 1 --db /);
-    expect(runCli(['resume', '1', '--db', db]).code).toBe(0);
+    // show says how to go on, and counts the stopped generation's games as runs does.
+    const shown = runCli(['show', '1', '--db', db]).stdout;
+    const hint = shown.match(/^no validated best yet: the run is stopped; it goes on with: (tune2048 .*)$/m)![1];
+    expect(hint).toBe(`tune2048 resume 1 --db ${db}`);
+    const open = (JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { generations: { status: string; games: number }[] }).generations.filter((g) => g.status !== 'done');
+    expect(open.reduce((n, g) => n + g.games, 0)).toBeGreaterThan(0);
+    expect(runPrinted(hint).code).toBe(0);
     expect(peek<{ status: string }>(db, 'SELECT status FROM runs')?.status).toBe('finished');
   });
 

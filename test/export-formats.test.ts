@@ -29,6 +29,14 @@ describe('--format nneonneo', () => {
     expect(nneonneoConstants(loadWeights('nneonneo'), 'nneonneo').trim().split('\n').slice(1)).toEqual(SHIPPED);
   });
 
+  it("with the search a run tuned too: its cutoff as 2048.cpp's constant, its depth as the line to set", () => {
+    const block = nneonneoConstants(loadWeights('nneonneo'), 'nneonneo', { depth: 2, cprob: 0.001 }).trim().split('\n');
+    expect(block.slice(1, 1 + SHIPPED.length)).toEqual(SHIPPED);
+    expect(block).toContain(`static const float CPROB_THRESH_BASE = ${Math.fround(0.001)}f; // tuned with these weights: replace 2048.cpp's line`);
+    expect(block.at(-1)).toMatch(/^\/\/ tuned at depth 2: in score_toplevel_move, set state\.depth_limit = 2;/);
+    expect(nneonneoConstants(loadWeights('nneonneo'), 'nneonneo')).not.toContain('CPROB');
+  });
+
   it('writes each constant as the float32 nneonneo computes with', () => {
     const rng = seedrandom('floats');
     for (let i = 0; i < 500; i++) {

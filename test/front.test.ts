@@ -254,7 +254,7 @@ describe('the validated front and export by budget (a stored run built by hand)'
     refused(['--max-ms-per-move', '0.001'], /the cheapest is point 1/);
     refused(['--point', '4'], /--point 4: run 1's front has points 1 to 3/);
     refused(['--point', '0'], /--point must be from 1/);
-    refused(['--point', '1', '--max-cost', '100'], /cannot be used with/);
+    refused(['--point', '1', '--max-cost', '100'], /^tune2048: --point and --max-cost exclude each other: give one of them$/m);
     refused(['--point', '1'], /run 1 tuned one objective, so it has no front/, handBuiltRun(false).db);
   });
 });
@@ -362,6 +362,10 @@ describe('the search depth as a tuned parameter', () => {
     expect(exported.stderr).toContain(`play this at depth ${depth} and cprob ${cprob}: tune2048 play -w ${out} -d ${depth} --cprob ${cprob}`);
     const played = JSON.parse(runCli(['play', '-w', out, '-d', String(depth), '--cprob', String(cprob), '-n', '1', '-s', String(games[0].seed), '--json']).stdout).games[0];
     expect([played.score, played.moves]).toEqual([games[0].score, games[0].moves]);
+    // For nneonneo's 2048.cpp, the block carries the search too: its cutoff as the constant it reads, its depth as the line to set.
+    const block = runCli(['export', String(id), '--db', db, '--format', 'nneonneo']).stdout;
+    expect(Number(block.match(/^static const float CPROB_THRESH_BASE = ([\d.e+-]+)f;/m)![1])).toBe(Math.fround(cprob as number));
+    expect(block).toContain(`// tuned at depth ${depth}: in score_toplevel_move, set state.depth_limit = ${depth};`);
   });
 
   it.each([

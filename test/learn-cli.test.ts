@@ -39,7 +39,7 @@ describe('tune2048 learn', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/learning run 1 \(test lines\) finished at 20000\/20000 games/);
     expect(r.stdout).toContain(`next: tune2048 learn export 1 --out lines-1.bin --db ${db}`);
-    expect(runCli(['learn', 'show', '--db', db]).stdout).toMatch(/^1\ttest lines\tfinished\t20000\/20000 games/m);
+    expect(runCli(['learn', 'show', '--db', db]).stdout).toMatch(/^id +name +status +games\n1 +test lines +finished +20000\/20000$/m);
     const curve = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { games: number; meanScore: number }[] };
     expect(curve.curve.map((c) => c.games)).toEqual(Array.from({ length: games / every }, (_, k) => (k + 1) * every));
     // It learns: the last checkpoint's games score well above the first's (greedy play from an empty network).

@@ -5,11 +5,11 @@
  * stopped (one thread); bad configs and damaged checkpoints refused with one line.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, startCli, waitFor } from './helpers/cli';
+import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { peek } from './helpers/runs';
 
 const dirs: string[] = [];
@@ -104,10 +104,51 @@ describe('tune2048 learn with an n-tuple network', () => {
     run.child.kill('SIGKILL');
     await run.done;
     expect(peek<{ games: number }>(db, 'SELECT max(games) AS games FROM learn_checkpoints')!.games).toBeLessThan(GAMES);
-    const r = runCli(['learn', 'resume', '1', '--db', db]);
+    // learn show sees the process gone (not "running" for ever) and says how to go on, as a command that works as printed.
+    const listed = runCli(['learn', 'show', '--db', db]).stdout;
+    expect(listed).toMatch(/^id\s+name\s+status\s+games$/m);
+    expect(listed).toContain(`stopped (its process, pid ${run.child.pid}, is gone`);
+    const shown = runCli(['learn', 'show', '1', '--db', db]).stdout;
+    expect(shown).toContain(`learning run 1 (small tuples): stopped (its process, pid ${run.child.pid}, is gone`);
+    const hint = shown.match(/^resume it with: (tune2048 .*)$/m)![1];
+    expect(hint).toBe(`tune2048 learn resume 1 --db ${db}`);
+    expect(JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout).processGone).toBe(true);
+    const r = runPrinted(hint);
     expect(r.code, r.stderr).toBe(0);
+    expect(runCli(['learn', 'show', '1', '--db', db]).stdout).not.toContain('resume it with');
     expect(exported(db).equals(uninterrupted)).toBe(true);
     expect(networkFiles(db)).toEqual(['learn-1-4000.bin']); // strays of the killed process removed
+  });
+
+  it('paths with spaces and quotes: the next commands of learn export and player-file work as printed; an existing output is refused without --force; a killed write leaves no temporary file for good', () => {
+    const where = join(dir(), 'my runs', "lé arn's");
+    mkdirSync(where, { recursive: true });
+    const db = join(where, 'le arn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: 1000, heldOut: { games: 10, seed: 1 } }), '--db', db]).code).toBe(0);
+    const out = join(where, 'nét 1.bin');
+    const e = runCli(['learn', 'export', '1', '--db', db, '--out', out]);
+    expect(e.code, e.stderr).toBe(0);
+    const play = runPrinted(e.stdout.match(/^next: (tune2048 .*)$/m)![1]);
+    expect(play.code, play.stderr).toBe(0);
+    expect(play.stdout).toMatch(/score +mean /);
+    const playerFile = join(where, "pl'ayer 1.json");
+    const p = runCli(['learn', 'player-file', out, '-o', playerFile]);
+    expect(p.code, p.stderr).toBe(0);
+    const played = runPrinted(p.stdout.match(/^next: (tune2048 .*)$/m)![1]);
+    expect(played.code, played.stderr).toBe(0);
+    // Written again: refused without --force, the file as it was (a player file names its network by hash).
+    const before = readFileSync(out);
+    for (const args of [['learn', 'export', '1', '--db', db, '--out', out], ['learn', 'player-file', out, '-o', playerFile]]) {
+      const again = runCli(args);
+      expect([again.code, again.stderr.trim()]).toEqual([2, `tune2048: --out "${args.at(-1)}" exists; add --force to overwrite it, or name another file`]);
+      expect(runCli([...args, '--force']).code).toBe(0);
+    }
+    expect(readFileSync(out).equals(before)).toBe(true);
+    // A temporary file of an export killed part way (kill -9: no chance to clean) goes at the next write of that file.
+    const dead = spawnSync('true').pid!;
+    writeFileSync(`${out}.tmp-${dead}`, 'half a network');
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', out, '--force']).code).toBe(0);
+    expect(readdirSync(where).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('a finished run goes on with resume --games N: the network of a run started for N games, to the bit; a target not above the games played is refused', () => {
@@ -319,7 +360,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     rmSync(path);
     const gone = runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]);
     expect(gone.code).toBe(2);
-    expect(gone.stderr).toMatch(/cannot read network file ".*learn-1-2000\.bin": ENOENT/);
+    expect(gone.stderr).toMatch(/cannot read network file ".*learn-1-2000\.bin": no such file or folder/);
     writeFileSync(path, good);
     expect(runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]).code).toBe(0);
   });
@@ -363,7 +404,7 @@ describe('network players: bad input', () => {
   it('play and compare with a missing or foreign network file: one line, exit 2', () => {
     const missing = runCli(['play', '--player', 'network:/nonexistent/net.bin', '-n', '1']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read network file "\/nonexistent\/net\.bin": ENOENT/);
+    expect(missing.stderr).toMatch(/cannot read network file "\/nonexistent\/net\.bin": no such file or folder/);
     const foreign = join(dir(), 'foreign.bin');
     mkdirSync(dir(), { recursive: true });
     writeFileSync(foreign, 'not a network');

@@ -136,7 +136,7 @@ describe('ziap/2048-tdl weight files', () => {
     tables[2][77] = NaN;
     writeFileSync(nan, Buffer.concat(tables.map((t) => Buffer.from(t.buffer))));
     refused(['learn', 'import', '--from', 'ziap', nan, '--structure', 'nw5x4', '--out', net], /tuple 2 entry 77 is NaN/);
-    refused(['learn', 'import', '--from', 'ziap', join(d, 'missing.bin'), '--structure', 'nw5x4', '--out', net], /cannot read ziap weights file .*missing\.bin.*ENOENT/);
+    refused(['learn', 'import', '--from', 'ziap', join(d, 'missing.bin'), '--structure', 'nw5x4', '--out', net], /cannot read ziap weights file .*missing\.bin.*no such file or folder/);
     refused(['learn', 'import', '--from', 'ziap', file, '--structure', 'nw9x9', '--out', net], /--structure: "nw9x9" is not one of ziap\/2048-tdl's structures/);
     refused(['learn', 'import', '--from', 'moporgic', file, '--out', net], /--from: "moporgic"/);
     refused(['learn', 'import', '--from', 'ziap', file, '--structure', 'nw5x4', '--out', join(d, 'no', 'net.bin')], /the folder .* does not exist/);

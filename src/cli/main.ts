@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, exitCodeOf } from './exit-codes';
 import { installProcessGuards } from './process';
 import { stopAllProgress } from './progress';
+import { usageErrorLine } from './usage-error';
 
 interface CommandEntry {
   summary: string;
@@ -57,15 +58,15 @@ export async function buildProgram(name?: string, withVersion = false): Promise<
     .description('Tune the heuristic weights of a 2048 expectimax player')
     // The builds are hashed only when the version is asked for: every command pays for start-up.
     .version(withVersion ? versionText() : require('../../package.json').version)
-    .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const [cmdName, entry] of Object.entries(COMMANDS)) {
     if (cmdName === name) program.addCommand((await entry.load()).command().summary(entry.summary));
     else program.command(cmdName).description(entry.summary);
   }
-  // Every level, subcommands of subcommands too (learn start): a usage error exits 2, never commander's own 1.
+  // Every level, subcommands of subcommands too (learn start): a usage error is one tune2048 line and exits 2, never commander's own 1.
   const overrideExits = (c: Command): void => {
     c.exitOverride();
+    c.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(usageErrorLine(s)) });
     c.commands.forEach(overrideExits);
   };
   overrideExits(program);

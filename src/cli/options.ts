@@ -30,7 +30,7 @@ export function parseNumberOption(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-      throw new InputError(`${name} must be a number from ${min} to ${max}, got "${value}"`);
+      throw new InputError(`${name} must be ${max === Number.MAX_VALUE ? (min === 0 ? 'a number, 0 or more' : `a number of at least ${min}`) : `a number from ${min} to ${max}`}, got "${value}"`);
     }
     return n;
   };

@@ -40,12 +40,19 @@ function cFloat(x: number): string {
 }
 
 /** The constants block to paste over 2048.cpp's (its lines `static const float SCORE_… = …f;`). */
-export function nneonneoConstants(w: Weights, origin: string): string {
+/**
+ * The weights as nneonneo's constants block; with the search a run tuned too (a front point: its depth and
+ * cutoff), the lines that make 2048.cpp search as the weights were tuned: its CPROB_THRESH_BASE, and its depth
+ * (tune2048's depth is nneonneo's depth_limit; 2048.cpp's own is max(3, distinct tiles − 2)).
+ */
+export function nneonneoConstants(w: Weights, origin: string, search: { depth?: number; cprob?: number } = {}): string {
   const outside = outsideNneonneoFamily(w);
   if (outside.length > 0) {
     const list = outside.length === 1 ? `${outside[0]} is` : `${outside.slice(0, -1).join(', ')} and ${outside[outside.length - 1]} are`;
     throw new InputError(`${origin}: ${list} not in nneonneo's heuristic (--format nneonneo writes weights of its family only: alive, empty, merges, monotonicity, monotonicityPower, sum, sumPower)`);
   }
   const lines = CONSTANTS.map(([name, field]) => `static const float ${name} = ${cFloat(w[field] as number)};`);
+  if (search.cprob !== undefined) lines.push(`static const float CPROB_THRESH_BASE = ${cFloat(search.cprob)}; // tuned with these weights: replace 2048.cpp's line`);
+  if (search.depth !== undefined) lines.push(`// tuned at depth ${search.depth}: in score_toplevel_move, set state.depth_limit = ${search.depth}; (2048.cpp's own: std::max(3, count_distinct_tiles(board) - 2))`);
   return `// ${w.name ?? 'weights'} as nneonneo/2048-ai's heuristic constants (written by tune2048; replace the block in 2048.cpp)\n${lines.join('\n')}\n`;
 }

@@ -9,6 +9,7 @@ import { InputError } from '../util/errors';
 import { isTile } from '../engine/board';
 import { checkShape, DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from './ntuple/shape';
 import { shippedConfigPath } from '../util/shipped-config';
+import { suggest } from '../util/command-hint';
 
 export const LEARN_FORMAT = 'tune2048/learn';
 
@@ -110,7 +111,7 @@ export type LearnConfig = v.InferOutput<typeof learnConfigSchema>;
 
 export function parseLearnConfig(data: unknown, origin = 'learning config'): LearnConfig {
   const result = v.safeParse(learnConfigSchema, data);
-  if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
+  if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues, learnConfigSchema)}`);
   const config = result.output;
   if (config.network) checkShape(config.network, origin);
   else {
@@ -146,6 +147,6 @@ export const DEFAULT_HELD_OUT = { games: 500, seed: 1_000_000_000 };
 export function loadLearnConfig(ref: string): LearnConfig {
   const path = shippedConfigPath(ref, 'learning');
   const data = readJsonFile(path, 'learning config');
-  if ((data as { format?: unknown } | null)?.format === 'tune2048/config') throw new InputError(`learning config "${path}" is a run config: run it with tune2048 tune -c ${path}`);
+  if ((data as { format?: unknown } | null)?.format === 'tune2048/config') throw new InputError(`learning config "${path}" is a run config: run it with ${suggest(['tune', '-c', path])}`);
   return parseLearnConfig(data, `learning config "${path}"`);
 }

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ROW_COUNT } from '../engine/tables';
-import { InputError } from '../util/errors';
+import { describeFsError, InputError } from '../util/errors';
 import { NETWORK_TABLES, type LineNetwork } from './line-network';
 
 const MAGIC = 'tune2048';
@@ -84,7 +84,7 @@ export function readNetworkFile(path: string, hash?: string): { net: LineNetwork
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new InputError(`cannot read line-table file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`cannot read line-table file "${path}": ${describeFsError(e)}`);
   }
   const actual = sha256(bytes);
   if (hash !== undefined && actual !== hash) {

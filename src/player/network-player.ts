@@ -181,7 +181,15 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
 export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
   if (looksLikeJson(path)) {
     const settings = loadNetworkSettings(path);
-    const spec: NetworkPlayerSpec = { ...networkPlayerSpec(settings.network.file, { ...search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }), ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+    // The network named by the file: its problem is the player file's (a path gone stale, a file moved).
+    let network: NetworkPlayerSpec;
+    try {
+      network = networkPlayerSpec(settings.network.file, search);
+    } catch (e) {
+      if (e instanceof InputError) throw new InputError(`network player file "${path}": its network: ${e.message}`);
+      throw e;
+    }
+    const spec: NetworkPlayerSpec = { ...network, search: { ...network.search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
     if (spec.network.sha256 !== settings.network.sha256) throw new InputError(`network player file "${path}" names the network "${settings.network.file}" with sha256 ${settings.network.sha256.slice(0, 12)}…; that file now has ${spec.network.sha256.slice(0, 12)}… (trained or exported again?)`);
     if (settings.stageWeights) {
       const problem = stageWeightsProblem(settings.stageWeights, readNetworkShape(settings.network.file).stages.length);

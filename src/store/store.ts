@@ -8,7 +8,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { describeFsError, InputError, RunBusyError, RunLostError } from '../util/errors';
-import { procStat } from '../util/proc';
+import { pidAlive } from '../util/proc';
 import { suggest } from '../util/command-hint';
 import { APPLICATION_ID, MIGRATIONS, OLDEST_READABLE_SCHEMA, SCHEMA_VERSION } from './schema';
 import {
@@ -51,16 +51,14 @@ export * from './records';
 /** A holder whose heartbeat is older than this is stale, even if its pid exists. */
 export const STALE_HEARTBEAT_MS = 60_000;
 
-/** Is the process alive? A zombie (exited, not yet reaped by its parent) holds nothing. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const stat = procStat(pid);
-  if (stat) return stat[0] !== 'Z' && stat[0] !== 'X'; // zombie or dead
-  return true; // no /proc (not Linux): kill(pid, 0) said it exists
+export { pidAlive };
+
+/**
+ * A run marked running whose process is gone (kill -9, a crash, the machine restarted): its holder was on
+ * this host and its pid is dead. (On another host nothing tells; its heartbeat goes stale.)
+ */
+export function holderGone(run: Holder): boolean {
+  return run.status === 'running' && run.ownerPid !== null && run.ownerHost === hostname() && !pidAlive(run.ownerPid);
 }
 
 export interface OpenOptions {

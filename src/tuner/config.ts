@@ -20,6 +20,7 @@ import { SEARCH_CPROB, SEARCH_DEPTH } from './space';
 import { InputError } from '../util/errors';
 import { canonicalJson } from '../util/canonical-json';
 import { shippedConfigPath } from '../util/shipped-config';
+import { suggest } from '../util/command-hint';
 
 export const CONFIG_FORMAT = 'tune2048/config';
 
@@ -398,7 +399,7 @@ function expandNamedPlayer(data: unknown, origin: string): unknown {
 
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {
   const result = v.safeParse(configSchema, expandNamedPlayer(data, origin));
-  if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues)}`);
+  if (!result.success) throw new InputError(`${origin}: ${describeIssues(result.issues, configSchema)}`);
   const config = result.output;
   searchDepthParam(config, origin);
   searchCprobParam(config, origin);
@@ -451,7 +452,7 @@ function searchCprobParam(config: RunConfig, origin: string): void {
 export function loadConfig(ref: string): RunConfig {
   const path = shippedConfigPath(ref, 'tuning');
   const data = readJsonFile(path, 'config file');
-  if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with tune2048 learn start -c ${path}`);
+  if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with ${suggest(['learn', 'start', '-c', path])}`);
   const config = parseConfig(data, `config "${path}"`);
   // An external player's folder is the config's (as a player file's is its own); stored absolute, so a run resumes from anywhere.
   const external = externalPlayerOf(config);

@@ -11,7 +11,11 @@ export function shellWord(word: string): string {
   return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** "tune2048 <args> [--db <path>]", ready to paste. */
-export function suggest(args: string, db?: string): string {
-  return `tune2048 ${args}${db !== undefined && db !== DEFAULT_DB ? ` --db ${shellWord(db)}` : ''}`;
+/**
+ * "tune2048 <args> [--db <path>]", ready to paste. A command that holds a path or any other value from the
+ * user is given as its words, each quoted as it needs; a string is taken as it is (fixed words only).
+ */
+export function suggest(args: string | readonly string[], db?: string): string {
+  const words = typeof args === 'string' ? args : args.map(shellWord).join(' ');
+  return `tune2048 ${words}${db !== undefined && db !== DEFAULT_DB ? ` --db ${shellWord(db)}` : ''}`;
 }

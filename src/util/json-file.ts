@@ -1,17 +1,20 @@
 /** Reading the JSON files users name (weights, configs): every failure is one line naming the file. */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { InputError } from './errors';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { describeFsError, InputError } from './errors';
+import { didYouMean } from './valibot-issues';
+import { shellWord } from './command-hint';
 
 /** Reads a JSON file, with a one-line error naming the file on any failure. */
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
     // A network or line-table file (binary, up to gigabytes) given where JSON goes: say what it is, read none of it.
-    if (fileStartsWith(path, BINARY_MAGIC)) throw new InputError(`${what} "${path}" is a tune2048 network or line-table file, not JSON: a network plays as --player network:${path} (compare: network:${path})`);
+    if (fileStartsWith(path, BINARY_MAGIC)) throw new InputError(`${what} "${path}" is a tune2048 network or line-table file, not JSON: a network plays as --player ${shellWord(`network:${path}`)} (compare: ${shellWord(`network:${path}`)})`);
     text = readFileSync(path, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`cannot read ${what} "${path}": ${describeFsError(e)}${(e as NodeJS.ErrnoException).code === 'ENOENT' ? siblingGuess(path) : ''}`);
   }
   try {
     return JSON.parse(text);
@@ -40,4 +43,16 @@ export function fileStartsWith(path: string, magic: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A missing file's likely name among the files of its folder: " (did you mean "configs/quick.json"?)", or "". */
+function siblingGuess(path: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return '';
+  }
+  const guess = didYouMean(basename(path), names);
+  return guess && guess.replace(/"(.*)"/, (_, name: string) => `"${join(dirname(path), name)}"`);
 }

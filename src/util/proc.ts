@@ -13,3 +13,15 @@ export function procStat(pid: number | 'self'): string[] | null {
     return null;
   }
 }
+
+/** Is the process alive? A zombie (exited, not yet reaped by its parent) holds nothing. */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const stat = procStat(pid);
+  if (stat) return stat[0] !== 'Z' && stat[0] !== 'X'; // zombie or dead
+  return true; // no /proc (not Linux): kill(pid, 0) said it exists
+}

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from './errors';
+import { didYouMean } from './valibot-issues';
 
 const SHIPPED = resolve(__dirname, '..', '..', 'configs');
 
@@ -17,7 +18,8 @@ export function shippedConfigPath(ref: string, kind: 'tuning' | 'learning'): str
   const shipped = join(SHIPPED, ref.endsWith('.json') ? ref : `${ref}.json`);
   if (existsSync(shipped)) return shipped;
   const names = shippedConfigs(kind);
-  throw new InputError(`no config file "${ref}" here and no shipped ${kind} config of that name (shipped: ${names.join(', ')})`);
+  const guess = didYouMean(ref.replace(/\.json$/, ''), names);
+  throw new InputError(`no config file "${ref}" here and no shipped ${kind} config of that name${guess || ` (shipped: ${names.join(', ')})`}`);
 }
 
 /** The names of the shipped configs of a kind. */

@@ -28,6 +28,13 @@ export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResul
   return { code: r.status ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
+/** Runs a command the CLI printed ("tune2048 …") through bash exactly as printed, tune2048 being this CLI. */
+export function runPrinted(command: string, options: SpawnSyncOptions = {}): CliResult {
+  if (!command.startsWith('tune2048 ')) throw new Error(`not a tune2048 command: ${command}`);
+  const r = spawnSync('bash', ['-c', `tune2048() { "${process.execPath}" "${MAIN}" "$@"; }; ${command}`], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, ...options });
+  return { code: r.status ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
 export interface RunningCli {
   child: ReturnType<typeof spawn>;
   done: Promise<CliResult>;

@@ -9,7 +9,7 @@ import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseIntegerOption, parseNumberOption, parseRunId } from '../options';
-import { refuseExistingOutput, writeOutputFile } from '../output';
+import { checkOutputPath, writeOutputFile } from '../output';
 import { shellWord } from '../../util/command-hint';
 
 /** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
@@ -29,19 +29,19 @@ export function command(): Command {
     .addOption(new Option('--max-cost <nodes>', 'a run with a front: its strongest validated point that searches at most this many positions a move').argParser(parseNumberOption('--max-cost', 0, Number.MAX_VALUE)).conflicts(['maxMsPerMove']))
     .addOption(new Option('--max-ms-per-move <ms>', 'a run with a front: its strongest validated point at most this many ms a move (as measured when it was validated)').argParser(parseNumberOption('--max-ms-per-move', 0, Number.MAX_VALUE)))
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean } & FrontChoice) => {
-      if (opts.out) refuseExistingOutput(opts.out, opts.force);
+      if (opts.out) checkOutputPath(opts.out, { force: opts.force });
       await withStore(opts.db, 'read', (store) => {
         const { file: best, search } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
           if (isNetworkSettings(best)) throw new InputError(`run ${runId} tuned what sits on a network: it exports as a network player file (--format json), not as nneonneo's constants`);
-          text = nneonneoConstants(best as Weights, `run ${runId}'s best weights`);
+          text = nneonneoConstants(best as Weights, `run ${runId}'s best weights`, search);
         } else {
           text = JSON.stringify(best, null, 2) + '\n';
         }
         if (opts.out) {
-          writeOutputFile(opts.out, text);
+          writeOutputFile(opts.out, text, { force: opts.force });
           console.error(`wrote ${opts.out}`);
         }
         if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));

@@ -13,8 +13,8 @@ import { textChart } from '../text-chart';
 import { table } from '../format';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
 import { lateBoards } from '../../player/late-boards';
-import type { Store } from '../../store/store';
-import { shellWord, suggest } from '../../util/command-hint';
+import { holderGone, type LearnRun, type Store } from '../../store/store';
+import { suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
@@ -24,7 +24,7 @@ import { downgradeProblem } from '../../player/downgrade';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
-import { checkOutputPath, refuseExistingOutput, writeOutputFile } from '../output';
+import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
 
 /** The late-start boards, with progress on stderr (collecting takes seconds to minutes); null when stopped. */
@@ -157,20 +157,23 @@ export function command(): Command {
     .action(async (runId: number | undefined, opts: { db: string; json?: boolean }) => {
       await withStore(opts.db, 'read', (store) => {
         if (runId === undefined) {
-          const runs = store.listLearnRuns().map((r) => ({ ...r, games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
+          const runs = store.listLearnRuns().map((r) => ({ ...r, ...(holderGone(r) ? { processGone: true } : {}), games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
           if (opts.json) return console.log(JSON.stringify(runs));
-          if (runs.length === 0) return console.log(`no learning runs in ${store.path} (start one: tune2048 learn start -c configs/learn-lines.json)`);
-          for (const r of runs) console.log(`${r.id}\t${r.name}\t${r.status}\t${r.games}/${r.total} games`);
+          if (runs.length === 0) return console.log(`no learning runs in ${store.path} (start one: ${suggest(['learn', 'start', '-c', 'configs/learn-lines.json'], store.path)})`);
+          console.log(table([['id', 'name', 'status', 'games'], ...runs.map((r) => [String(r.id), r.name, learnStatus(r), `${r.games}/${r.total}`])]));
+          const resumable = runs.filter((r) => r.games < r.total && (r.status !== 'running' || r.processGone));
+          if (resumable.length > 0) console.log(`\nresume one with: ${suggest(`learn resume ${resumable[0].id}`, store.path)}`);
           return;
         }
         const run = store.requireLearnRun(runId);
         const config = run.storedConfig as LearnConfig;
         if (config.network) return showNetworkRun(store, runId, !!opts.json);
         const curve = store.learnCurve(runId).map(({ games, meanScore, maxTile, at }) => ({ games, meanScore, maxTile, at }));
-        if (opts.json) return console.log(JSON.stringify({ ...run, curve }));
-        console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}`);
+        if (opts.json) return console.log(JSON.stringify({ ...run, ...(holderGone(run) ? { processGone: true } : {}), curve }));
+        console.log(`learning run ${run.id} (${run.name}): ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}`);
         console.log('games\tmean score\tmax tile');
         for (const c of curve) console.log(`${c.games}\t${Math.round(c.meanScore)}\t${c.maxTile}`);
+        resumeHint(store, run, curve.at(-1)?.games ?? 0);
       });
     });
   learn
@@ -183,13 +186,14 @@ export function command(): Command {
     .option('--shallower-at-empty <n>', 'depth rule: one shallower on boards with at least n empty cells', parseIntegerOption('--shallower-at-empty', 0, 16))
     .option('--downgrade-at <tile>', 'tile-downgrading: boards holding a tile at least this large are decided one or two ranks down (e.g. 16384)', parseIntegerOption('--downgrade-at', 8, 32768))
     .option('--name <name>', 'a name for the player')
-    .action((network: string, opts: { out: string; cprob?: number; deeperAtEmpty?: number; shallowerAtEmpty?: number; downgradeAt?: number; name?: string }) => {
+    .option('--force', 'overwrite --out when it exists')
+    .action((network: string, opts: { out: string; cprob?: number; deeperAtEmpty?: number; shallowerAtEmpty?: number; downgradeAt?: number; name?: string; force?: boolean }) => {
       const rule = { ...(opts.deeperAtEmpty !== undefined ? { deeperAtEmpty: opts.deeperAtEmpty } : {}), ...(opts.shallowerAtEmpty !== undefined ? { shallowerAtEmpty: opts.shallowerAtEmpty } : {}) };
       const ruleProblem = depthRuleProblem(rule);
       if (ruleProblem) throw new InputError(`--shallower-at-empty and --deeper-at-empty: ${ruleProblem}`);
       const tileProblem = opts.downgradeAt === undefined ? null : downgradeProblem(opts.downgradeAt);
       if (tileProblem) throw new InputError(`--downgrade-at: ${tileProblem}`);
-      checkOutputPath(opts.out);
+      checkOutputPath(opts.out, { force: opts.force });
       // The network checked whole (a truncated or damaged file is refused here, not at the first game).
       const spec = networkPlayerSpec(network, { depth: 0, cprob: 1e-4 });
       const file = networkSettingsFile(opts.out, {
@@ -199,9 +203,9 @@ export function command(): Command {
         ...(Object.keys(rule).length > 0 ? { depthRule: rule } : {}),
         ...(opts.downgradeAt !== undefined ? { downgradeAt: opts.downgradeAt } : {}),
       });
-      writeOutputFile(opts.out, JSON.stringify(file, null, 2) + '\n');
+      writeOutputFile(opts.out, JSON.stringify(file, null, 2) + '\n', { force: opts.force });
       console.error(`wrote ${opts.out} (network ${network}, sha256 ${spec.network.sha256.slice(0, 12)}…)`);
-      console.log(`next: ${suggest(`play --player network:${opts.out} -d 1 -n 100`)}`);
+      console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, '-d', '1', '-n', '100'])}`);
     });
   learn
     .command('export')
@@ -217,7 +221,7 @@ export function command(): Command {
     })
     .option('--weights-out <file>', 'where to write those weights (default: stdout)')
     .option('--format <format>', "n-tuple networks: tune2048 (a network file, the default) or ziap (ziap/2048-tdl's STRUCTURE/weights.bin: raw float32 tables, for a one-stage network of one of its structures, e.g. the default four 6-tuples = nw4x6)", 'tune2048')
-    .option('--force', 'with --format ziap: overwrite --out when it exists')
+    .option('--force', 'overwrite --out (and --weights-out) when they exist: a network written over another breaks every player file that names it')
     .option('--json', 'one JSON object on stdout: {run, out, sha256, games, weights}')
     .action(async (runId: number | string, opts: { db: string; out: string; base?: string; weight?: number; weightsOut?: string; json?: boolean; format: string; force?: boolean }) => {
       if (opts.format !== 'tune2048' && opts.format !== 'ziap') throw new InputError(`--format: "${opts.format}" is not a format (tune2048 or ziap)`);
@@ -226,17 +230,17 @@ export function command(): Command {
       if ((opts.base === undefined) !== (opts.weight === undefined)) throw new InputError('--base and --weight go together: the weights to add the learned term to, and its weight');
       if (opts.weightsOut && !opts.base) throw new InputError('--weights-out needs --base and --weight');
       const base = opts.base ? loadWeights(opts.base) : null;
-      checkOutputPath(opts.out);
-      if (opts.weightsOut) checkOutputPath(opts.weightsOut, '--weights-out');
-      await withStore(opts.db, 'read', (store) => {
+      checkOutputPath(opts.out, { force: opts.force });
+      if (opts.weightsOut) checkOutputPath(opts.weightsOut, { option: '--weights-out', force: opts.force });
+      await withStore(opts.db, 'read', async (store) => {
         const run = store.requireLearnRun(runId);
         if ((run.storedConfig as LearnConfig).network) {
           if (base) throw new InputError(`learning run ${runId} is an n-tuple network: it plays on its own (--player network:FILE), not as a term added to weights`);
           const last = latestNetwork(store, runId);
-          const hash = copyNetworkFile(last.path, opts.out, last.sha256);
+          const hash = await copyNetworkFile(last.path, opts.out, last.sha256);
           console.error(`wrote ${opts.out} (sha256 ${hash})`);
           if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, weights: null }));
-          else console.log(`next: ${suggest(`play --player network:${opts.out} -n 100`)}`);
+          else console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, '-n', '100'])}`);
           return;
         }
         const { net, games } = learnState(store, runId);
@@ -244,7 +248,7 @@ export function command(): Command {
         if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its tables after ${games} games`);
         const bytes = encodeNetwork(net);
         const hash = sha256(bytes);
-        writeOutputFile(opts.out, bytes);
+        writeOutputFile(opts.out, bytes, { force: opts.force });
         console.error(`wrote ${opts.out} (sha256 ${hash})`);
         let weights: unknown = null;
         if (base) {
@@ -260,7 +264,7 @@ export function command(): Command {
           };
           const text = JSON.stringify(weights, null, 2) + '\n';
           if (opts.weightsOut) {
-            writeOutputFile(opts.weightsOut, text, '--weights-out');
+            writeOutputFile(opts.weightsOut, text, { option: '--weights-out', force: opts.force });
             console.error(`wrote ${opts.weightsOut}`);
           } else if (!opts.json) process.stdout.write(text);
         }
@@ -279,13 +283,12 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout: {out, sha256, structure, tuples}')
     .action((file: string, opts: { from: string; out: string; structure: string; force?: boolean; json?: boolean }) => {
       if (opts.from !== 'ziap') throw new InputError(`--from: "${opts.from}" is not a program tune2048 reads weights of (ziap)`);
-      refuseExistingOutput(opts.out, opts.force);
-      checkOutputPath(opts.out);
+      checkOutputPath(opts.out, { force: opts.force });
       const { shape, tables } = readZiapWeights(file, opts.structure);
       const hash = writeNetworkFile(opts.out, shape, tables);
       console.error(`wrote ${opts.out} (${describeShape(shape)}, from ziap/2048-tdl's ${opts.structure}; sha256 ${hash})`);
       if (opts.json) console.log(JSON.stringify({ out: opts.out, sha256: hash, structure: opts.structure, tuples: shape.tuples }));
-      else console.log(`next: ${suggest(`play --player network:${shellWord(opts.out)} -d 0 -n 100`)}`);
+      else console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, '-d', '0', '-n', '100'])}`);
     });
   return learn;
 }
@@ -302,8 +305,7 @@ function latestNetwork(store: Store, runId: number): { path: string; sha256: str
 /** learn export RUN|NET.bin --format ziap: the network (a run's latest checkpoint's, or a network file's) in ziap/2048-tdl's layout. */
 async function exportZiap(runId: number | string, opts: { db: string; out: string; base?: string; force?: boolean; json?: boolean }): Promise<void> {
   if (opts.base !== undefined) throw new InputError('--base is for line tables; --format ziap writes a network');
-  refuseExistingOutput(opts.out, opts.force);
-  checkOutputPath(opts.out);
+  checkOutputPath(opts.out, { force: opts.force });
   const write = (file: { shape: NetworkShape; tables: Float32Array[] }) => {
     const { structure, tables } = toZiapTables(file.shape, file.tables);
     const hash = writeRawTables(opts.out, tables, 'ziap weights file');
@@ -329,8 +331,8 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
 function showNetworkRun(store: Store, runId: number, json: boolean): void {
   const run = store.requireLearnRun(runId);
   const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
-  if (json) return console.log(JSON.stringify({ ...run, curve }));
-  console.log(`learning run ${run.id} (${run.name}): ${run.status}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
+  if (json) return console.log(JSON.stringify({ ...run, ...(holderGone(run) ? { processGone: true } : {}), curve }));
+  console.log(`learning run ${run.id} (${run.name}): ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
   // With restarts a training game is several episodes: how many, on average, over the last 1,000 games.
   const episodes = curve.some((c) => c.recent.episodes !== undefined);
   const rows = [['games', ...(episodes ? ['episodes/game'] : []), 'minutes', 'cpu min', 'moves/s', 'last 1000', ...RATE_TILES.map(String), "held-out", ...RATE_TILES.map(String)]];
@@ -355,4 +357,15 @@ function showNetworkRun(store: Store, runId: number, json: boolean): void {
     console.log('');
     console.log(textChart(points, { xLabel: 'training minutes', yLabel: 'held-out greedy mean' }));
   }
+  resumeHint(store, run, curve.at(-1)?.games ?? 0);
+}
+
+/** A learning run's status as a user needs it: one marked running whose process is gone (kill -9) is stopped. */
+function learnStatus(run: LearnRun): string {
+  return holderGone(run) ? `stopped (its process, pid ${run.ownerPid}, is gone: it goes on from its last checkpoint)` : run.status;
+}
+
+/** How to carry on a run that is not finished and not training. */
+function resumeHint(store: Store, run: LearnRun, games: number): void {
+  if (games < (run.storedConfig as LearnConfig).games && (run.status !== 'running' || holderGone(run))) console.log(`\nresume it with: ${suggest(`learn resume ${run.id}`, store.path)}`);
 }

@@ -33,8 +33,9 @@ export function command(): Command {
     .option('--workers <n>', 'worker processes', parseWorkers)
     .addOption(queueOption())
     .option('--svg <file>', 'write the figure (SVG) here')
+    .option('--force', 'overwrite --svg when it exists')
     .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { config: string; optimizers?: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; optimizers?: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean; force?: boolean }) => {
       const problem = loadConfig(opts.config);
       const fronts = hasFront(problem);
       const optimizers = opts.optimizers ?? (fronts ? ['nsga2', 'random'] : [...DEFAULT_RACE_CONTENDERS]);
@@ -42,7 +43,7 @@ export function command(): Command {
       for (const kind of optimizers) raceConfig(problem, kind, opts.seeds[0], opts.budget);
       if (fronts && opts.svg) throw new InputError('--svg draws the held-out curve of one objective; this problem has two (fitness.cost): its fronts are compared by hypervolume in the table');
       const { config: _problem, ...prepared } = await prepareRun(problem);
-      if (opts.svg) checkOutputPath(opts.svg, '--svg');
+      if (opts.svg) checkOutputPath(opts.svg, { option: '--svg', force: opts.force });
       await checkQueue(opts.queue ?? problem.pool.queue);
       const store = Store.open(opts.db);
       const progress = createProgress('race', 1, 'race [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
@@ -105,7 +106,7 @@ export function command(): Command {
               yLabel: problem.fitness.objective,
             },
           );
-          writeOutputFile(opts.svg, svg, '--svg');
+          writeOutputFile(opts.svg, svg, { option: '--svg', force: opts.force });
           console.error(`wrote ${opts.svg}`);
         }
         if (opts.json) {

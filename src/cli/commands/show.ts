@@ -3,6 +3,7 @@ import { generationFigures, generationNoise } from '../../report/run-data';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
 import { describeModel } from '../../tuner/optimizer';
+import { holderGone } from '../../store/store';
 import { suggest } from '../../util/command-hint';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
@@ -23,6 +24,8 @@ export function command(): Command {
         const verdict = runStartVerdict(store, problem);
         const generations = store.listGenerations(runId).map((g) => {
           const { idx, step, ...figures } = generationFigures(g, optimizer);
+          // A generation stopped part way has its games so far stored, not yet summed into it.
+          if (g.status !== 'done' && figures.games === 0) figures.games = [...store.generationGames(runId, idx, 'fitness').values()].reduce((n, games) => n + games.length, 0);
           return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
         });
         const best = run.bestCandidate ? store.getCandidate(run.bestCandidate) : undefined;
@@ -71,8 +74,10 @@ export function command(): Command {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));
           if (verdict) console.log(describeStartVerdict(verdict));
+        } else if (run.status === 'running' && !holderGone(run)) {
+          console.log('no validated best yet (the run is under way)');
         } else {
-          console.log('no validated best yet');
+          console.log(`no validated best yet: the run is ${holderGone(run) ? 'stopped (its process is gone)' : run.status}; it goes on with: ${suggest(`resume ${runId}`, store.path)}`);
         }
       });
     });

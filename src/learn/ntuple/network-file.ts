@@ -13,12 +13,14 @@
  * written to a temporary name in the same folder and renamed, so the final name never holds a half-written
  * file (a full disk leaves the previous file as it was).
  */
-import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { InputError } from '../../util/errors';
-import { checkShape, networkEntries, sameShape, tableEntries, type NetworkShape } from './shape';
+import { describeFsError, InputError } from '../../util/errors';
+import { pidAlive } from '../../util/proc';
+import { checkShape, describeShape, networkEntries, sameShape, tableEntries, type NetworkShape } from './shape';
 
 const MAGIC = 'tune2048';
 export const NETWORK_FILE_VERSION = 2;
@@ -88,8 +90,36 @@ function writeFailure(what: string, path: string, e: unknown): InputError {
   return new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
 }
 
-function writeTables(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): string {
+/**
+ * A write's temporary file beside its target (renamed onto it at the end, so the target is whole or as it
+ * was). One left by a killed process (kill -9) is removed by the next write of the same target, and this
+ * process removes its own when it exits part way (Ctrl-C during a long write).
+ */
+function temporaryFor(path: string): { tmp: string; release: () => void } {
+  removeStaleTemporaries(path);
   const tmp = `${path}.tmp-${process.pid}`;
+  const onExit = () => rmSync(tmp, { force: true });
+  process.on('exit', onExit);
+  return { tmp, release: () => process.off('exit', onExit) };
+}
+
+function removeStaleTemporaries(path: string): void {
+  const dir = dirname(resolve(path));
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // the write will name the problem
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (name.startsWith(prefix) && Number.isInteger(pid) && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, name), { force: true });
+  }
+}
+
+function writeTables(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): string {
+  const { tmp, release } = temporaryFor(path);
   const hash = createHash('sha256');
   let fd: number | null = null;
   try {
@@ -103,6 +133,8 @@ function writeTables(path: string, header: Buffer | null, tables: readonly Float
     if (fd !== null) closeSync(fd);
     rmSync(tmp, { force: true });
     throw writeFailure(what, path, e);
+  } finally {
+    release();
   }
   return hash.digest('hex');
 }
@@ -112,7 +144,7 @@ function writeTables(path: string, header: Buffer | null, tables: readonly Float
  * chunks the event loop runs (a checkpoint written while the next games train: network-run.ts).
  */
 async function writeTablesAsync(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): Promise<string> {
-  const tmp = `${path}.tmp-${process.pid}`;
+  const { tmp, release } = temporaryFor(path);
   const hash = createHash('sha256');
   let file: FileHandle | null = null;
   try {
@@ -126,6 +158,8 @@ async function writeTablesAsync(path: string, header: Buffer | null, tables: rea
     await file?.close().catch(() => {});
     await rm(tmp, { force: true });
     throw writeFailure(what, path, e);
+  } finally {
+    release();
   }
   return hash.digest('hex');
 }
@@ -169,7 +203,7 @@ export function openFile(path: string, what = 'network file'): number {
     return openSync(path, 'r');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`cannot read ${what} "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(`cannot read ${what} "${path}": ${describeFsError(e)}`);
   }
 }
 
@@ -231,7 +265,7 @@ function readTables(path: string, into: (shape: NetworkShape) => Float32Array[],
     readSync(fd, json, 0, length, 16);
     const shape = parseHeader(json, path, accumulators);
     const expected = 16 + length + (accumulators ? 2 : 1) * networkEntries(shape) * 4 + 4;
-    if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${shape.tuples.length} tuples, ${shape.stages.length} stages) needs ${expected}: truncated or of another shape`);
+    if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${describeShape(shape)}) needs ${expected}: truncated or of another shape`);
     const hash = createHash('sha256');
     hash.update(head);
     hash.update(json);
@@ -274,7 +308,7 @@ export function checkNetworkFile(path: string): { shape: NetworkShape; sha256: s
   const shape = readNetworkShape(path);
   const expected = networkFileBytes(shape);
   const size = statSync(path).size;
-  if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${shape.tuples.length} tuples, ${shape.stages.length} stages) needs ${expected}: truncated or of another shape`);
+  if (size !== expected) throw new InputError(`network file "${path}" is ${size} bytes; its shape (${describeShape(shape)}) needs ${expected}: truncated or of another shape`);
   const fd = openFile(path);
   const hash = createHash('sha256');
   let crc = 0;
@@ -306,8 +340,40 @@ export function readStoredNetworkFile(path: string, sha256: string): NetworkFile
   return file;
 }
 
-/** Copies a network file (checked whole against `sha256`) to `to`, atomically; returns the hash. */
-export function copyNetworkFile(from: string, to: string, sha256: string): string {
-  const file = readStoredNetworkFile(from, sha256);
-  return writeNetworkFile(to, file.shape, file.tables);
+/**
+ * Copies a stored network file to `to`, atomically, checked whole against `sha256` as it streams (16 MiB
+ * at a time: a 1 GB network needs no 1 GB buffer, and Ctrl-C is heard between chunks; a file that is not
+ * the stored one leaves nothing). Returns the hash.
+ */
+export async function copyNetworkFile(from: string, to: string, sha256: string): Promise<string> {
+  readNetworkShape(from); // a network file of a known version, or one line saying what it is
+  const { tmp, release } = temporaryFor(to);
+  const hash = createHash('sha256');
+  let source: FileHandle | null = null;
+  let target: FileHandle | null = null;
+  try {
+    source = await open(from, 'r');
+    target = await open(tmp, 'w');
+    const chunk = Buffer.allocUnsafe(1 << 24);
+    for (;;) {
+      const { bytesRead } = await source.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      hash.update(chunk.subarray(0, bytesRead));
+      for (let done = 0; done < bytesRead; ) done += (await target.write(chunk, done, bytesRead - done)).bytesWritten;
+    }
+    const sum = hash.digest('hex');
+    if (sum !== sha256) throw new InputError(`network file "${from}" is not the one its checkpoint stored (sha256 ${sum.slice(0, 12)}…, stored ${sha256.slice(0, 12)}…)`);
+    await target.sync();
+    await target.close();
+    target = null;
+    await rename(tmp, to);
+    return sum;
+  } catch (e) {
+    await target?.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw e instanceof InputError ? e : writeFailure('network file', to, e);
+  } finally {
+    await source?.close().catch(() => {});
+    release();
+  }
 }
