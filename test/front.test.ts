@@ -193,6 +193,10 @@ describe('the validated front and export by budget (a stored run built by hand)'
     expect(exported(db, '--max-cost', '99').front!.candidate).toBe(ids[0]);
     expect(exported(db, '--max-cost', '1000').front!.candidate).toBe(ids[3]);
     expect(exported(db, '--max-ms-per-move', '0.5').front!.candidate).toBe(ids[1]);
+    // A budget the front leaves mostly unused (nothing between 10 and 100 nodes a move): said, with the next point's cost.
+    const gap = runCli(['export', '1', '--db', db, '--max-cost', '99']);
+    expect(gap.stderr).toContain('tune2048: run 1: the strongest point within 99 nodes a move is point 1 at 10 nodes a move (10 % of the budget); the next, point 2, needs 100: the front has nothing between them');
+    expect(runCli(['export', '1', '--db', db, '--max-cost', '150']).stderr).not.toContain('the front has nothing between');
     // show, the report and the dashboard's data number the same points.
     const show = runCli(['show', '1', '--db', db]);
     expect(show.stdout).toMatch(/validated front: 3 points/);

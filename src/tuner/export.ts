@@ -12,7 +12,7 @@ import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
-import { hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
+import { budgetGap, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
 import { ExternalSpace } from './external-space';
 import { loadRunProblem, searchAt, type RunProblem } from './run-problem';
 import { ParameterSpace, searchCprobOf, searchDepthOf } from './space';
@@ -26,7 +26,7 @@ export interface FrontChoice {
 }
 
 /** The run's validated best candidate, or the front point chosen (an InputError says what to do when there is none). */
-function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): { problem: RunProblem; best: Candidate; point: FrontPoint | null } {
+function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): { problem: RunProblem; best: Candidate; point: FrontPoint | null; gap: string | null } {
   const problem = loadRunProblem(store, runId);
   const { run } = problem;
   if (run.bestCandidate === null) {
@@ -38,12 +38,13 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
   const chosen = choice.point !== undefined || choice.maxCost !== undefined || choice.maxMsPerMove !== undefined;
   if (!hasFront(problem.config)) {
     if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one): export its best without --point, --max-cost or --max-ms-per-move`);
-    return { problem, best: store.getCandidate(run.bestCandidate)!, point: null };
+    return { problem, best: store.getCandidate(run.bestCandidate)!, point: null, gap: null };
   }
   const front = validatedFront(store, runId, problem, runStartVerdict(store, problem)?.start.candidate ?? null);
   if (!front || front.points.length === 0) throw new InputError(`run ${runId} has no validated front (it was validated by an older version of tune2048, before fronts were): export its best without --point, --max-cost or --max-ms-per-move`);
   const { points } = front;
   let point: FrontPoint;
+  let gap: string | null = null;
   if (choice.point !== undefined) {
     if (choice.point < 1 || choice.point > points.length) throw new InputError(`--point ${choice.point}: run ${runId}'s front has points 1 to ${points.length} (${suggest(`show ${runId}`, store.path)} lists them)`);
     point = points[choice.point - 1];
@@ -55,10 +56,11 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
       throw new InputError(`${budget}: every point of run ${runId}'s front costs more; the cheapest is point 1, ${cheapest.costPerMove.toFixed(1)} nodes a move, ${cheapest.msPerMove === null ? 'ms unknown' : `${cheapest.msPerMove.toFixed(3)} ms a move`} (measured when it was validated)`);
     }
     point = within;
+    gap = budgetGap(points, within, choice);
   } else {
     point = points.reduce((a, b) => (b.validation > a.validation ? b : a));
   }
-  return { problem, best: store.getCandidate(point.candidate)!, point };
+  return { problem, best: store.getCandidate(point.candidate)!, point, gap };
 }
 
 /** Where the best came from: the same record in weights and in parameter files. */
@@ -100,13 +102,14 @@ export function exportBest(store: Store, runId: number, out?: string, choice: Fr
 
 /**
  * exportBest's file, and the search settings it plays with when the run tuned them (the depth; the heuristic's
- * cutoff, which a weights file does not carry): empty for a run that tuned neither.
+ * cutoff, which a weights file does not carry): empty for a run that tuned neither. `gap`: a budget's choice
+ * that uses little of it where the front has nothing dearer within it (budgetGap), for the user to hear.
  */
-export function exportPoint(store: Store, runId: number, out?: string, choice: FrontChoice = {}): { file: Weights | PlayerParamsFile | NetworkSettings; search: { depth?: number; cprob?: number } } {
-  const { problem, best, point } = validatedBest(store, runId, choice);
+export function exportPoint(store: Store, runId: number, out?: string, choice: FrontChoice = {}): { file: Weights | PlayerParamsFile | NetworkSettings; search: { depth?: number; cprob?: number }; gap: string | null } {
+  const { problem, best, point, gap } = validatedBest(store, runId, choice);
   const depth = searchDepthOf(problem.space, best.genome);
   const cprob = searchCprobOf(problem.space, best.genome);
-  return { file: pointFile(store, problem, best, point, out), search: { ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) } };
+  return { file: pointFile(store, problem, best, point, out), search: { ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) }, gap };
 }
 
 /** The file of a chosen candidate, in the form its player reads. */

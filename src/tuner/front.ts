@@ -172,6 +172,23 @@ export function frontOf(fitness: RunConfig['fitness'], validated: readonly { can
 }
 
 /** The strongest point of a front within a budget (cost per move, or ms per move), or null when every point costs more. */
+/**
+ * When the strongest point within a budget uses under a quarter of it and the front's next point costs more
+ * than the budget allows, the front has a gap there: a player in it would likely be stronger. Says so (which
+ * point, what it uses, what the next one needs), or null.
+ */
+export function budgetGap(front: readonly FrontPoint[], chosen: FrontPoint, budget: { maxCost?: number; maxMsPerMove?: number }): string | null {
+  const next = front.find((p) => p.costPerMove > chosen.costPerMove && p.validation > chosen.validation);
+  if (!next) return null;
+  const byMs = budget.maxMsPerMove !== undefined;
+  const used = byMs ? chosen.msPerMove : chosen.costPerMove;
+  const limit = byMs ? budget.maxMsPerMove! : budget.maxCost!;
+  if (used === null || used >= limit / 4) return null;
+  const unit = byMs ? 'ms a move' : 'nodes a move';
+  const figure = (x: number | null) => (x === null ? 'unknown' : byMs ? x.toPrecision(2) : Math.round(x).toLocaleString('en-US'));
+  return `the strongest point within ${limit} ${unit} is point ${chosen.point} at ${figure(used)} ${unit} (${Math.round((100 * used) / limit)} % of the budget); the next, point ${next.point}, needs ${figure(byMs ? next.msPerMove : next.costPerMove)}: the front has nothing between them, and a player there would likely be stronger (fill the gap: docs/tuning.md, "A gap in the front")`;
+}
+
 export function strongestWithin(front: readonly FrontPoint[], budget: { maxCost?: number; maxMsPerMove?: number }): FrontPoint | null {
   const within = front.filter((p) => (budget.maxCost === undefined || p.costPerMove <= budget.maxCost) && (budget.maxMsPerMove === undefined || (p.msPerMove !== null && p.msPerMove <= budget.maxMsPerMove)));
   return within.reduce<FrontPoint | null>((best, p) => (best === null || p.validation > best.validation ? p : best), null);

@@ -31,7 +31,7 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean } & FrontChoice) => {
       if (opts.out) checkOutputPath(opts.out, { force: opts.force });
       await withStore(opts.db, 'read', (store) => {
-        const { file: best, search } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
+        const { file: best, search, gap } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
@@ -54,6 +54,7 @@ export function command(): Command {
           const play = opts.out && opts.format === 'json' ? `: ${isNetworkSettings(best) ? `tune2048 play --player network:${shellWord(opts.out)}` : `tune2048 play -w ${shellWord(opts.out)}`} ${flags} (a compare contender: ${shellWord(contender!)})` : ` (${flags})`;
           console.error(`tune2048: run ${runId} tuned the search too: play this at ${what}${play}`);
         }
+        if (gap) console.error(`tune2048: run ${runId}: ${gap}`);
         // Said after the file is written (a refused export says only why): the export may be the start itself.
         // The verdict weighs the run's best; a point chosen from a front is another one.
         const chosen = opts.point !== undefined || opts.maxCost !== undefined || opts.maxMsPerMove !== undefined;
