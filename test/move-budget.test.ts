@@ -62,7 +62,10 @@ describe('expectimax under a time per move', () => {
       const s = scripted(costs);
       const want = deepen(3, budget, s.searchAt, s.now).depth;
       reached.add(want);
+      const before = timed.searchDepths();
       expect(timed.decide(board)).toEqual(fixed[want - 1].decide(board));
+      // The depth it reached is counted (a game's depths over its moves: the depth play reports).
+      expect(timed.searchDepths() - before).toBe(want);
     });
     expect(reached.size).toBe(3); // the budget really changed the depth between boards
   });
@@ -82,7 +85,13 @@ describe('--ms-per-move on the command line', () => {
   it('play takes it (as deep as it allows without -d), compare prints ms per move of each contender; an external player refuses it', () => {
     const r = runCli(['play', '-w', 'nneonneo', '-n', '1', '--ms-per-move', '0.5', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).depth).toBe(12);
+    const played = JSON.parse(r.stdout) as { depth: number; summary: { meanDepth: number } };
+    expect(played.depth).toBe(12); // the cap; the depth reached is the games' own
+    expect(played.summary.meanDepth).toBeGreaterThanOrEqual(1);
+    expect(played.summary.meanDepth).toBeLessThanOrEqual(12);
+    expect(runCli(['play', '-w', 'nneonneo', '-n', '1', '--ms-per-move', '0.5']).stdout).toMatch(/^nneonneo \(up to depth 12 within 0\.5 ms a move: depth \d+\.\d reached on average, seeds /m);
+    // At a fixed depth every move searches it: the mean is the depth itself.
+    expect((JSON.parse(runCli(['play', '-w', 'nneonneo', '-n', '2', '-d', '1', '--workers', '2', '--json']).stdout) as { summary: { meanDepth: number } }).summary.meanDepth).toBe(1);
     const c = runCli(['compare', 'nneonneo', 'snake3@d1', '-n', '2', '-d', '2', '--ms-per-move', '0.5', '--workers', '2']);
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toMatch(/ms\/move/);

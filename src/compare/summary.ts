@@ -24,10 +24,12 @@ export interface GameSummary {
   msPerMove: number;
   /** The search's cost a move (nodes it expanded over moves), when every game counted it: the same on every machine. */
   nodesPerMove?: number;
+  /** The depth searched a move (depths over moves), when every game counted it: with a time per move, how deep it reached. */
+  meanDepth?: number;
 }
 
 /** What a summary reads of a game (a PlayedGame, a GameResult). */
-export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms' | 'nodes'>;
+export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms' | 'nodes' | 'depths'>;
 
 export function summarizeGames(games: readonly GameRecord[]): GameSummary {
   const scores = games.map((g) => g.score);
@@ -45,5 +47,6 @@ export function summarizeGames(games: readonly GameRecord[]): GameSummary {
     movesPerGame: games.length ? totalMoves / games.length : NaN,
     msPerMove: totalMoves ? totalMs / totalMoves : NaN,
     ...(games.length > 0 && games.every((g) => g.nodes !== undefined) ? { nodesPerMove: totalMoves ? games.reduce((s, g) => s + g.nodes!, 0) / totalMoves : 0 } : {}),
+    ...(games.length > 0 && games.every((g) => g.depths !== undefined) ? { meanDepth: totalMoves ? games.reduce((s, g) => s + g.depths!, 0) / totalMoves : 0 } : {}),
   };
 }

@@ -24,6 +24,8 @@ export interface PlayedGame {
   moveList?: string;
   /** Positions the player's search expanded in the game (its cost: nodes / moves a move); absent for players that do not count. */
   nodes?: number;
+  /** The depths its decisions searched, summed over its moves (players that count them: searchDepths). */
+  depths?: number;
 }
 
 export interface GameResult extends PlayedGame {

@@ -22,4 +22,9 @@ export interface Player {
    * machine, so a game's cost per move is a deterministic figure beside its time); absent for players that do not count.
    */
   searchNodes?(): number;
+  /**
+   * The depths its decisions searched so far, summed over the decisions that found a move, a running count
+   * (with a time per move, the depth each one reached): over a game's moves, the depth it played at.
+   */
+  searchDepths?(): number;
 }

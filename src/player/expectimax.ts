@@ -101,6 +101,8 @@ export interface ExpectimaxPlayer {
   resetStats(): void;
   /** Nodes expanded so far (stats().nodes): the Player interface's cost counter. */
   searchNodes(): number;
+  /** The depths its decisions searched so far (the Player interface's depth counter). */
+  searchDepths(): number;
 }
 
 export function validateSearchSettings(s: SearchSettings): void {
@@ -195,13 +197,20 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
     }
   }
 
+  let depthsSearched = 0;
   /** The best move at the depth limit, or within the time per move as deep as it allows. */
   function search(board: Board): number {
     const tables = tablesFor(board);
     activate(tables);
-    if (settings.msPerMove === 0) return searchAt(board, tables, depthFor(board));
+    if (settings.msPerMove === 0) {
+      const depth = depthFor(board);
+      const move = searchAt(board, tables, depth);
+      if (move >= 0) depthsSearched += depth;
+      return move;
+    }
     let move = -1;
-    deepen(depthFor(board), settings.msPerMove, (d) => (move = searchAt(board, tables, d)), clock);
+    const reached = deepen(depthFor(board), settings.msPerMove, (d) => (move = searchAt(board, tables, d)), clock);
+    if (move >= 0) depthsSearched += reached.depth;
     return move;
   }
   const rootValues = () => (split ? split.values : wasm.rootValues());
@@ -235,6 +244,7 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
     depthFor,
     // The caller's module's count: a root split's helpers count their own (tuning never splits).
     searchNodes: () => stats().nodes,
+    searchDepths: () => depthsSearched,
     loaded(board) {
       activate(tablesFor(board));
       return wasm;

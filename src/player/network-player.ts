@@ -120,7 +120,7 @@ function depthOn(depth: DepthSetting, board: Board, rule: DepthRule | undefined)
   return ruledDepth(depthOf(depth, board), countEmpty(board), rule, MAX_DEPTH);
 }
 
-export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player & { depthFor(board: Board): number; searchNodes(): number } {
+export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 'search' | 'heuristic'>, clock?: Clock): Player & { depthFor(board: Board): number; searchNodes(): number; searchDepths(): number } {
   const { depth, cprob, msPerMove, stageWeights, depthRule, threads = 1, downgradeAt } = spec.search;
   // The network is looked up at each decision, never held: a process that reads others in turn may forget it (and read it again).
   const machineNow = () => networkMachineFor(spec.network, threads);
@@ -145,11 +145,13 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
   const values = (real: Board): number[] => {
     // Tile-downgrading: the same moves are legal on the downgraded board, and its move is played on the real one.
     const board = downgradeAt ? downgraded(real, downgradeAt) : real;
-    if (!msPerMove) return valuesAt(board, depthOn(depth, board, depthRule));
     let vs: number[] = [];
-    deepen(depthOn(depth, board, depthRule), msPerMove, (d) => (vs = valuesAt(board, d)), clock);
+    const searched = msPerMove ? deepen(depthOn(depth, board, depthRule), msPerMove, (d) => (vs = valuesAt(board, d)), clock).depth : depthOn(depth, board, depthRule);
+    if (!msPerMove) vs = valuesAt(board, searched);
+    if (vs.some((v) => !Number.isNaN(v))) depthsSearched += searched;
     return vs;
   };
+  let depthsSearched = 0;
   /** The best move, ties to the earlier; -1 when none is legal. */
   const best = (vs: number[]): Direction | -1 => {
     let move = -1;
@@ -170,6 +172,8 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     depthFor: (board: Board) => depthOn(depth, downgradeAt ? downgraded(board, downgradeAt) : board, depthRule),
     // The machine's count (players of one network share it; a worker plays one game at a time, so a game's difference is its own).
     searchNodes: () => machineNow().exports.searchNodes(),
+    // The greedy fast path searches depth 0: nothing to add.
+    searchDepths: () => depthsSearched,
   };
 }
 

@@ -39,20 +39,24 @@ export function createPlayer(spec: PlayerSpec): Player {
   }
 }
 
-/** A player whose moves go through `choose` (to watch or record them), with the player's cost counter if it has one. */
-export function wrapMoves(player: Pick<Player, 'chooseMove' | 'searchNodes'>, choose: (board: Board) => Direction | -1): Pick<Player, 'chooseMove' | 'searchNodes'> {
-  return { chooseMove: choose, ...(player.searchNodes ? { searchNodes: () => player.searchNodes!() } : {}) };
+/** A player as a game needs it: its moves, and the counters of its search (cost, depth) when it keeps them. */
+export type CountedPlayer = Pick<Player, 'chooseMove' | 'searchNodes' | 'searchDepths'>;
+
+/** A player whose moves go through `choose` (to watch or record them), with the player's counters if it has them. */
+export function wrapMoves(player: CountedPlayer, choose: (board: Board) => Direction | -1): CountedPlayer {
+  return { chooseMove: choose, ...(player.searchNodes ? { searchNodes: () => player.searchNodes!() } : {}), ...(player.searchDepths ? { searchDepths: () => player.searchDepths!() } : {}) };
 }
 
-/** A seeded game with its cost: the positions the player's search expanded in it (when it counts them). */
-export function playCounted(player: Pick<Player, 'chooseMove' | 'searchNodes'>, seed: number, options?: PlayGameOptions): GameResult {
+/** A seeded game with its cost, the positions the player's search expanded in it, and the depths it searched (when it counts them). */
+export function playCounted(player: CountedPlayer, seed: number, options?: PlayGameOptions): GameResult {
   const before = player.searchNodes?.();
+  const depthsBefore = player.searchDepths?.();
   const r = playGame(player, seed, options);
-  return before === undefined ? r : { ...r, nodes: player.searchNodes!() - before };
+  return { ...r, ...(before !== undefined ? { nodes: player.searchNodes!() - before } : {}), ...(depthsBefore !== undefined ? { depths: player.searchDepths!() - depthsBefore } : {}) };
 }
 
 /** One seeded game of a spec: played by its player (made once by the caller), or drawn (the synthetic player). */
-export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed: number, player: () => Pick<Player, 'chooseMove' | 'searchNodes'>): PlayedGame {
+export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed: number, player: () => CountedPlayer): PlayedGame {
   if (spec.kind === 'synthetic') {
     // A game's draw depends on the player, not on how long it is made to take.
     const game = syntheticGame(spec.weights, spec.synthetic!, playerKey({ ...spec, synthetic: { ...spec.synthetic!, gameMs: 0 } }), seed);
@@ -72,7 +76,7 @@ export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed
       : p,
     seed,
   );
-  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(moves ? { moveList: moveLetters(moves) } : {}), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}) };
+  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(moves ? { moveList: moveLetters(moves) } : {}), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}), ...(r.depths !== undefined ? { depths: r.depths } : {}) };
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */

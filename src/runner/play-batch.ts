@@ -5,7 +5,7 @@
  */
 import type { Board } from '../engine/board';
 import type { Player } from '../engine/game';
-import { createPlayer, playSpecGame, wrapMoves } from '../player/players';
+import { createPlayer, playSpecGame, wrapMoves, type CountedPlayer } from '../player/players';
 import { playerKey } from '../player/spec';
 import { parentGone } from './parent';
 import { playExternalGames } from '../player/external/play';
@@ -30,7 +30,7 @@ function playerFor(task: BatchTask): Player {
 }
 
 /** The player's moves, with a look every 8 moves at whether the parent still exists (an orphan exits). */
-function watched(player: Player): Pick<Player, 'chooseMove' | 'searchNodes'> {
+function watched(player: Player): CountedPlayer {
   let moves = 0;
   return wrapMoves(player, (board: Board) => {
     if ((++moves & 7) === 0 && parentGone()) process.exit(0);
@@ -53,7 +53,7 @@ export function playBatch(task: BatchTask, callback: (error: Error | null, resul
     return;
   }
   try {
-    let player: Pick<Player, 'chooseMove' | 'searchNodes'> | null = null;
+    let player: CountedPlayer | null = null;
     const games = task.seeds.map((seed) => {
       if (parentGone()) process.exit(0); // between games too (a synthetic game plays no moves)
       return playSpecGame(spec, seed, () => (player ??= watched(playerFor(task))));

@@ -273,15 +273,23 @@ export function createJsSearcher(tables: HeuristicTables, options: Partial<Searc
     });
   }
 
+  // The depth counter as the WebAssembly player keeps it: a decision that found a move adds its depth.
+  let depths = 0;
+  const counted = (board: Board): Direction | -1 => {
+    const move = chooseMove(board);
+    if (move >= 0) depths += depthFor(board);
+    return move;
+  };
   return {
     settings: Object.freeze({ ...settings }),
-    chooseMove,
+    chooseMove: counted,
     evaluateMoves,
-    decide: (board) => ({ move: chooseMove(board), values: evaluateMoves(board).map((m) => m.value ?? NaN) }),
+    decide: (board) => ({ move: counted(board), values: evaluateMoves(board).map((m) => m.value ?? NaN) }),
     heuristic: (board) => evaluate(board.lo | 0, board.hi | 0),
     depthFor,
     stats: () => ({ nodes, leaves, cacheHits, movesExecuted }),
     searchNodes: () => nodes,
+    searchDepths: () => depths,
     resetStats: () => {
       nodes = leaves = cacheHits = movesExecuted = 0;
     },

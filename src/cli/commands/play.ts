@@ -92,7 +92,9 @@ export function command(): Command {
         const perGame = games.map(({ seed, score, maxTile, moves, ms, nodes }) => ({ seed, score, maxTile, moves, ms, ...(nodes !== undefined ? { nodes } : {}) }));
         console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind === 'network' ? `network:${spec.network.file}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
       } else {
-        const search = spec.kind === 'external' ? 'its own settings' : `depth ${opts.depth}${spec.kind === 'network' && spec.search.depthRule ? ' + its depth rule' : ''}${opts.msPerMove !== undefined ? `, ${opts.msPerMove} ms a move` : ''}`;
+        // With a time per move the depth given is a cap: say how deep the games went.
+        const reached = summary.meanDepth !== undefined ? `: depth ${summary.meanDepth.toFixed(1)} reached on average` : '';
+        const search = spec.kind === 'external' ? 'its own settings' : opts.msPerMove !== undefined ? `up to depth ${opts.depth}${spec.kind === 'network' && spec.search.depthRule ? ' + its depth rule' : ''} within ${opts.msPerMove} ms a move${reached}` : `depth ${opts.depth}${spec.kind === 'network' && spec.search.depthRule ? ' + its depth rule' : ''}`;
         console.log(formatSummary(`${label} (${search}, seeds ${gameSeed(opts.seed, 0)}..${gameSeed(opts.seed, opts.games - 1)})`, summary));
       }
     });
