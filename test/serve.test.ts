@@ -238,6 +238,12 @@ describe('tune2048 serve in Chromium', () => {
     await page.waitForSelector('#weights option[value="network:small.bin"]');
     expect(await page.$('#weights option[value="learn:1"]')).not.toBeNull(); // the learning run's own network too
     expect(await page.$eval('#player', (e) => (e as HTMLSelectElement).disabled)).toBe(true);
+    // It names what plays (not a greyed "expectimax"); another source brings the player kinds back.
+    expect(await page.$$eval('#player option', (os) => os.map((o) => o.textContent))).toEqual(["the network's search"]);
+    await page.select('#weights', 'preset:nneonneo');
+    expect(await page.$eval('#player', (e) => [(e as HTMLSelectElement).disabled, (e as HTMLSelectElement).value])).toEqual([false, 'expectimax']);
+    await page.select('#weights', 'network:small.bin');
+    expect(await page.$$eval('#player option', (os) => os.map((o) => o.textContent))).toEqual(["the network's search"]);
     // One move at a time: each comes with the depth searched and the server's time.
     await page.click('#start');
     await page.waitForSelector('#step:not([disabled])'); // the server's game has started (a click before would be lost)
@@ -274,6 +280,18 @@ describe('tune2048 serve in Chromium', () => {
     await page.goto(url);
     await page.waitForSelector('#learn-table a[href="/learn/1"]');
     expect(await page.$eval('#learn-table tbody tr', (tr) => tr.textContent)).toMatch(/tuples.*2 tuples of 4 cells, one stage.*finished.*3,000 \/ 3,000/);
+    // The database holds a learning run and no tuning run: the page says which it has none of.
+    await page.waitForSelector('#no-tuning-runs');
+    expect(await page.$eval('#no-tuning-runs', (p) => p.textContent)).toMatch(/^No tuning runs in this database yet/);
+    await page.goto(`${url}/learn/1`);
+    await page.waitForSelector('#checkpoints-table');
+    // "watch it play": the viewer with the run's latest network chosen, playing.
+    const watch = await page.$eval('#learn-watch', (a) => (a as HTMLAnchorElement).getAttribute('href'));
+    expect(watch).toBe('/viewer?weights=learn:1&depth=1&play=1');
+    const viewer = await openPage(browser, errors);
+    await viewer.goto(`${url}${watch}`);
+    await viewer.waitForFunction(() => (document.getElementById('weights') as HTMLSelectElement | null)?.value === 'learn:1');
+    await viewer.close();
     await page.goto(`${url}/learn/1`);
     await page.waitForSelector('#checkpoints-table');
     expect(await page.$$eval('#checkpoints-table tbody tr', (rows) => rows.length)).toBe(3);

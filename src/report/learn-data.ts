@@ -6,7 +6,7 @@ import type { LearnConfig } from '../learn/config';
 import type { CheckpointStats } from '../learn/ntuple/network-run';
 import { describeShape } from '../learn/ntuple/shape';
 import { networkShapeOf } from '../learn/config';
-import type { Store } from '../store/store';
+import { holderGone, type Store } from '../store/store';
 
 export interface LearnItem {
   id: number;
@@ -39,7 +39,8 @@ export function listLearnItems(store: Store): LearnItem[] {
     const last = store.learnCurve(r.id).at(-1);
     const stats = (last?.stats ?? null) as CheckpointStats | null;
     const config = r.storedConfig as LearnConfig;
-    return { id: r.id, name: r.name, status: r.status, network: networkOf(config), games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
+    // A run marked running whose process is gone (kill -9) is stopped: it goes on from its last checkpoint.
+    return { id: r.id, name: r.name, status: holderGone(r) ? 'stopped' : r.status, network: networkOf(config), games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
   });
 }
 

@@ -72,7 +72,7 @@ function runsPage(): void {
   poll<RunListItem[]>('/api/runs', (runs) => {
     const el = document.getElementById('runs')!;
     if (runs.length === 0) {
-      el.innerHTML = '<p>No runs in this database yet. Start one with <code>tune2048 tune -c configs/quick.json</code>.</p>';
+      el.innerHTML = '<p id="no-tuning-runs">No tuning runs in this database yet. Start one with <code>tune2048 tune -c configs/quick.json</code>.</p>';
       return;
     }
     el.innerHTML = table(
@@ -179,7 +179,9 @@ function learnPage(id: number): void {
   document.title = `tune2048 — learning run ${id}`;
   app.innerHTML = `<h1>Learning run ${id}</h1><div id="learn-summary">loading…</div><div id="chart-learn" class="chart"></div><div id="checkpoints"></div>`;
   poll<{ run: LearnItem; curve: LearnPoint[] }>(`/api/learn/${id}`, ({ run, curve }) => {
-    document.getElementById('learn-summary')!.innerHTML = `<p><b>${esc(run.name)}</b> — ${esc(run.network)}; status <span class="status ${esc(run.status)}" id="learn-status">${esc(run.status)}</span>; <span id="learn-games">${num(run.games)} of ${num(run.total)} games</span>.</p>`;
+    // An n-tuple network's latest checkpoint plays in the viewer (the server plays it): the link opens it playing.
+    const watch = run.games > 0 && run.network !== 'line tables' ? ` <a id="learn-watch" href="/viewer?weights=learn:${id}&amp;depth=1&amp;play=1">watch it play</a>` : '';
+    document.getElementById('learn-summary')!.innerHTML = `<p><b>${esc(run.name)}</b> — ${esc(run.network)}; status <span class="status ${esc(run.status)}" id="learn-status">${esc(run.status)}</span>; <span id="learn-games">${num(run.games)} of ${num(run.total)} games</span>.${watch}</p>`;
     const timed = curve.every((c) => c.minutes !== null);
     const x = curve.map((c) => (timed ? c.minutes! : c.games));
     if (curve.length > 0) {

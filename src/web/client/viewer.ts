@@ -299,10 +299,15 @@ export function startViewer(app: HTMLElement): void {
         if (params.get('play') === '1' && list.some((w) => w.source === wanted)) $('start').click();
       });
   /** A network plays as itself (the server's expectimax over it): the player choice is not its. */
+  const playerChoices = $('player').innerHTML;
   function followSource(): void {
     const network = isNetworkSource(($('weights') as HTMLSelectElement).value);
-    ($('player') as HTMLSelectElement).disabled = network || !!replaySource;
-    $('player').title = network ? 'a network plays with its own evaluation, searched on the server' : '';
+    const select = $('player') as HTMLSelectElement;
+    // It names what plays: the network's own search, not a player kind it does not use.
+    if (network && !select.disabled) select.innerHTML = '<option value="network">the network\'s search</option>';
+    else if (!network && select.value === 'network') select.innerHTML = playerChoices;
+    select.disabled = network || !!replaySource;
+    select.title = network ? 'a network plays with its own evaluation, searched on the server' : '';
   }
   $('weights').addEventListener('change', followSource);
 }
