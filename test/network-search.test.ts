@@ -293,6 +293,10 @@ describe('the network player at a depth', () => {
     const json = join(dir, 'ruled.json');
     writeFileSync(json, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule }));
     expect(networkPlayerSpec(json, { depth: 1, cprob: 1e-4 }).search).toEqual({ depth: 1, cprob: 1e-4, depthRule: rule });
+    // compare's table names the rule beside the depth, as play does.
+    const compared = runCli(['compare', `network:${json}@d1`, `network:${file}@d1`, '-n', '2', '-s', '1', '--workers', '1']);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stdout).toContain('ruled.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty)');
   });
 
   it('three networks played in turn: the process keeps two, and a forgotten one\'s memory is handed back (a compare of three networks grew past 10 GB a worker)', async () => {

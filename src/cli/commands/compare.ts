@@ -195,7 +195,11 @@ export function command(): Command {
         const { name: spec, depth, cprob } = contenderDepth(arg);
         const network = networkFileOf(spec);
         if (network !== null) {
-          contenders.push({ label: basename(network) + depthSuffix(depth, cprob), network: networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: cprob ?? opts.cprob, msPerMove: opts.msPerMove }) });
+          const player = networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: cprob ?? opts.cprob, msPerMove: opts.msPerMove });
+          // A player file's depth rule changes the depth move by move: the label says so, as play's does.
+          const rule = player.search.depthRule;
+          const ruled = rule ? ` (+ depth rule: ${[rule.deeperAtEmpty !== undefined ? `deeper at ≤ ${rule.deeperAtEmpty} empty` : '', rule.shallowerAtEmpty !== undefined ? `shallower at ≥ ${rule.shallowerAtEmpty} empty` : ''].filter(Boolean).join(', ')})` : '';
+          contenders.push({ label: basename(network) + depthSuffix(depth, cprob) + ruled, network: player });
           continue;
         }
         const external = await externalContender(spec, named);
