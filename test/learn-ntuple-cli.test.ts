@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { peek } from './helpers/runs';
 
@@ -353,10 +353,16 @@ describe('tune2048 learn with an n-tuple network', () => {
     const changed = Buffer.from(good);
     changed[changed.length - 5000] ^= 1; // a bit of a table entry
     writeFileSync(path, changed);
-    // export, as resume, reads the checkpoint's file whole.
-    const more = runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]);
+    // export checks the file whole against the checkpoint's hash as it copies it, and leaves nothing.
+    const out = join(dir(), 'x.bin');
+    const more = runCli(['learn', 'export', '1', '--db', db, '--out', out]);
     expect(more.code).toBe(2);
-    expect(more.stderr.trim().split('\n').at(-1)).toMatch(/^tune2048: network file ".*learn-1-2000\.bin" fails its checksum \(CRC-32\): the file is damaged$/);
+    expect(more.stderr.trim().split('\n').at(-1)).toMatch(/^tune2048: network file ".*learn-1-2000\.bin" is not the one its checkpoint stored \(sha256 \w{12}…, stored \w{12}…\)$/);
+    expect(readdirSync(dirname(out))).toEqual([]);
+    // resume reads it whole: a damaged table fails its CRC.
+    const resumed = runCli(['learn', 'resume', '1', '--db', db, '--games', '3000']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr.trim().split('\n').at(-1)).toMatch(/^tune2048: network file ".*learn-1-2000\.bin" fails its checksum \(CRC-32\): the file is damaged$/);
     rmSync(path);
     const gone = runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]);
     expect(gone.code).toBe(2);

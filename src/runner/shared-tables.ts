@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readNetworkFile, sha256 } from '../learn/table-file';
 import type { PlayerSpec } from '../player/spec';
+import { temporaryFor } from '../util/temp-file';
 import { InputError } from '../util/errors';
 
 const tableKey = (hash: string) => `tune2048:table:${hash}`;
@@ -113,31 +114,35 @@ async function fetchNetwork(connection: IORedis, hash: string, path: string): Pr
   if (!metaText) throw new InputError(`the network ${hash.slice(0, 12)}… is not on the queue's Redis (expired?): start the command again to store it`);
   const { bytes, chunks } = JSON.parse(metaText) as { bytes: number; chunks: number };
   mkdirSync(dirname(path), { recursive: true });
-  const partial = `${path}.${process.pid}.part`;
-  const fd = openSync(partial, 'w');
-  const sha = createHash('sha256');
-  let got = 0;
+  const { tmp: partial, release } = temporaryFor(path);
   try {
-    for (let k = 0; k < chunks; k++) {
-      const chunk = await connection.getBuffer(`${networkKey(hash)}:${k}`);
-      if (!chunk) throw new InputError(`the network ${hash.slice(0, 12)}… on the queue's Redis lacks its chunk ${k + 1} of ${chunks} (expired?): start the command again to store it`);
-      sha.update(chunk);
-      writeSync(fd, chunk);
-      got += chunk.length;
-      console.error(`fetching network ${hash.slice(0, 12)}…: ${(got / 2 ** 20).toFixed(0)} of ${(bytes / 2 ** 20).toFixed(0)} MiB`);
+    const fd = openSync(partial, 'w');
+    const sha = createHash('sha256');
+    let got = 0;
+    try {
+      for (let k = 0; k < chunks; k++) {
+        const chunk = await connection.getBuffer(`${networkKey(hash)}:${k}`);
+        if (!chunk) throw new InputError(`the network ${hash.slice(0, 12)}… on the queue's Redis lacks its chunk ${k + 1} of ${chunks} (expired?): start the command again to store it`);
+        sha.update(chunk);
+        writeSync(fd, chunk);
+        got += chunk.length;
+        console.error(`fetching network ${hash.slice(0, 12)}…: ${(got / 2 ** 20).toFixed(0)} of ${(bytes / 2 ** 20).toFixed(0)} MiB`);
+      }
+    } catch (e) {
+      closeSync(fd);
+      rmSync(partial, { force: true });
+      throw e;
     }
-  } catch (e) {
     closeSync(fd);
-    rmSync(partial, { force: true });
-    throw e;
+    if (got !== bytes || sha.digest('hex') !== hash) {
+      rmSync(partial, { force: true });
+      throw new InputError(`the network on Redis under ${hash.slice(0, 12)}… does not match its hash`);
+    }
+    renameSync(partial, path); // whole or absent, even with several workers fetching at once
+    return path;
+  } finally {
+    release();
   }
-  closeSync(fd);
-  if (got !== bytes || sha.digest('hex') !== hash) {
-    rmSync(partial, { force: true });
-    throw new InputError(`the network on Redis under ${hash.slice(0, 12)}… does not match its hash`);
-  }
-  renameSync(partial, path); // whole or absent, even with several workers fetching at once
-  return path;
 }
 
 /** The worker's side: the spec with its learned tables at a local copy (fetched from Redis when missing). */
@@ -152,9 +157,10 @@ export async function withLocalTables(connection: IORedis, spec: PlayerSpec, cac
     if (!bytes) throw new InputError(`the learned line tables ${learned.sha256.slice(0, 12)}… are not on the queue's Redis (expired?): resume the run to store them again`);
     if (sha256(bytes) !== learned.sha256) throw new InputError(`the learned line tables on Redis under ${learned.sha256.slice(0, 12)}… do not match their hash`);
     mkdirSync(cacheDir, { recursive: true });
-    const partial = `${path}.${process.pid}.part`;
+    const { tmp: partial, release } = temporaryFor(path);
     writeFileSync(partial, bytes);
     renameSync(partial, path); // whole or absent, even with several workers fetching at once
+    release();
   }
   return { ...spec, weights: { ...spec.weights, learned: { ...learned, table: path } } };
 }

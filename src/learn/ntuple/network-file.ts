@@ -13,13 +13,12 @@
  * written to a temporary name in the same folder and renamed, so the final name never holds a half-written
  * file (a full disk leaves the previous file as it was).
  */
-import { closeSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createHash, type Hash } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { describeFsError, InputError } from '../../util/errors';
-import { pidAlive } from '../../util/proc';
+import { temporaryFor } from '../../util/temp-file';
 import { checkShape, describeShape, networkEntries, sameShape, tableEntries, type NetworkShape } from './shape';
 
 const MAGIC = 'tune2048';
@@ -88,34 +87,6 @@ function* filePieces(header: Buffer | null, tables: readonly Float32Array[], has
 function writeFailure(what: string, path: string, e: unknown): InputError {
   const code = (e as NodeJS.ErrnoException).code;
   return new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
-}
-
-/**
- * A write's temporary file beside its target (renamed onto it at the end, so the target is whole or as it
- * was). One left by a killed process (kill -9) is removed by the next write of the same target, and this
- * process removes its own when it exits part way (Ctrl-C during a long write).
- */
-function temporaryFor(path: string): { tmp: string; release: () => void } {
-  removeStaleTemporaries(path);
-  const tmp = `${path}.tmp-${process.pid}`;
-  const onExit = () => rmSync(tmp, { force: true });
-  process.on('exit', onExit);
-  return { tmp, release: () => process.off('exit', onExit) };
-}
-
-function removeStaleTemporaries(path: string): void {
-  const dir = dirname(resolve(path));
-  const prefix = `${basename(path)}.tmp-`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return; // the write will name the problem
-  }
-  for (const name of names) {
-    const pid = Number(name.slice(prefix.length));
-    if (name.startsWith(prefix) && Number.isInteger(pid) && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, name), { force: true });
-  }
 }
 
 function writeTables(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): string {
