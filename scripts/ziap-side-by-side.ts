@@ -133,6 +133,8 @@ async function main() {
     }
     progress(`run ${k}/${o.runs}: ${o.heldOut} held-out greedy games of each network, one core each…`);
     const [zg, tg] = await Promise.all([greedy(0, zbin), greedy(1, tbin)]);
+    // Kept as each run ends: a comparison stopped in a later run still has this one's figures.
+    writeFileSync(join(work, `greedy-${k}.json`), JSON.stringify({ ziap: zg, tune2048: tg }));
     const saved = existsSync(join(work, `trained-${k}.json`)) ? JSON.parse(readFileSync(join(work, `trained-${k}.json`), 'utf8')) : null;
     runs.push({
       run: k,
