@@ -93,8 +93,9 @@ async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs:
         o.runner.playBatch(spec, slice).then((games) => {
           o.memo?.keep(spec, games);
           onGames(games.length);
-          // A comparison keeps scores, not moves (an external player's games carry theirs).
-          for (const { moveList: _moves, ...g } of games) fresh[c].set(g.seed, g);
+          // A comparison keeps scores, not moves (an external player's games carry theirs), nor the depths searched
+          // (compare_games does not hold them: a comparison gone on from the database gives the same games).
+          for (const { moveList: _moves, depths: _depths, ...g } of games) fresh[c].set(g.seed, g);
         }).catch((e: unknown) => {
           // A batch that failed ends the comparison: the batches not started are cancelled, not waited for.
           if (!(e instanceof RunnerStoppedError)) o.runner.drain();
