@@ -30,7 +30,7 @@ import type { Weights } from '../heuristic/weights';
 import { MAX_DEPTH, MAX_THREADS } from './limits';
 import { searchModule, type SearchModule } from '../wasm/module';
 import { createRootSplit } from './threads';
-import { deepen, type Clock } from './move-budget';
+import { searchWithin, type Clock } from './move-budget';
 
 export { MAX_DEPTH, MAX_THREADS };
 
@@ -202,15 +202,9 @@ export function createExpectimaxPlayer(heuristic: Weights | HeuristicTables | St
   function search(board: Board): number {
     const tables = tablesFor(board);
     activate(tables);
-    if (settings.msPerMove === 0) {
-      const depth = depthFor(board);
-      const move = searchAt(board, tables, depth);
-      if (move >= 0) depthsSearched += depth;
-      return move;
-    }
     let move = -1;
-    const reached = deepen(depthFor(board), settings.msPerMove, (d) => (move = searchAt(board, tables, d)), clock);
-    if (move >= 0) depthsSearched += reached.depth;
+    const searched = searchWithin(depthFor(board), settings.msPerMove, (d) => (move = searchAt(board, tables, d)), clock);
+    if (move >= 0) depthsSearched += searched;
     return move;
   }
   const rootValues = () => (split ? split.values : wasm.rootValues());

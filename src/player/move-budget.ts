@@ -41,3 +41,15 @@ export function deepen(limit: number, budgetMs: number, searchAt: (depth: number
   }
   return { depth, ms: now() - start };
 }
+
+/**
+ * A decision's search: at `limit`, or with a time per move (budgetMs > 0) as deep as it allows (deepen).
+ * Returns the depth whose search stands (the one a player counts as searched).
+ */
+export function searchWithin(limit: number, budgetMs: number | undefined, searchAt: (depth: number) => void, now?: Clock): number {
+  if (!budgetMs) {
+    searchAt(limit);
+    return limit;
+  }
+  return deepen(limit, budgetMs, searchAt, now).depth;
+}

@@ -18,7 +18,7 @@ import { cacheBits, DEFAULT_SEARCH, depthOf, type DepthSetting } from './expecti
 import type { NetworkPlayerSpec } from './spec';
 import { countEmpty } from '../engine/board';
 import { MAX_DEPTH } from './limits';
-import { deepen, type Clock } from './move-budget';
+import { searchWithin, type Clock } from './move-budget';
 import { downgraded } from './downgrade';
 import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, type DepthRule } from './network-settings';
 import { buildStagedTables, loadableTables, type LoadableTables } from '../heuristic/tables';
@@ -141,17 +141,16 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     if (threads > 1 && d > 0) return poolOf(machine).values({ lo: board.lo, hi: board.hi, dirs: [0, 1, 2, 3], depth: d, cprob, stageWeights: stageWeights ?? null });
     return [0, 1, 2, 3].map((dir) => machine.exports.searchMove(board.lo, board.hi, dir));
   };
+  let depthsSearched = 0;
   /** What each move is worth (NaN when illegal): reward + the afterstate's value, searched to the depth (or as deep as the time per move allows). */
   const values = (real: Board): number[] => {
     // Tile-downgrading: the same moves are legal on the downgraded board, and its move is played on the real one.
     const board = downgradeAt ? downgraded(real, downgradeAt) : real;
     let vs: number[] = [];
-    const searched = msPerMove ? deepen(depthOn(depth, board, depthRule), msPerMove, (d) => (vs = valuesAt(board, d)), clock).depth : depthOn(depth, board, depthRule);
-    if (!msPerMove) vs = valuesAt(board, searched);
+    const searched = searchWithin(depthOn(depth, board, depthRule), msPerMove, (d) => (vs = valuesAt(board, d)), clock);
     if (vs.some((v) => !Number.isNaN(v))) depthsSearched += searched;
     return vs;
   };
-  let depthsSearched = 0;
   /** The best move, ties to the earlier; -1 when none is legal. */
   const best = (vs: number[]): Direction | -1 => {
     let move = -1;
