@@ -111,16 +111,18 @@ function writeTables(path: string, header: Buffer | null, tables: readonly Float
 }
 
 /**
- * writeTables without holding the thread: the writes and the fsync go to libuv's pool, and between two
- * chunks the event loop runs (a checkpoint written while the next games train: network-run.ts).
+ * Writes `pieces` to `path` whole or not at all without holding the thread (the writes and the fsync go to
+ * libuv's pool; the event loop runs between pieces): a temporary file, then rename. `beforeRename` may refuse
+ * what was written by throwing. An InputError passes as it is; any other failure is one line naming the file.
  */
-async function writeTablesAsync(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): Promise<string> {
+async function writeWhole(path: string, what: string, pieces: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, beforeRename?: () => void): Promise<void> {
   const { tmp, release } = temporaryFor(path);
-  const hash = createHash('sha256');
   let file: FileHandle | null = null;
   try {
     file = await open(tmp, 'w');
-    for (const bytes of filePieces(header, tables, hash)) for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+    // Each piece is written whole before the next is asked for (a reader may reuse its buffer).
+    for await (const bytes of pieces) for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+    beforeRename?.();
     await file.sync();
     await file.close();
     file = null;
@@ -128,10 +130,16 @@ async function writeTablesAsync(path: string, header: Buffer | null, tables: rea
   } catch (e) {
     await file?.close().catch(() => {});
     await rm(tmp, { force: true });
-    throw writeFailure(what, path, e);
+    throw e instanceof InputError ? e : writeFailure(what, path, e);
   } finally {
     release();
   }
+}
+
+/** writeTables in the background (a checkpoint written while the next games train: network-run.ts). */
+async function writeTablesAsync(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): Promise<string> {
+  const hash = createHash('sha256');
+  await writeWhole(path, what, filePieces(header, tables, hash));
   return hash.digest('hex');
 }
 
@@ -304,10 +312,15 @@ function tablesOf(shape: NetworkShape): Float32Array[] {
   return shape.stages.flatMap(() => shape.tuples.map((cells) => new Float32Array(tableEntries(cells))));
 }
 
+/** A checkpoint's network file whose hash is not the one its checkpoint stored. */
+function notStored(path: string, found: string, stored: string): InputError {
+  return new InputError(`network file "${path}" is not the one its checkpoint stored (sha256 ${found.slice(0, 12)}…, stored ${stored.slice(0, 12)}…)`);
+}
+
 /** A checkpoint's network file, read and checked whole against the `sha256` its checkpoint stored. */
 export function readStoredNetworkFile(path: string, sha256: string): NetworkFile {
   const file = readNetworkFile(path);
-  if (file.sha256 !== sha256) throw new InputError(`network file "${path}" is not the one its checkpoint stored (sha256 ${file.sha256.slice(0, 12)}…, stored ${sha256.slice(0, 12)}…)`);
+  if (file.sha256 !== sha256) throw notStored(path, file.sha256, sha256);
   return file;
 }
 
@@ -318,33 +331,28 @@ export function readStoredNetworkFile(path: string, sha256: string): NetworkFile
  */
 export async function copyNetworkFile(from: string, to: string, sha256: string): Promise<string> {
   readNetworkShape(from); // a network file of a known version, or one line saying what it is
-  const { tmp, release } = temporaryFor(to);
   const hash = createHash('sha256');
-  let source: FileHandle | null = null;
-  let target: FileHandle | null = null;
+  let sum = '';
+  await writeWhole(to, 'network file', chunksOf(from, hash), () => {
+    sum = hash.digest('hex');
+    if (sum !== sha256) throw notStored(from, sum, sha256);
+  });
+  return sum;
+}
+
+/** A file's bytes, 16 MiB at a time in one reused buffer, each fed to `hash`. */
+async function* chunksOf(path: string, hash: Hash): AsyncGenerator<Uint8Array> {
+  const source = await open(path, 'r');
   try {
-    source = await open(from, 'r');
-    target = await open(tmp, 'w');
     const chunk = Buffer.allocUnsafe(1 << 24);
     for (;;) {
       const { bytesRead } = await source.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      hash.update(chunk.subarray(0, bytesRead));
-      for (let done = 0; done < bytesRead; ) done += (await target.write(chunk, done, bytesRead - done)).bytesWritten;
+      if (bytesRead === 0) return;
+      const bytes = chunk.subarray(0, bytesRead);
+      hash.update(bytes);
+      yield bytes;
     }
-    const sum = hash.digest('hex');
-    if (sum !== sha256) throw new InputError(`network file "${from}" is not the one its checkpoint stored (sha256 ${sum.slice(0, 12)}…, stored ${sha256.slice(0, 12)}…)`);
-    await target.sync();
-    await target.close();
-    target = null;
-    await rename(tmp, to);
-    return sum;
-  } catch (e) {
-    await target?.close().catch(() => {});
-    await rm(tmp, { force: true });
-    throw e instanceof InputError ? e : writeFailure('network file', to, e);
   } finally {
-    await source?.close().catch(() => {});
-    release();
+    await source.close();
   }
 }
