@@ -154,8 +154,7 @@ export class NetworkTraining {
    * not that much memory to spare: the checkpoint is then written from the memory itself, the threads idle.
    */
   snapshot(): TrainingSnapshot | null {
-    const tables = this.machine.tables();
-    const accumulators = this.settings.coherence ? this.machine.accumulators() : [];
+    const { tables, accumulators } = this.live();
     const bytes = [...tables, ...accumulators].reduce((n, t) => n + t.byteLength, 0);
     if (!this.copy) {
       // Spare memory: the copy, and a quarter of it again for whatever else the machine runs.
