@@ -51,8 +51,6 @@ export * from './records';
 /** A holder whose heartbeat is older than this is stale, even if its pid exists. */
 export const STALE_HEARTBEAT_MS = 60_000;
 
-export { pidAlive };
-
 /**
  * A run marked running whose process is gone (kill -9, a crash, the machine restarted): its holder was on
  * this host and its pid is dead. (On another host nothing tells; its heartbeat goes stale.)

@@ -171,7 +171,6 @@ export function frontOf(fitness: RunConfig['fitness'], validated: readonly { can
   return { points, dominated: scored.length - first.size, maxCost: fitness.maxCost ?? null };
 }
 
-/** The strongest point of a front within a budget (cost per move, or ms per move), or null when every point costs more. */
 /**
  * When the strongest point within a budget uses under a quarter of it and the front's next point costs more
  * than the budget allows, the front has a gap there: a player in it would likely be stronger. Says so (which
@@ -189,6 +188,7 @@ export function budgetGap(front: readonly FrontPoint[], chosen: FrontPoint, budg
   return `the strongest point within ${limit} ${unit} is point ${chosen.point} at ${figure(used)} ${unit} (${Math.round((100 * used) / limit)} % of the budget); the next, point ${next.point}, needs ${figure(byMs ? next.msPerMove : next.costPerMove)}: the front has nothing between them, and a player there would likely be stronger (fill the gap: docs/tuning.md, "A gap in the front")`;
 }
 
+/** The strongest point of a front within a budget (cost per move, or ms per move), or null when every point costs more. */
 export function strongestWithin(front: readonly FrontPoint[], budget: { maxCost?: number; maxMsPerMove?: number }): FrontPoint | null {
   const within = front.filter((p) => (budget.maxCost === undefined || p.costPerMove <= budget.maxCost) && (budget.maxMsPerMove === undefined || (p.msPerMove !== null && p.msPerMove <= budget.maxMsPerMove)));
   return within.reduce<FrontPoint | null>((best, p) => (best === null || p.validation > best.validation ? p : best), null);
