@@ -17,8 +17,8 @@
  * (user + system, /usr/bin/time), games and moves per CPU second, held-out greedy mean and rates; then the
  * search's ms per move on ziap's network of run 1 (tune2048 at its default cprob and at cprob 0, which is
  * ziap's tree). Ratios are tune2048 over ziap. Everything lands in --work (default: a temporary folder),
- * which a second call reuses: it trains only the runs without a finished record (trained-K.json), so a
- * long comparison stopped between runs carries on; --skip-training trains none.
+ * which a second call reuses: it trains only the runs without a finished record (trained-K.json) and plays
+ * only the held-out games not yet recorded (greedy-K.json), so a long comparison stopped between runs carries on; --skip-training trains none.
  */
 import { Command } from 'commander';
 import { spawn } from 'node:child_process';
@@ -131,10 +131,17 @@ async function main() {
       trained = { ziap: z, tune2048: t, tuneMoves: last.moves, tuneTrainCpu: last.cpuSeconds, ziapMovesPerSecond: mps.at(-1) ?? NaN };
       writeFileSync(join(work, `trained-${k}.json`), JSON.stringify({ ziapCpu: z.cpuSeconds, tuneCpu: t.cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, ziapMovesPerSecond: trained.ziapMovesPerSecond }));
     }
-    progress(`run ${k}/${o.runs}: ${o.heldOut} held-out greedy games of each network, one core each…`);
-    const [zg, tg] = await Promise.all([greedy(0, zbin), greedy(1, tbin)]);
-    // Kept as each run ends: a comparison stopped in a later run still has this one's figures.
-    writeFileSync(join(work, `greedy-${k}.json`), JSON.stringify({ ziap: zg, tune2048: tg }));
+    // Kept as each run ends (a comparison stopped in a later run still has this one's figures) and reused
+    // by the next call unless the run was trained again.
+    const heldFile = join(work, `greedy-${k}.json`);
+    const held = trained === null && existsSync(heldFile) ? (JSON.parse(readFileSync(heldFile, 'utf8')) as { ziap: Greedy; tune2048: Greedy; games?: number; seed?: number }) : null;
+    let zg: Greedy, tg: Greedy;
+    if (held && held.games === o.heldOut && held.seed === o.heldSeed) ({ ziap: zg, tune2048: tg } = held);
+    else {
+      progress(`run ${k}/${o.runs}: ${o.heldOut} held-out greedy games of each network, one core each…`);
+      [zg, tg] = await Promise.all([greedy(0, zbin), greedy(1, tbin)]);
+      writeFileSync(heldFile, JSON.stringify({ ziap: zg, tune2048: tg, games: o.heldOut, seed: o.heldSeed }));
+    }
     const saved = existsSync(join(work, `trained-${k}.json`)) ? JSON.parse(readFileSync(join(work, `trained-${k}.json`), 'utf8')) : null;
     runs.push({
       run: k,
