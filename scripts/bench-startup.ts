@@ -12,7 +12,9 @@ const rounds = Number(process.argv[2] ?? 21);
 const cases: Record<string, string[]> = {
   'node -e 0': ['-e', '0'],
   'tune2048 --help': [MAIN, '--help'],
+  // Depth 2 searches in the command's own thread; depth 3 in a worker thread (a second Node instance).
   'tune2048 hint (depth 2)': [MAIN, 'hint', '2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2'],
+  'tune2048 hint (depth 3, a worker thread)': [MAIN, 'hint', '-d', '3', '2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 2'],
   'tune2048 runs (no database)': [MAIN, 'runs', '--db', '/nonexistent/x.sqlite'],
   // Loads and checks a run config (valibot) and its start weights, then stops at the database path.
   'tune2048 tune (config checked, no database)': [MAIN, 'tune', '-c', join(__dirname, '..', 'configs', 'quick.json'), '--db', join(__dirname, '..', 'package.json', 'x.sqlite')],

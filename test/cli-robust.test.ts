@@ -415,6 +415,27 @@ describe('honest numbers and clear errors', () => {
     expect(r.stdout).toBe(''); // it did not wait for the search to end
   });
 
+  it('hint searches a shallow board in its own thread (no second Node instance to start) and a deep one in a worker thread (the stop above)', () => {
+    // A preload that counts the worker threads the command starts and the modules it loads.
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-hint-threads-'));
+    const preload = join(dir, 'count.cjs');
+    writeFileSync(preload, `const wt = require('node:worker_threads'); let n = 0; const W = wt.Worker;
+wt.Worker = class extends W { constructor(...a) { super(...a); n++; } };
+process.on('exit', () => process.stderr.write('threads ' + n + ' cli-progress ' + Object.keys(require.cache).some((f) => f.includes('cli-progress')) + '\\n'));`);
+    const hint = (args: string[]) => runCli(['hint', ...args, '2 4 8 16/0 0 0 2/0 0 0 0/0 0 0 0'], { env: { ...process.env, NODE_OPTIONS: `--require ${preload}` } });
+    const counted = (r: ReturnType<typeof hint>) => r.stderr.match(/threads (\d+) cli-progress (\w+)/)!.slice(1);
+    const shallow = [hint(['-d', '1']), hint(['-d', '2', '--player', 'minimax'])];
+    for (const r of shallow) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(counted(r)).toEqual(['0', 'false']);
+    }
+    // The same answer either way: the board's values from a worker thread (depth 1 within a time per move).
+    const threaded = hint(['-d', '1', '--ms-per-move', '1000', '--json']);
+    expect(counted(threaded)).toEqual(['1', 'false']);
+    const inProcess = hint(['-d', '1', '--json']);
+    expect(JSON.parse(inProcess.stdout).moves).toEqual(JSON.parse(threaded.stdout).moves);
+  });
+
   it('Ctrl-C stops a race as it stops a tune; the command it prints goes on to the uninterrupted result', async () => {
     const args = (db: string) => ['race', '-c', writeConfig(SLOW), '--optimizers', 'ga', '--seeds', '1,2,3', '--budget', '150', '--checkpoints', '2', '--holdout', '6', '--db', db, '--json'];
     const whole = runCli(args(tempDb()));

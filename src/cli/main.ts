@@ -8,7 +8,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, exitCodeOf } from './exit-codes';
 import { installProcessGuards } from './process';
-import { stopAllProgress } from './progress';
+import { stopAllProgress } from './running-bars';
 import { usageErrorLine } from './usage-error';
 
 interface CommandEntry {

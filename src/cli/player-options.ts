@@ -7,9 +7,7 @@ import { parseIntegerOption, parseNumberOption, parseThreads } from './options';
 import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
 import { loadWeights } from '../heuristic/weights';
-import { resolveExternalPlayer } from '../player/external/definition';
-import { externalName, externalPlayerSpec } from '../player/external/resolve';
-import { NETWORK_PREFIX, networkFileOf, networkPlayerSpec } from '../player/network-player';
+import { externalName, NETWORK_PREFIX, networkFileOf } from '../player/player-ref';
 
 /** A built-in kind, or "external:NAME" (a player in configs/players or a player file). */
 export type PlayerOption = PlayerKind | `external:${string}` | `network:${string}`;
@@ -81,11 +79,14 @@ export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; 
   const name = externalName(opts.player);
   if (name !== null) {
     if (opts.msPerMove !== undefined) throw new InputError('--ms-per-move deepens expectimax\'s search or a network\'s; an external player searches as it likes');
+    // The external and network players' modules load only for them (hint's start is every command's cost).
+    const [{ resolveExternalPlayer }, { externalPlayerSpec }] = await Promise.all([import('../player/external/definition'), import('../player/external/resolve')]);
     return externalPlayerSpec(resolveExternalPlayer(name), opts.params);
   }
   const network = networkFileOf(opts.player);
   if (network !== null) {
     if (opts.params) throw new InputError('--params gives an external player\'s values; a network has none');
+    const { networkPlayerSpec } = await import('../player/network-player');
     return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove, threads: opts.threads });
   }
   if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');

@@ -4,6 +4,7 @@
  */
 import cliProgress from 'cli-progress';
 import { formatDuration } from './format';
+import { runningBars } from './running-bars';
 
 export interface Progress {
   update(done: number, extra?: Record<string, string | number>): void;
@@ -13,13 +14,6 @@ export interface Progress {
   stop(): void;
 }
 
-/** Bars running now: a command that fails stops them (their redraw timer would keep the process alive). */
-const running = new Set<cliProgress.SingleBar>();
-
-export function stopAllProgress(): void {
-  for (const bar of running) bar.stop();
-  running.clear();
-}
 
 /**
  * cli-progress's ETA is 0 before anything is done and the strings INF/NULL
@@ -93,7 +87,7 @@ export function createProgress(label: string, total: number, format?: string, pa
     cliProgress.Presets.legacy,
   );
   bar.start(total, 0, payload);
-  running.add(bar);
+  runningBars.add(bar);
   return {
     update: (done, extra) => bar.update(done, extra),
     // Restarting at `done` empties cli-progress's ETA buffer, which would otherwise count the jump as speed.
@@ -103,7 +97,7 @@ export function createProgress(label: string, total: number, format?: string, pa
     },
     setTotal: (total) => bar.setTotal(total),
     stop: () => {
-      running.delete(bar);
+      runningBars.delete(bar);
       if (log) log.stopping = true;
       bar.stop();
     },

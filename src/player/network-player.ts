@@ -25,8 +25,6 @@ import { buildStagedTables, loadableTables, type LoadableTables } from '../heuri
 import { heuristicFields, type Weights } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
 
-export const NETWORK_PREFIX = 'network:';
-
 const KEEP = 2;
 const loaded = new Map<string, NetworkMachine>();
 
@@ -211,10 +209,3 @@ export function fileSha256(path: string): string {
   return checkNetworkFile(path).sha256;
 }
 
-/** "network:FILE" → FILE; null otherwise. */
-export function networkFileOf(arg: string): string | null {
-  if (!arg.startsWith(NETWORK_PREFIX)) return null;
-  const file = arg.slice(NETWORK_PREFIX.length);
-  if (file === '') throw new InputError('network:FILE needs a network file (tune2048 learn export RUN --out FILE)');
-  return file;
-}

@@ -12,7 +12,8 @@ import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult, openGameMemo, type OpenGameMemo } from '../stored-results';
 import { externalContender, namedExternalPlayers } from '../../player/external/resolve';
-import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
+import { networkPlayerSpec } from '../../player/network-player';
+import { networkFileOf } from '../../player/player-ref';
 import { basename } from 'node:path';
 import type { DepthSetting } from '../../player/expectimax';
 

@@ -3,8 +3,8 @@ import { createInterface } from 'node:readline';
 import { Board, formatBoard, parseBoard, prettyBoard } from '../../engine/board';
 import { applyMove, DIRECTION_NAMES, type Direction } from '../../engine/moves';
 import type { Decision } from '../../engine/player';
-import { closeExternalProcess, externalDecision, externalProcessFor } from '../../player/external/play';
-import { foregroundPlayer } from '../../player/foreground';
+import { decidesAtOnce, foregroundPlayer } from '../../player/foreground';
+import type { ForegroundDecision } from '../../player/session';
 import { stillWorking } from '../still-working';
 import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { EXIT_BAD_INPUT } from '../exit-codes';
@@ -87,19 +87,29 @@ export function command(): Command {
   addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (boardText: string | undefined, opts: HintOptions) => {
       const spec = await cliPlayer(opts);
       let hintOf: (board: Board) => Promise<Hint>;
-      let closeThread: (() => Promise<void>) | undefined;
+      let close: (() => Promise<void>) | undefined;
       if (spec.kind === 'external') {
         // The program answers each board as the first of a new game; its values (if it gives them) are shown.
+        const { closeExternalProcess, externalDecision, externalProcessFor } = await import('../../player/external/play');
         const program = await externalProcessFor(spec.external, spec.external.launch!);
+        close = async () => closeExternalProcess();
         hintOf = async (board) => hintFrom(board, await externalDecision(program, spec.external.params, board), 'its own');
       } else {
-        // The search runs in a thread of its own: Ctrl-C stops even a depth-7 search at once (exit 130).
-        const thread = await foregroundPlayer(spec);
-        closeThread = () => thread.close();
+        // A search that can take long runs in a thread of its own: Ctrl-C stops even a depth-7 search at once
+        // (exit 130). A shallow one runs here: a thread would cost more to start than the search.
+        let decide: (board: Board) => Promise<ForegroundDecision>;
+        if (decidesAtOnce(spec)) {
+          const session = (await import('../../player/session')).playerSession(spec);
+          decide = async (board) => session.decide(board);
+        } else {
+          const thread = await foregroundPlayer(spec);
+          close = () => thread.close();
+          decide = (board) => thread.remote.decide(board);
+        }
         hintOf = async (board) => {
           const notice = stillSearching();
           try {
-            const decision = await thread.remote.decide(board);
+            const decision = await decide(board);
             // The depth the player searched on this board (auto and a network's depth rule deepen some boards).
             return hintFrom(board, decision, decision.depth ?? opts.depth);
           } finally {
@@ -110,8 +120,7 @@ export function command(): Command {
       try {
         await answer(boardText, hintOf, opts);
       } finally {
-        closeExternalProcess();
-        await closeThread?.();
+        await close?.();
       }
     });
   // A board whose first tile is negative ("-2 4 0 0/…") looks like an option to commander: name the real problem.

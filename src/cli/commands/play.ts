@@ -4,7 +4,7 @@ import { RULES, type Rules } from '../../engine/rules';
 import { InputError } from '../../util/errors';
 import { gameSeed } from '../../player/players';
 import { foregroundPlayer } from '../../player/foreground';
-import { networkFileOf } from '../../player/network-player';
+import { networkFileOf } from '../../player/player-ref';
 import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
 import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';

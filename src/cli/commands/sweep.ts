@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { basename } from 'node:path';
-import { networkFileOf, networkPlayerSpec } from '../../player/network-player';
+import { networkPlayerSpec } from '../../player/network-player';
+import { networkFileOf } from '../../player/player-ref';
 import type { Contender } from '../../compare/compare';
 import { loadWeights } from '../../heuristic/weights';
 import { compareWeights, Sweep } from '../../compare/compare';

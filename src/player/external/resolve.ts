@@ -12,16 +12,7 @@ import { resolveExternalPlayer, type ExternalPlayerDefinition } from './definiti
 import { isParamsFile, loadParamsFile, paramsFor, parseParamsFile } from './params-file';
 import { readAnnouncement } from './play';
 import { announcementHash, defaultParams } from './protocol';
-
-export const EXTERNAL_PREFIX = 'external:';
-
-/** The player ref of `--player`: "external:NAME" → NAME; null for a built-in kind. */
-export function externalName(player: string): string | null {
-  if (!player.startsWith(EXTERNAL_PREFIX)) return null;
-  const name = player.slice(EXTERNAL_PREFIX.length);
-  if (name === '') throw new InputError('--player external:NAME needs the player\'s name or player file (external:greedy-py)');
-  return name;
-}
+import { EXTERNAL_PREFIX } from '../player-ref';
 
 /** The spec of a defined player with a parameter file's values (or its defaults). */
 export async function externalPlayerSpec(definition: ExternalPlayerDefinition, paramsPath?: string): Promise<ExternalPlayerSpec> {
