@@ -13,6 +13,7 @@ import { exportBestWeights } from '../src/tuner/export';
 import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 import { createRun, prepareRun } from '../src/tuner/run-problem';
 import { Store } from '../src/store/store';
+import { trainSmallNetwork } from './helpers/network';
 
 const minimal = { space: { start: 'nneonneo', params: { empty: { min: 0, max: 1000 } } } };
 
@@ -28,12 +29,28 @@ describe('run configs', () => {
     const dir = join(__dirname, '..', 'configs');
     const names = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(names).toEqual(expect.arrayContaining(['smoke.json', 'quick.json', 'default.json', 'depth3.json', 'depth3-matrix.json', 'learn-lines.json']));
+    // A network config names the network the docs export (db/ntuple.bin); here it is given one, as --network does.
+    const network = join(mkdtempSync(join(tmpdir(), 'tune2048-c-')), 'tiny.bin');
+    await trainSmallNetwork({ tuples: [[0, 1, 2, 3], [0, 4, 8, 12]], stages: [{ maxTile: [2, 4096] }, { maxTile: [8192, 32768] }], promote: true }, network, 1, 20);
     for (const name of names) {
-      const learning = (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { format?: string }).format === 'tune2048/learn';
+      const data = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { format?: string; fitness?: { player?: { kind?: string } } };
+      const learning = data.format === 'tune2048/learn';
+      const options = data.fitness?.player?.kind === 'network' ? { network } : {};
       // Awaited: an external player's run starts its program (npm run build makes the C example) to read its parameters.
-      const prepared = Promise.resolve().then((): unknown => (learning ? loadLearnConfig(join(dir, name)) : prepareRun(loadConfig(join(dir, name)))));
+      const prepared = Promise.resolve().then((): unknown => (learning ? loadLearnConfig(join(dir, name)) : prepareRun(loadConfig(join(dir, name), options))));
       await expect(prepared, name).resolves.toBeTruthy();
     }
+  });
+
+  it("--network gives a network config its network, and is refused for any other; a config's missing network names --network", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-c-'));
+    const config = join(dir, 'front.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(join(__dirname, '..', 'configs', 'front-network.json'), 'utf8')), fitness: { games: 2, cost: 'nodes', player: { kind: 'network', file: 'absent.bin' } } }));
+    expect(() => loadConfig(config)).toThrow(`config "${config}" tunes on the network "${join(dir, 'absent.bin')}", which does not exist: give yours with --network FILE (tune2048 learn export RUN --out FILE writes one)`);
+    // Resolved from the working folder, as every command-line path is.
+    const given = loadConfig(config, { network: 'some/net.bin' });
+    expect((given.fitness.player as { file: string }).file).toBe(join(process.cwd(), 'some', 'net.bin'));
+    expect(() => loadConfig('quick', { network: 'net.bin' })).toThrow(/^--network "net.bin": config ".*quick.json" does not tune on a network \(its fitness.player is expectimax\)/);
   });
 
   it('equal configs hash alike whatever the key order', () => {

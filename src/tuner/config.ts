@@ -6,6 +6,7 @@
  * start-up where zod's cost ~100 ms).
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { externalPlayerFields, resolveExternalPlayer, type ExternalPlayerDefinition } from '../player/external/definition';
 import * as v from 'valibot';
@@ -449,7 +450,12 @@ function searchCprobParam(config: RunConfig, origin: string): void {
   config.space.params![SEARCH_CPROB] = { min: spec.min, max: spec.max, scale: spec.scale ?? 'linear', start };
 }
 
-export function loadConfig(ref: string): RunConfig {
+/**
+ * A run config by path or shipped name, its files resolved. `network` (tune and race's --network, a path
+ * from the working folder) replaces the network a config's player names: a shipped network config names
+ * where the docs export one, and a user tunes on their own.
+ */
+export function loadConfig(ref: string, { network: networkFile }: { network?: string } = {}): RunConfig {
   const path = shippedConfigPath(ref, 'tuning');
   const data = readJsonFile(path, 'config file');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with ${suggest(['learn', 'start', '-c', path])}`);
@@ -459,9 +465,11 @@ export function loadConfig(ref: string): RunConfig {
   if (external) external.cwd = resolve(dirname(resolve(path)), external.cwd ?? '.');
   // A network's file, and a network player file as the start, are the config's folder's too.
   const network = networkPlayerOf(config);
+  if (networkFile !== undefined && !network) throw new InputError(`--network "${networkFile}": config "${path}" does not tune on a network (its fitness.player is ${externalPlayerOf(config) ? 'an external player' : config.fitness.player ?? 'expectimax'}): give it with a config whose player is { "kind": "network", … }`);
   if (network) {
-    network.file = resolve(dirname(resolve(path)), network.file);
+    network.file = networkFile !== undefined ? resolve(networkFile) : resolve(dirname(resolve(path)), network.file);
     if (config.space.start !== 'defaults') config.space.start = resolve(dirname(resolve(path)), config.space.start);
+    if (networkFile === undefined && !existsSync(network.file)) throw new InputError(`config "${path}" tunes on the network "${network.file}", which does not exist: give yours with --network FILE (tune2048 learn export RUN --out FILE writes one)`);
   }
   return config;
 }

@@ -25,6 +25,7 @@ export function command(): Command {
       if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
       return k;
     }))
+    .option('--network <file>', "a network config's network (e.g. front-network): this file instead of the one the config names")
     .option('--seeds <list>', 'run seeds per contender', parseListOption('--seeds', parseIntegerOption('--seeds', 0, 2 ** 32 - 1)), [1, 2, 3])
     .option('--budget <games>', 'fitness games per run', parseIntegerOption('--budget', 1), 12000)
     .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
@@ -35,8 +36,8 @@ export function command(): Command {
     .option('--svg <file>', 'write the figure (SVG) here')
     .option('--force', 'overwrite --svg when it exists')
     .option('--json', 'one JSON object on stdout')
-    .action(async (opts: { config: string; optimizers?: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean; force?: boolean }) => {
-      const problem = loadConfig(opts.config);
+    .action(async (opts: { config: string; network?: string; optimizers?: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean; force?: boolean }) => {
+      const problem = loadConfig(opts.config, { network: opts.network });
       const fronts = hasFront(problem);
       const optimizers = opts.optimizers ?? (fronts ? ['nsga2', 'random'] : [...DEFAULT_RACE_CONTENDERS]);
       // Every contender's config is checked before anything is created.

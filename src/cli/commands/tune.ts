@@ -11,14 +11,15 @@ export function command(): Command {
   return new Command('tune')
     .description('start a tuning run from a config; prints the run id first, then one line per generation')
     .requiredOption('-c, --config <file>', 'run config: a JSON file, or a shipped one by name (quick, default, depth2, …: the package\'s configs/)')
+    .option('--network <file>', "a network config's network (e.g. front-network): this file instead of the one the config names")
     .option('--name <name>', 'name of the run (default: the config name)')
     .addOption(dbOption())
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
     .addOption(queueOption())
     .option('--json', 'one JSON event per line on stdout')
-    .action(async (opts: { config: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; network?: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean }) => {
       // Everything the run needs is checked before the database is opened (or created).
-      const config = loadConfig(opts.config);
+      const config = loadConfig(opts.config, { network: opts.network });
       const stored = await prepareRun(config);
       const warning = await checkReplay(stored);
       if (warning) console.error(warning);
