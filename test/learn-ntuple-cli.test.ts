@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
+import { runCli, runPrinted, startCli, waitFor, waitForOutput } from './helpers/cli';
 import { peek } from './helpers/runs';
 
 const dirs: string[] = [];
@@ -283,6 +283,56 @@ describe('tune2048 learn with an n-tuple network', () => {
     const r = runCli(['learn', 'resume', '1', '--db', db]);
     expect(r.code, r.stderr).toBe(0);
     expect(exported(db).equals(uninterrupted)).toBe(true);
+  });
+
+  it('learn show --follow: each checkpoint as it is stored, live, then the run\'s status when it stops (exit 0); --json one object a checkpoint', async () => {
+    const db = join(dir(), 'learn.sqlite');
+    const run = startCli(['learn', 'start', '-c', config({ games: 1_000_000, checkpointEvery: 500, heldOut: { games: 10, seed: 1 } }), '--db', db]);
+    await waitFor(() => checkpoints(db) >= 1);
+    const follow = startCli(['learn', 'show', '1', '--db', db, '--follow']);
+    await waitForOutput(follow, 'stdout', /checkpoint at 500 games, [\d.]+ cpu min: held-out \d+ \(10 games; 8192 \S+ 16384 \S+ 32768 \S+\); last 1000 \d+/);
+    // Stopped now, the run stores one more checkpoint (at a game boundary) after the follow began: it must see it.
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(130);
+    const followed = await follow.done;
+    expect(followed.code, followed.stderr).toBe(0);
+    const curve = (JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { games: number }[] }).curve;
+    const lines = followed.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^learning run 1 \(small tuples\): 4 tuples of 4 cells, one stage; learning rate 0.1; \d+ checkpoints? so far$/);
+    expect(lines.filter((l) => l.startsWith('checkpoint at ')).map((l) => Number(/at (\d+) games/.exec(l)![1]))).toEqual(curve.map((c) => c.games));
+    expect(curve.at(-1)!.games % 500).not.toBe(0); // the stop's own checkpoint, stored after the follow had started
+    expect(lines.slice(-3)).toEqual(['learning run 1: stopped', '', `resume it with: tune2048 learn resume 1 --db ${db}`]);
+    // A run that no longer trains is shown whole at once; --json gives each checkpoint's figures.
+    const json = runCli(['learn', 'show', '1', '--db', db, '--follow', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { games: number }).games)).toEqual(curve.map((c) => c.games));
+    const noRun = runCli(['learn', 'show', '--db', db, '--follow']);
+    expect([noRun.code, noRun.stderr.trim()]).toEqual([2, 'tune2048: --follow follows one run: give its id (tune2048 learn show RUN --follow)']);
+  });
+
+  it('learn report: one offline HTML page of the run (checkpoints, the curve\'s data for its charts, the latest network, the config); an existing file is kept without --force', () => {
+    const db = join(dir(), 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: 2000 }), '--db', db]).code).toBe(0);
+    const out = join(dir(), 'my report.html');
+    const r = runCli(['learn', 'report', '1', '--db', db, '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ run: 1, out });
+    const html = readFileSync(out, 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<script[^>]*\bsrc=|<link|https?:\/\//); // everything inline: nothing to fetch
+    const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { curve: { games: number; heldOut: { mean: number; rates: number[] } }[] };
+    const data = JSON.parse(/<script type="application\/json" id="learn-data">(.*?)<\/script>/s.exec(html)![1]) as { curve: { games: number; heldOutMean: number }[] };
+    expect(data.curve.map((c) => [c.games, c.heldOutMean])).toEqual(shown.curve.map((c) => [c.games, c.heldOut.mean]));
+    for (const c of shown.curve) expect(html).toContain(`<td>${Math.round(c.heldOut.mean).toLocaleString('en-US')}</td><td>${(100 * c.heldOut.rates[0]).toFixed(1)}%</td>`);
+    for (const id of ['chart-learn', 'chart-learn-rates']) expect(html).toContain(`<div id="${id}" class="chart"></div>`);
+    expect(html).toContain('learn-1-2000.bin');
+    expect(html).toContain('&quot;checkpointEvery&quot;: 1000');
+    const again = runCli(['learn', 'report', '1', '--db', db, '--out', out]);
+    expect([again.code, again.stderr.trim()]).toEqual([2, `tune2048: --out "${out}" exists; add --force to overwrite it, or name another file`]);
+    expect(runCli(['learn', 'report', '1', '--db', db, '--out', out, '--force']).code).toBe(0);
+    const missing = runCli(['learn', 'report', '7', '--db', db, '--out', join(dir(), 'x.html')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('Ctrl-C while the late-start boards are collected (minutes for a deep tile): stopped there, exit 130, nothing trained; resumed, it collects them, stores them with the run and trains; resumed again, it reads them back', async () => {

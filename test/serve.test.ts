@@ -309,6 +309,13 @@ describe('tune2048 serve in Chromium', () => {
     await page.reload();
     await page.waitForSelector('#checkpoints-table');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
+    // Its offline report draws the same two charts from the data in the page, nothing fetched; its table, the same rows.
+    const report = join(mkdtempSync(join(tmpdir(), 'tune2048-learn-report-')), 'learn.html');
+    expect(runCli(['learn', 'report', '1', '--db', db, '--out', report]).code).toBe(0);
+    await page.goto(`file://${report}`);
+    await page.waitForSelector('#chart-learn-rates canvas');
+    expect(await page.$$eval('canvas', (c) => c.length)).toBe(2);
+    expect(await page.$eval('.table-scroll tbody tr:last-child', (tr) => tr.textContent)).toContain(last);
   });
 
   it('no page logged a console error', () => {

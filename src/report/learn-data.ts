@@ -24,6 +24,8 @@ export interface LearnPoint {
   games: number;
   /** Training minutes (n-tuple networks; null for line tables). */
   minutes: number | null;
+  /** Processor minutes of training (n-tuple networks whose checkpoints count them; else null). */
+  cpuMinutes: number | null;
   recentMean: number;
   heldOutMean: number | null;
   stats: CheckpointStats | null;
@@ -48,7 +50,7 @@ export function learnDetail(store: Store, id: number): { run: LearnItem; curve: 
   const run = listLearnItems(store).find((r) => r.id === id)!;
   const curve = store.learnCurve(id).map((c) => {
     const stats = (c.stats ?? null) as CheckpointStats | null;
-    return { games: c.games, minutes: stats ? stats.trainSeconds / 60 : null, recentMean: c.meanScore, heldOutMean: stats?.heldOut?.mean ?? null, stats };
+    return { games: c.games, minutes: stats ? stats.trainSeconds / 60 : null, cpuMinutes: stats?.cpuSeconds !== undefined ? stats.cpuSeconds / 60 : null, recentMean: c.meanScore, heldOutMean: stats?.heldOut?.mean ?? null, stats };
   });
   return { run, curve };
 }

@@ -4,13 +4,12 @@
  * build/web/report-charts.js by `npm run build`), inlined; nothing is fetched.
  * The tables are plain HTML, so the numbers read without any script.
  */
-import { readFileSync } from 'node:fs';
 import { reachCells, REACH_HEADERS } from '../compare/summary';
-import { join, resolve } from 'node:path';
 import type { Store } from '../store/store';
 import { describeModel } from '../tuner/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
+import { chartScript, htmlTable, pageHead, scriptJson } from './html';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from './front-table';
 import { interval, num as formatNumber } from './numbers';
 
@@ -27,24 +26,6 @@ function weightRows(w: unknown, prefix = ''): [string, string][] {
 }
 /** The fields of a weights file that are not weights. */
 const NOT_WEIGHTS = new Set(['format', 'version', 'name', 'description', 'source', 'provenance']);
-const WEB = resolve(__dirname, '..', '..', 'build', 'web');
-
-function htmlTable(head: string[], rows: (string | number)[][]): string {
-  const th = head.map((h) => `<th>${esc(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${esc(String(c))}</td>`).join('')}</tr>`).join('\n');
-  return `<table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
-}
-
-function asset(name: string): string {
-  try {
-    return readFileSync(join(WEB, name), 'utf8');
-  } catch {
-    throw new Error(`the report's chart script "${join(WEB, name)}" is missing; build it with: npm run build`);
-  }
-}
-
-/** JSON inside a <script> element: "</" would end the element early. */
-const scriptJson = (data: unknown) => JSON.stringify(data).replace(/<\//g, '<\\/');
 
 export function buildRunReport(store: Store, runId: number): string {
   const d = runDetail(store, runId);
@@ -84,16 +65,7 @@ export function buildRunReport(store: Store, runId: number): string {
     })
     .join('\n');
 
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<title>tune2048 run ${run.id}: ${esc(run.name)}</title>
-<style>
-body { font-family: sans-serif; max-width: 980px; margin: 2em auto; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
-th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
-figure { margin: 1.5em 0; } code { background: #f4f4f4; padding: 0 3px; }
-${asset('uPlot.min.css')}
-</style></head>
+  return `${pageHead(`tune2048 run ${run.id}: ${run.name}`)}
 <body>
 <h1>tune2048 run ${run.id}: ${esc(run.name)}</h1>
 <p id="summary">Status <b>${esc(run.status)}</b>${run.error ? ` (${esc(run.error)})` : ''}; optimizer <code>${esc(s.optimizer)}</code>;
@@ -115,7 +87,7 @@ ${htmlTable(['candidate', 'generation', 'origin', 'fitness', 'validation'], d.fi
 ${d.sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
 ${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>tune2048 compare … --db … --run ${run.id}</code>; every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 <script type="application/json" id="run-data">${scriptJson(d)}</script>
-<script>${asset('report-charts.js').replace(/<\/script/gi, '<\\/script')}</script>
+${chartScript()}
 </body></html>
 `;
 }

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { relative, dirname, resolve } from 'node:path';
+import { relative, dirname, join, resolve } from 'node:path';
 import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
 import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } from '../../learn/config';
@@ -21,7 +21,8 @@ import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
 import { networkPlayerSpec } from '../../player/network-player';
 import { depthRuleProblem, networkSettingsFile } from '../../player/network-settings';
 import { downgradeProblem } from '../../player/downgrade';
-import { EXIT_INTERRUPTED } from '../exit-codes';
+import { EXIT_FAILURE, EXIT_INTERRUPTED } from '../exit-codes';
+import { buildLearnReport } from '../../report/learn-report';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
@@ -154,8 +155,11 @@ export function command(): Command {
     .argument('[run]', 'learning run id', parseRunId)
     .addOption(dbOption())
     .option('--json', 'JSON on stdout')
-    .action(async (runId: number | undefined, opts: { db: string; json?: boolean }) => {
-      await withStore(opts.db, 'read', (store) => {
+    .option('--follow', "with a run: keep showing it while it trains, each new checkpoint as it is stored (on a terminal the whole view is drawn again; --json: one JSON line a checkpoint), until it stops")
+    .action(async (runId: number | undefined, opts: { db: string; json?: boolean; follow?: boolean }) => {
+      if (opts.follow && runId === undefined) throw new InputError('--follow follows one run: give its id (tune2048 learn show RUN --follow)');
+      await withStore(opts.db, 'read', async (store) => {
+        if (opts.follow) return followRun(store, runId!, !!opts.json);
         if (runId === undefined) {
           const runs = store.listLearnRuns().map((r) => ({ ...r, ...(holderGone(r) ? { processGone: true } : {}), games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
           if (opts.json) return console.log(JSON.stringify(runs));
@@ -174,6 +178,22 @@ export function command(): Command {
         console.log('games\tmean score\tmax tile');
         for (const c of curve) console.log(`${c.games}\t${Math.round(c.meanScore)}\t${c.maxTile}`);
         resumeHint(store, run, curve.at(-1)?.games ?? 0);
+      });
+    });
+  learn
+    .command('report')
+    .description("write a self-contained offline HTML report of a learning run (its training curve, held-out tile rates and checkpoints; charts drawn by a script inlined in the page) and print its path")
+    .argument('<run>', 'learning run id', parseRunId)
+    .addOption(dbOption())
+    .option('-o, --out <file>', 'output file (default: reports/learn-<id>.html)')
+    .option('--force', 'overwrite the output file when it exists (a report written again after more checkpoints)')
+    .option('--json', 'one JSON object on stdout: {run, out, bytes}')
+    .action(async (runId: number, opts: { db: string; out?: string; force?: boolean; json?: boolean }) => {
+      await withStore(opts.db, 'read', (store) => {
+        const html = buildLearnReport(store, runId);
+        const out = opts.out ?? join('reports', `learn-${runId}.html`);
+        writeOutputFile(out, html, { createFolder: opts.out === undefined, force: opts.force }); // the default folder is made when missing
+        console.log(opts.json ? JSON.stringify({ run: runId, out, bytes: Buffer.byteLength(html) }) : out);
       });
     });
   learn
@@ -358,6 +378,50 @@ function showNetworkRun(store: Store, runId: number, json: boolean): void {
     console.log(textChart(points, { xLabel: 'training minutes', yLabel: 'held-out greedy mean' }));
   }
   resumeHint(store, run, curve.at(-1)?.games ?? 0);
+}
+
+/** How often `learn show --follow` looks for a new checkpoint (the run's own process writes them). */
+const FOLLOW_POLL_MS = 1000;
+
+/**
+ * `learn show RUN --follow`: the run as it trains. On a terminal the whole view (table and chart) is drawn
+ * again at each new checkpoint; into a pipe or file each new checkpoint is one more line (--json: one JSON
+ * object). Ends when the run no longer trains (finished, stopped, failed, or its process gone), with its status.
+ */
+async function followRun(store: Store, runId: number, json: boolean): Promise<void> {
+  const redraw = !json && process.stdout.isTTY === true;
+  let shown = 0;
+  for (;;) {
+    const run = store.requireLearnRun(runId);
+    const config = run.storedConfig as LearnConfig;
+    const curve = store.learnCurve(runId);
+    if (curve.length > shown || shown === 0) {
+      if (redraw) {
+        process.stdout.write('\x1b[2J\x1b[H');
+        if (config.network) showNetworkRun(store, runId, false);
+        else console.log(table([['games', 'mean score', 'max tile'], ...curve.map((c) => [String(c.games), String(Math.round(c.meanScore)), String(c.maxTile)])]));
+      } else {
+        if (shown === 0 && !json) console.log(`learning run ${run.id} (${run.name}): ${config.network ? describeNetworkRun(config) : 'line tables'}; ${curve.length} checkpoint${curve.length === 1 ? '' : 's'} so far`);
+        for (const c of curve.slice(shown)) console.log(json ? JSON.stringify({ games: c.games, at: c.at, ...(c.stats ? (c.stats as CheckpointStats) : { meanScore: c.meanScore, maxTile: c.maxTile }) }) : checkpointLine(c.games, c.meanScore, (c.stats ?? null) as CheckpointStats | null));
+      }
+      shown = Math.max(1, curve.length);
+    }
+    if (run.status !== 'running' || holderGone(run)) {
+      if (!json) console.log(`learning run ${run.id}: ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}`);
+      if (!redraw && !json) resumeHint(store, run, curve.at(-1)?.games ?? 0);
+      if (run.status === 'failed') process.exitCode = EXIT_FAILURE;
+      return;
+    }
+    await new Promise((done) => setTimeout(done, FOLLOW_POLL_MS));
+  }
+}
+
+/** One checkpoint as a line of `learn show --follow` into a pipe. */
+function checkpointLine(games: number, meanScore: number, stats: CheckpointStats | null): string {
+  if (!stats) return `checkpoint at ${games} games: mean of the last games ${Math.round(meanScore)}`;
+  const h = stats.heldOut;
+  const cpu = stats.cpuSeconds === undefined ? '' : `, ${(stats.cpuSeconds / 60).toFixed(1)} cpu min`;
+  return `checkpoint at ${games} games${cpu}: held-out ${h ? `${Math.round(h.mean)} (${h.games} games; ${ratesText(h, 2)})` : '-'}; last 1000 ${Math.round(stats.recent.mean)}`;
 }
 
 /** A learning run's status as a user needs it: one marked running whose process is gone (kill -9) is stopped. */

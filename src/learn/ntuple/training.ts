@@ -2,6 +2,7 @@
  * The training of one n-tuple network: its memory, its threads, the games done, the summaries a curve is
  * made of (the last training games; held-out greedy games), and its tables to and from a network file.
  */
+import { REACH_TILES } from '../../compare/summary';
 import type { Board } from '../../engine/board';
 import { NetworkMachine, type RestartRule } from './machine';
 import { freemem } from 'node:os';
@@ -27,8 +28,8 @@ export interface TrainingSettings {
   restarts?: RestartRule;
 }
 
-/** The tiles whose rates a summary gives. */
-export const RATE_TILES = [2048, 4096, 8192, 16384, 32768] as const;
+/** The tiles whose rates a checkpoint keeps: the ones play and compare report. */
+export const RATE_TILES = REACH_TILES;
 
 /** A checkpoint's state: the tables and accumulators in file order, after `games` games. */
 export interface TrainingSnapshot {

@@ -5,6 +5,8 @@
  */
 import uPlot from 'uplot';
 import type { RunDetail } from '../../report/run-data';
+import type { LearnPoint } from '../../report/learn-data';
+import { REACH_TILES } from '../../compare/summary';
 import { seriesStrokes } from './colors';
 import { frontChartSpec } from './front-chart';
 
@@ -97,6 +99,41 @@ export function drawEcdf(el: HTMLElement, title: string, contenders: { label: st
 }
 
 /** The figures of a run: fitness, step size, tuned parameters, and each stored comparison's distributions. */
+/**
+ * A learning run's charts (its dashboard page and `learn report`): the held-out greedy mean and the last
+ * training games' mean against training minutes (games for line tables, which time nothing), and the
+ * held-out games' tile rates.
+ */
+export function drawLearnCharts(curve: readonly LearnPoint[], find: (id: string) => HTMLElement | null): void {
+  if (curve.length === 0) return;
+  const timed = curve.every((c) => c.minutes !== null);
+  const x = curve.map((c) => (timed ? c.minutes! : c.games));
+  const xLabel = timed ? 'training minutes' : 'games';
+  const learn = find('chart-learn');
+  if (learn) {
+    drawChart(learn, {
+      title: 'Training curve',
+      xLabel,
+      yLabel: 'mean score',
+      x,
+      series: [
+        { name: 'held-out greedy games', values: curve.map((c) => c.heldOutMean) },
+        { name: 'last 1,000 training games', values: curve.map((c) => c.recentMean) },
+      ],
+    });
+  }
+  const rates = find('chart-learn-rates');
+  if (rates && curve.some((c) => c.stats?.heldOut)) {
+    drawChart(rates, {
+      title: 'Held-out greedy games reaching each tile',
+      xLabel,
+      yLabel: '% of games',
+      x,
+      series: REACH_TILES.map((tile, i) => ({ name: String(tile), values: curve.map((c) => (c.stats?.heldOut ? 100 * c.stats.heldOut.rates[i] : null)) })),
+    });
+  }
+}
+
 export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLElement | null): void {
   const g = detail.generations;
   const x = g.map((p) => p.idx);

@@ -7,7 +7,8 @@ import type { RunDetail } from '../../report/run-data';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import type { RunListItem } from '../../report/run-list';
 import { escapeHtml } from '../../report/svg';
-import { drawChart, drawRunCharts } from './charts';
+import { drawLearnCharts, drawRunCharts } from './charts';
+import { LEARN_HEADERS, learnRows } from '../../report/learn-table';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import type { LearnItem, LearnPoint } from '../../report/learn-data';
 import { startViewer } from './viewer';
@@ -177,46 +178,18 @@ function runPage(id: number): void {
 /** A learning run: its curve (held-out greedy mean and the last training games' mean against training minutes) and its checkpoints. */
 function learnPage(id: number): void {
   document.title = `tune2048 — learning run ${id}`;
-  app.innerHTML = `<h1>Learning run ${id}</h1><div id="learn-summary">loading…</div><div id="chart-learn" class="chart"></div><div id="checkpoints"></div>`;
+  app.innerHTML = `<h1>Learning run ${id}</h1><div id="learn-summary">loading…</div><div id="chart-learn" class="chart"></div><div id="chart-learn-rates" class="chart"></div><div id="checkpoints"></div>`;
   poll<{ run: LearnItem; curve: LearnPoint[] }>(`/api/learn/${id}`, ({ run, curve }) => {
     // An n-tuple network's latest checkpoint plays in the viewer (the server plays it): the link opens it playing.
     const watch = run.games > 0 && run.network !== 'line tables' ? ` <a id="learn-watch" href="/viewer?weights=learn:${id}&amp;depth=1&amp;play=1">watch it play</a>` : '';
     document.getElementById('learn-summary')!.innerHTML = `<p><b>${esc(run.name)}</b> — ${esc(run.network)}; status <span class="status ${esc(run.status)}" id="learn-status">${esc(run.status)}</span>; <span id="learn-games">${num(run.games)} of ${num(run.total)} games</span>.${watch}</p>`;
-    const timed = curve.every((c) => c.minutes !== null);
-    const x = curve.map((c) => (timed ? c.minutes! : c.games));
-    if (curve.length > 0) {
-      drawChart(document.getElementById('chart-learn')!, {
-        title: 'Training curve',
-        xLabel: timed ? 'training minutes' : 'games',
-        yLabel: 'mean score',
-        x,
-        series: [
-          { name: 'held-out greedy games', values: curve.map((c) => c.heldOutMean) },
-          { name: 'last 1,000 training games', values: curve.map((c) => c.recentMean) },
-        ],
-      });
-    }
-    const rates = (r: number[] | undefined) => (r ? r.map((p) => `${(100 * p).toFixed(1)}%`) : ['–', '–', '–', '–', '–']);
-    const tiles = ['2048', '4096', '8192', '16384', '32768'];
-    // Both groups whole, as learn show prints them, each column saying which games it counts.
-    const rows = curve.map((c) => [
-      num(c.games),
-      num(c.minutes, 1),
-      c.stats ? num(c.stats.moves / c.stats.trainSeconds) : '–',
-      num(c.recentMean),
-      ...rates(c.stats?.recent.rates),
-      num(c.heldOutMean),
-      ...rates(c.stats?.heldOut?.rates),
-    ]);
-    const head = ['games', 'minutes', 'moves/s', 'training: mean of the last 1,000', ...tiles.map((t) => `training: ${t}`), 'held-out: greedy mean', ...tiles.map((t) => `held-out: ${t}`)];
+    drawLearnCharts(curve, (el) => document.getElementById(el));
+    const head = LEARN_HEADERS;
+    const rows = learnRows(curve);
     const csv = [head, ...rows].map((r) => r.map((cell) => `"${String(cell).replace(/"/g, '""')}"`).join(',')).join('\n');
     document.getElementById('checkpoints')!.innerHTML =
       `<p><a id="checkpoints-csv" download="learning-run-${id}.csv" href="data:text/csv;charset=utf-8,${encodeURIComponent(csv)}">download the checkpoints (CSV)</a></p>` +
-      `<div class="table-scroll">${table(
-      head,
-      rows,
-      'checkpoints-table',
-    )}</div>`;
+      `<div class="table-scroll">${table(head, rows.map((r) => r.map(esc)), 'checkpoints-table')}</div>`;
   });
 }
 
