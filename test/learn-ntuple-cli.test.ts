@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runCli, runPrinted, startCli, waitFor, waitForOutput } from './helpers/cli';
+import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { peek } from './helpers/runs';
 
 const dirs: string[] = [];
