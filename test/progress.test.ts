@@ -40,14 +40,19 @@ describe('run ETA', () => {
     pace.observe('fitness:1', 40, 20_000);
     expect(pace.secondsPerGame()).toBe(2);
   });
-  it('is the latest phase\'s pace (games grow longer as a tuner improves), the last phase\'s until this one has played a game', () => {
+  it("pools this phase's games with the last phase's (a phase's first games alone set a wild pace), the last phase's until this one has played a game", () => {
     const pace = new GamePace();
     pace.observe('fitness:0', 0, 0);
     pace.observe('fitness:0', 100, 100_000); // 1 s a game
     pace.observe('fitness:1', 0, 100_000);
     expect(pace.secondsPerGame()).toBe(1);
+    pace.observe('fitness:1', 2, 100_200); // two cheap games first: alone they would say 0.1 s a game
+    expect(pace.secondsPerGame()).toBeCloseTo(100.2 / 102, 9);
     pace.observe('fitness:1', 50, 250_000); // 3 s a game
-    expect(pace.secondsPerGame()).toBe(3);
+    expect(pace.secondsPerGame()).toBeCloseTo(250 / 150, 9);
+    pace.observe('fitness:2', 0, 250_000);
+    pace.observe('fitness:2', 10, 280_000); // the phase before is now fitness:1 alone
+    expect(pace.secondsPerGame()).toBeCloseTo((150 + 30) / 60, 9);
   });
   it('is the rest of this generation, the later generations at its size and validation', () => {
     expect(runEtaSec(2, { phase: 'fitness', generation: 1, done: 40, total: 100 }, plan)).toBe(2 * (60 + 2 * 100 + 200));

@@ -20,18 +20,21 @@ function out(line: string): void {
 
 /**
  * The pace of games played in this session (games stored before a stop or a resume count as no time): a
- * segment per phase, from its first progress report. The pace is the current phase's once it has played a
- * game, else the last phase's: a tuner's games grow longer as its weights improve, so the latest pace is
- * the best guess of the next; the phase's ETA and the whole run's use the same one, so the whole run's is
- * never below the phase's.
+ * segment per phase, from its first progress report. The pace pools the current phase with the one before:
+ * a phase's first games say little alone (a front's candidates cost up to a thousand times each other, and
+ * whichever finish first set the pace: on a front run's trace the estimate of the whole run jumped 2–3× at
+ * each generation's start), while the latest phases are the best guess of the next (a tuner's games grow
+ * longer as its weights improve). The phase's ETA and the whole run's use the same pace, so the whole run's
+ * is never below the phase's.
  */
 export class GamePace {
-  private last: number | null = null;
+  private previous: { seconds: number; games: number } | null = null;
   private segment: { key: string; startMs: number; startDone: number; done: number; nowMs: number } | null = null;
 
   observe(key: string, done: number, nowMs: number): void {
     if (this.segment?.key !== key) {
-      this.last = this.rate() ?? this.last;
+      const s = this.segment;
+      if (s && s.done > s.startDone) this.previous = { seconds: (s.nowMs - s.startMs) / 1000, games: s.done - s.startDone };
       this.segment = { key, startMs: nowMs, startDone: done, done, nowMs };
     } else {
       this.segment.done = done;
@@ -39,14 +42,12 @@ export class GamePace {
     }
   }
 
-  /** Seconds per game, or null before the first game of this session. */
+  /** Seconds per game over this phase and the one before, or null before the first game of this session. */
   secondsPerGame(): number | null {
-    return this.rate() ?? this.last;
-  }
-
-  private rate(): number | null {
     const s = this.segment;
-    return s && s.done > s.startDone ? (s.nowMs - s.startMs) / 1000 / (s.done - s.startDone) : null;
+    const games = (this.previous?.games ?? 0) + (s ? s.done - s.startDone : 0);
+    const seconds = (this.previous?.seconds ?? 0) + (s && s.done > s.startDone ? (s.nowMs - s.startMs) / 1000 : 0);
+    return games > 0 ? seconds / games : null;
   }
 }
 
