@@ -316,6 +316,18 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect([noRun.code, noRun.stderr.trim()]).toEqual([2, 'tune2048: --follow follows one run: give its id (tune2048 learn show RUN --follow)']);
   });
 
+  it("the closing hint names an output that does not exist yet (an existing file would be refused without --force), and works as printed", () => {
+    const where = dir();
+    writeFileSync(join(where, 'network-1.bin'), 'mine');
+    const db = join(where, 'learn.sqlite');
+    const r = runCli(['learn', 'start', '-c', config({ games: 1000 }), '--db', db], { cwd: where });
+    expect(r.code, r.stderr).toBe(0);
+    const next = /^next: (.*)$/m.exec(r.stdout)![1];
+    expect(next).toBe(`tune2048 learn export 1 --out network-1-2.bin --db ${db}`);
+    expect(runPrinted(next, { cwd: where }).code).toBe(0);
+    expect(readFileSync(join(where, 'network-1.bin'), 'utf8')).toBe('mine');
+  });
+
   it('learn report: one offline HTML page of the run (checkpoints, the curve\'s data for its charts, the latest network, the config); an existing file is kept without --force', () => {
     const db = join(dir(), 'learn.sqlite');
     expect(runCli(['learn', 'start', '-c', config({ games: 2000 }), '--db', db]).code).toBe(0);

@@ -5,7 +5,7 @@ import { hasFront } from '../tuner/front';
 import { describeStartVerdict } from '../tuner/start-verdict';
 import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
-import { shellWord, suggest } from '../util/command-hint';
+import { freeOutputName, shellWord, suggest } from '../util/command-hint';
 import { parseQueueUrl } from '../runner/queue-url';
 import { EXIT_BUSY, EXIT_FAILURE, EXIT_INTERRUPTED } from './exit-codes';
 import { fmt, formatDuration, generationLabel, halfWidth } from './format';
@@ -173,8 +173,8 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     } else if (!json) {
       out(
         hasFront(config)
-          ? `run ${runId} finished: its validated front is in ${suggest(`show ${runId}`, store.path)}; the strongest point is candidate ${outcome.bestCandidate}: ${suggest(`export ${runId} --out tuned.json`, store.path)} (or a cheaper one: --point K, --max-ms-per-move MS)`
-          : `run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(`export ${runId} --out tuned.json`, store.path)}`,
+          ? `run ${runId} finished: its validated front is in ${suggest(`show ${runId}`, store.path)}; the strongest point is candidate ${outcome.bestCandidate}: ${suggest(['export', String(runId), '--out', freeOutputName('tuned', 'json')], store.path)} (or a cheaper one: --point K, --max-ms-per-move MS)`
+          : `run ${runId} finished: best candidate ${outcome.bestCandidate}; export it with: ${suggest(['export', String(runId), '--out', freeOutputName('tuned', 'json')], store.path)}`,
       );
     }
   } finally {

@@ -6,7 +6,7 @@
 import type { LearnConfig } from '../learn/config';
 import { describeNetworkRun } from '../learn/ntuple/network-run';
 import type { Store } from '../store/store';
-import { suggest } from '../util/command-hint';
+import { freeOutputName, suggest } from '../util/command-hint';
 import { chartScript, htmlTable, pageHead, scriptJson } from './html';
 import { learnDetail } from './learn-data';
 import { LEARN_HEADERS, learnRows } from './learn-table';
@@ -23,7 +23,7 @@ export function buildLearnReport(store: Store, runId: number): string {
   const threads = config.threads ?? 1;
   const unfinished = run.games < run.total && run.status !== 'running';
   const file = last?.tableFile
-    ? `<h2>The latest network</h2>\n<p>At ${num(last.games)} games: <code>${esc(last.tableFile)}</code> (beside the database), sha256 <code>${esc(last.tableSha256 ?? '')}</code>. Written out with <code>${esc(suggest(['learn', 'export', String(runId), '--out', `network-${runId}.bin`], store.path))}</code>.</p>`
+    ? `<h2>The latest network</h2>\n<p>At ${num(last.games)} games: <code>${esc(last.tableFile)}</code> (beside the database), sha256 <code>${esc(last.tableSha256 ?? '')}</code>. Written out with <code>${esc(suggest(['learn', 'export', String(runId), '--out', freeOutputName(`network-${runId}`, 'bin')], store.path))}</code>.</p>`
     : '';
   return `${pageHead(`tune2048 learning run ${runId}: ${run.name}`)}
 <body>

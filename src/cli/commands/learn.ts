@@ -14,7 +14,7 @@ import { table } from '../format';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
 import { lateBoards } from '../../player/late-boards';
 import { holderGone, type LearnRun, type Store } from '../../store/store';
-import { suggest } from '../../util/command-hint';
+import { freeOutputName, suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
@@ -86,7 +86,7 @@ async function drive(store: Store, runId: number, json: boolean, threads?: numbe
   // A closed stdout stops the run quietly (exit 0, as every command); a signal exits 130.
   if (pipeClosed) return;
   if (outcome.status === 'stopped') process.exitCode = EXIT_INTERRUPTED;
-  const out = config.network ? `network-${runId}.bin` : `lines-${runId}.bin`;
+  const out = freeOutputName(config.network ? `network-${runId}` : `lines-${runId}`, 'bin');
   const hint = outcome.status === 'finished' ? suggest(`learn export ${runId} --out ${out}`, store.path) : suggest(`learn resume ${runId}`, store.path);
   // The held-out mean of the latest checkpoint is the figure to quote (the training games' mean is of other, restarted or late-started, games).
   const heldOut = ((store.learnCurve(runId).at(-1)?.stats ?? null) as CheckpointStats | null)?.heldOut ?? null;

@@ -4,7 +4,7 @@ import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
 import { describeModel } from '../../tuner/optimizer';
 import { holderGone } from '../../store/store';
-import { suggest } from '../../util/command-hint';
+import { freeOutputName, suggest } from '../../util/command-hint';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { dbOption, withStore } from '../db';
@@ -91,6 +91,6 @@ export function describeFront(front: ValidatedFront, runId: number, db: string):
   return [
     `validated front: ${front.points.length} point${front.points.length === 1 ? '' : 's'} none of which another beats on both held-out strength and cost (${games} held-out games each${dominated}${budget})`,
     table([FRONT_HEADERS, ...frontRows(front.points)]),
-    `(${FRONT_NOTE} Export a point by its number, e.g. ${suggest(`export ${runId} --point 1 --out point-1.json`, db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
+    `(${FRONT_NOTE} Export a point by its number, e.g. ${suggest(['export', String(runId), '--point', '1', '--out', freeOutputName('point-1', 'json')], db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
   ].join('\n');
 }
