@@ -164,6 +164,29 @@ describe('expectimax with the network at the leaves, against brute force', () =>
     expect(after.filter((v, i) => !Number.isNaN(v) && v !== before[i]).length).toBeGreaterThan(boards.length);
   });
 
+  it("kept across decisions (keepLeaves: a network loaded to play), the leaf values are found again by the next decision, and every value stays the reference's", () => {
+    const { m, ref } = searchingMachine(SMALL, 'leaf-cache-kept', cacheBits(4));
+    const boards = fewEmpty.slice(0, 3);
+    const decide = () => {
+      m.exports.setNetworkSearch(2, 0);
+      const before = m.exports.leafValuesComputed();
+      const values = boards.flatMap((b) => [0, 1, 2, 3].map((dir) => m.exports.searchMove(b.lo, b.hi, dir)));
+      return { values, computed: m.exports.leafValuesComputed() - before };
+    };
+    const wanted = boards.flatMap((b) => [0, 1, 2, 3].map((dir) => referenceSearchMove(ref, b, dir, 2, 0)));
+    // Forgotten at each decision (the default): the second decision computes its leaves again.
+    const first = decide();
+    expect(first.values).toEqual(wanted);
+    expect(first.computed).toBeGreaterThan(100);
+    expect(decide().computed).toBe(first.computed);
+    // Kept: the same decisions again find (nearly) all of them; the values are the same to the bit.
+    m.keepLeaves();
+    decide();
+    const again = decide();
+    expect(again.values).toEqual(wanted);
+    expect(again.computed).toBeLessThan(first.computed / 4);
+  });
+
   it('depth 0 is the greedy choice: reward + value of the best afterstate', () => {
     const { m, ref } = searchingMachine(STAGED, 'greedy', 0);
     m.exports.setNetworkSearch(0, 1e-4);

@@ -51,6 +51,8 @@ export function networkMachineFor(ref: NetworkPlayerSpec['network'], searchThrea
   const machine = new NetworkMachine(shape, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true, searchThreads });
   const file = readNetworkFile(ref.file, () => machine.tables());
   if (file.sha256 !== ref.sha256) throw new InputError(`network file "${ref.file}" is not the one named (sha256 ${file.sha256.slice(0, 12)}…, expected ${ref.sha256.slice(0, 12)}…): was it trained again?`);
+  // Its tables are the file's from now on: the search's leaf values stay true from one decision to the next.
+  machine.keepLeaves();
   loaded.set(ref.sha256, machine);
   return machine;
 }

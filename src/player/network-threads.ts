@@ -12,8 +12,8 @@ import { Worker } from 'node:worker_threads';
 import { instantiateLearn, type LearnExports, type NetworkMachine } from '../learn/ntuple/machine';
 import { C, claimTasks, F, MESSAGE_BYTES, runDecision, SEQ_MASK, type SharedBlock } from './threads';
 
-/** The decision's search settings beside the shared block: [stage weights given, w0 … w7, leaf heuristic on, its 8 table addresses]. */
-const S = { WEIGHTS: 0, W: 1, LEAF: 9, POINTERS: 10, LENGTH: 18 } as const;
+/** The decision's search settings beside the shared block: [stage weights given, w0 … w7, leaf heuristic on, its 8 table addresses, leaf values kept across decisions]. */
+const S = { WEIGHTS: 0, W: 1, LEAF: 9, POINTERS: 10, KEEP_LEAVES: 18, LENGTH: 19 } as const;
 
 export interface NetworkBlock extends SharedBlock {
   settings: Float64Array;
@@ -22,6 +22,7 @@ export interface NetworkBlock extends SharedBlock {
 /** One root move of the decision in `block` on instance `e`, with the decision's settings (one claim, one task). */
 export function searchNetworkTask(e: LearnExports, block: NetworkBlock, index: number): void {
   const { control, numbers, settings } = block;
+  e.keepLeaves(settings[S.KEEP_LEAVES]);
   e.setNetworkSearch(control[C.DEPTH], numbers[F.CPROB]);
   const weights = settings[S.WEIGHTS];
   if (weights > 0) for (let k = 0; k < weights; k++) e.setStageWeight(k, settings[S.W + k]);
@@ -75,6 +76,7 @@ export class NetworkSearchThreads {
       const leaf = this.machine.leafPointers;
       settings[S.LEAF] = leaf ? 1 : 0;
       leaf?.forEach((p, k) => (settings[S.POINTERS + k] = p));
+      settings[S.KEEP_LEAVES] = this.machine.leavesKept ? 1 : 0;
     }, (s) => claimTasks(this.block, s, (i) => searchNetworkTask(this.machine.exports, this.block, i)));
     this.tasksByHelpers += job.dirs.length - mine;
     const out = [NaN, NaN, NaN, NaN];

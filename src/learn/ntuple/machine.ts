@@ -23,6 +23,8 @@ export interface LearnExports {
   tdStep(lo: number, hi: number, target: number, step: number): void;
   /** The search (src/wasm/assembly/network-search.ts): depth limit and cprob, then one root move's value (NaN when illegal). */
   setNetworkSearch(depth: number, cprob: number): void;
+  keepLeaves(on: number): void;
+  leafValuesComputed(): number;
   /** Stage weights on the leaves' values (network-search.ts); cleared, the leaves are the network's values. */
   setStageWeight(stage: number, weight: number): void;
   clearStageWeights(): void;
@@ -134,6 +136,8 @@ export class NetworkMachine {
   private readonly heuristicPtr: number;
   /** The leaf heuristic's 8 table addresses as useLeafHeuristic took them (null: none on): the root split's helpers take the same. */
   leafPointers: number[] | null = null;
+  /** Whether the search keeps its leaf values across decisions (keepLeaves: the tables will not change again); the root split's helpers do as the machine does. */
+  leavesKept = false;
   /** Which heuristic the leaf tables hold (a key of the caller's), null when none is on. */
   private leafHeuristicKey: string | null = null;
   private readonly ringPtr: number;
@@ -252,6 +256,16 @@ export class NetworkMachine {
     this.evalPtr = evalResults;
     this.exports = instantiateLearn(module, this.memory);
     this.exports.attach(block, options.threads);
+  }
+
+  /**
+   * From now on the tables do not change (a network loaded to play): the search keeps the network's leaf
+   * values from one decision to the next, found again where the game went on. Exact either way (a leaf's
+   * value is a function of its board and the tables); only a machine that trains must not.
+   */
+  keepLeaves(): void {
+    this.leavesKept = true;
+    this.exports.keepLeaves(1);
   }
 
   /** Search instances this machine has room for (the main one and its helpers). */

@@ -16,7 +16,7 @@
  * training and evaluation games, the late-start boards.
  */
 import { addresses, maxRankOf, networkUpdate, networkValue, setCoherence, setStageStride, slot, SLOTS, updateAt, useNetwork, valueAt } from './ntuple';
-import { clearLeafHeuristic, clearStageWeights, LEAF_BITS, searchMove as networkSearchMove, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic, useSearchTable } from './network-search';
+import { clearLeafHeuristic, clearStageWeights, keepLeaves, LEAF_BITS, leafValuesComputed, searchMove as networkSearchMove, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic, useSearchTable } from './network-search';
 import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveTables } from './network-moves';
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
@@ -398,7 +398,7 @@ export function tdStep(lo: i32, hi: i32, target: f64, tdStepSize: f64): void {
 
 // ---- the search (network-search.ts) ----
 
-export { clearLeafHeuristic, clearStageWeights, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic };
+export { clearLeafHeuristic, clearStageWeights, keepLeaves, leafValuesComputed, setNetworkSearch, setStageWeight, searchNodes, useLeafHeuristic };
 
 export function searchMove(lo: i32, hi: i32, dir: i32): f64 {
   return networkSearchMove(lo, hi, dir);

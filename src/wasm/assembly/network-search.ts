@@ -33,11 +33,37 @@ let nodes: i64 = 0;
  * tile spawned in either of two cells of a row, then the row slid), and a value is 32 reads that mostly
  * miss the processor's cache: two leaves in three are found here at depth 2, seven in ten at depth 3
  * (2^14 entries, 512 KiB; 2^12 finds 57 %, 2^16 one more in a hundred). A value is a pure function of the
- * board while the tables and the settings stay, so a hit is exact; the cache starts afresh at each decision.
+ * board while the tables stay (only the plain network's values are kept: stage weights and a leaf heuristic
+ * go around it), so a hit is exact. The cache starts afresh at each decision unless the tables can no longer
+ * change (keepLeaves: a network loaded to play): then a decision finds the leaves of the one before, where
+ * the game went on (the next decision's leaves are the last one's, a move further down its tree).
  */
 export const LEAF_BITS: i32 = 14;
 let leaves: usize = 0;
 let leafEpoch: i32 = 0;
+let leavesKept = false;
+/** Leaf values computed (not found in the cache) since this instance began: what the cache saves, counted. */
+let leafComputations: i64 = 0;
+
+export function leafValuesComputed(): f64 {
+  return <f64>leafComputations;
+}
+
+/** Keep the leaf cache from one decision to the next (1: the tables will not change again; 0: forget it at each decision, the default). */
+export function keepLeaves(on: i32): void {
+  if ((on != 0) == leavesKept) return;
+  leavesKept = on != 0;
+  nextLeafEpoch();
+}
+
+/** Forgets every leaf value (a new epoch; at the wrap, the cache cleared). */
+function nextLeafEpoch(): void {
+  leafEpoch++;
+  if (leafEpoch == 0x7fffffff) {
+    leafEpoch = 1;
+    if (useCache) memory.fill(leaves, 0, <usize>1 << (LEAF_BITS + 5));
+  }
+}
 
 /**
  * This instance's transposition table (2^bits entries of 32 bytes at `base`; bits < 4: none), and the leaf
@@ -53,15 +79,11 @@ export function useSearchTable(base: usize, bits: i32): void {
   leafEpoch = 0;
 }
 
-/** The depth and cutoff of the next decision; its leaf cache starts afresh (the tables or the leaf's settings may have changed since the last). */
+/** The depth and cutoff of the next decision; its leaf cache starts afresh unless kept (the tables may have changed since the last). */
 export function setNetworkSearch(limit: i32, cprob: f64): void {
   depthLimit = limit;
   cprobMin = cprob;
-  leafEpoch++;
-  if (leafEpoch == 0x7fffffff) {
-    leafEpoch = 1;
-    if (useCache) memory.fill(leaves, 0, <usize>1 << (LEAF_BITS + 5));
-  }
+  if (!leavesKept) nextLeafEpoch();
 }
 
 // Stage weights (shape.ts's MAX_STAGES = 8): a leaf's value is its stage's weight × the network's value.
@@ -178,6 +200,7 @@ let stage3: i32 = 0;
 
 /** The value of the afterstate whose addresses are in slot k, kept in the leaf cache. */
 @inline function computedLeaf(after: u64, k: i32, stage: i32): f64 {
+  leafComputations++;
   const v = valueAt(slot(k), stage);
   const e = leafEntry(after);
   store<u64>(e, after);
