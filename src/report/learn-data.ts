@@ -14,6 +14,8 @@ export interface LearnItem {
   status: string;
   /** "4 tuples of 6 cells, one stage", or "line tables". */
   network: string;
+  /** An n-tuple network (it plays on its own: the viewer can watch it), or line tables (terms added to weights). */
+  ntuple: boolean;
   games: number;
   total: number;
   /** The latest held-out greedy mean (n-tuple networks), else the latest checkpoint's training mean. */
@@ -42,7 +44,7 @@ export function listLearnItems(store: Store): LearnItem[] {
     const stats = (last?.stats ?? null) as CheckpointStats | null;
     const config = r.storedConfig as LearnConfig;
     // A run marked running whose process is gone (kill -9) is stopped: it goes on from its last checkpoint.
-    return { id: r.id, name: r.name, status: holderGone(r) ? 'stopped' : r.status, network: networkOf(config), games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
+    return { id: r.id, name: r.name, status: holderGone(r) ? 'stopped' : r.status, network: networkOf(config), ntuple: networkShapeOf(config) !== null, games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
   });
 }
 

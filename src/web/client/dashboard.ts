@@ -181,7 +181,7 @@ function learnPage(id: number): void {
   app.innerHTML = `<h1>Learning run ${id}</h1><div id="learn-summary">loading…</div><div id="chart-learn" class="chart"></div><div id="chart-learn-rates" class="chart"></div><div id="checkpoints"></div>`;
   poll<{ run: LearnItem; curve: LearnPoint[] }>(`/api/learn/${id}`, ({ run, curve }) => {
     // An n-tuple network's latest checkpoint plays in the viewer (the server plays it): the link opens it playing.
-    const watch = run.games > 0 && run.network !== 'line tables' ? ` <a id="learn-watch" href="/viewer?weights=learn:${id}&amp;depth=1&amp;play=1">watch it play</a>` : '';
+    const watch = run.games > 0 && run.ntuple ? ` <a id="learn-watch" href="/viewer?weights=learn:${id}&amp;depth=1&amp;play=1">watch it play</a>` : '';
     document.getElementById('learn-summary')!.innerHTML = `<p><b>${esc(run.name)}</b> — ${esc(run.network)}; status <span class="status ${esc(run.status)}" id="learn-status">${esc(run.status)}</span>; <span id="learn-games">${num(run.games)} of ${num(run.total)} games</span>.${watch}</p>`;
     drawLearnCharts(curve, (el) => document.getElementById(el));
     const head = LEARN_HEADERS;
