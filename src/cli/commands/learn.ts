@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { relative, dirname, join, resolve } from 'node:path';
+import { relative, dirname, resolve } from 'node:path';
 import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
 import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } from '../../learn/config';
@@ -23,6 +23,7 @@ import { depthRuleProblem, networkSettingsFile } from '../../player/network-sett
 import { downgradeProblem } from '../../player/downgrade';
 import { EXIT_FAILURE, EXIT_INTERRUPTED } from '../exit-codes';
 import { buildLearnReport } from '../../report/learn-report';
+import { reportCommand } from '../report-command';
 import { handleInterrupts } from '../interrupt';
 import { parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
@@ -180,22 +181,18 @@ export function command(): Command {
         resumeHint(store, run, curve.at(-1)?.games ?? 0);
       });
     });
-  learn
-    .command('report')
-    .description("write a self-contained offline HTML report of a learning run (its training curve, held-out tile rates and checkpoints; charts drawn by a script inlined in the page) and print its path")
-    .argument('<run>', 'learning run id', parseRunId)
-    .addOption(dbOption())
-    .option('-o, --out <file>', 'output file (default: reports/learn-<id>.html)')
-    .option('--force', 'overwrite the output file when it exists (a report written again after more checkpoints)')
-    .option('--json', 'one JSON object on stdout: {run, out, bytes}')
-    .action(async (runId: number, opts: { db: string; out?: string; force?: boolean; json?: boolean }) => {
-      await withStore(opts.db, 'read', (store) => {
-        const html = buildLearnReport(store, runId);
-        const out = opts.out ?? join('reports', `learn-${runId}.html`);
-        writeOutputFile(out, html, { createFolder: opts.out === undefined, force: opts.force }); // the default folder is made when missing
-        console.log(opts.json ? JSON.stringify({ run: runId, out, bytes: Buffer.byteLength(html) }) : out);
-      });
-    });
+  learn.addCommand(
+    reportCommand(
+      'report',
+      {
+        description: "write a self-contained offline HTML report of a learning run (its training curve, held-out tile rates and checkpoints; charts drawn by a script inlined in the page) and print its path",
+        run: 'learning run id',
+        prefix: 'learn',
+        again: 'a report written again after more checkpoints',
+      },
+      buildLearnReport,
+    ),
+  );
   learn
     .command('player-file')
     .description('write a network player file (tune2048/network-player, docs/networks.md): a network with the settings it plays with (cprob, depth rule, tile-downgrading), its SHA-256 computed for you')
