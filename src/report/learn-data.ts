@@ -6,7 +6,7 @@ import type { LearnConfig } from '../learn/config';
 import type { CheckpointStats } from '../learn/ntuple/network-run';
 import { describeShape } from '../learn/ntuple/shape';
 import { networkShapeOf } from '../learn/config';
-import { holderGone, type Store } from '../store/store';
+import { holderGone, type LearnCheckpoint, type LearnRun, type Store } from '../store/store';
 
 export interface LearnItem {
   id: number;
@@ -38,19 +38,23 @@ function networkOf(config: LearnConfig): string {
   return shape ? describeShape(shape) : 'line tables';
 }
 
-export function listLearnItems(store: Store): LearnItem[] {
-  return store.listLearnRuns().map((r) => {
-    const last = store.learnCurve(r.id).at(-1);
-    const stats = (last?.stats ?? null) as CheckpointStats | null;
-    const config = r.storedConfig as LearnConfig;
-    // A run marked running whose process is gone (kill -9) is stopped: it goes on from its last checkpoint.
-    return { id: r.id, name: r.name, status: holderGone(r) ? 'stopped' : r.status, network: networkOf(config), ntuple: networkShapeOf(config) !== null, games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
-  });
+/** A run as the list shows it, from its latest checkpoint. */
+function learnItem(r: LearnRun, last: LearnCheckpoint | undefined): LearnItem {
+  const stats = (last?.stats ?? null) as CheckpointStats | null;
+  const config = r.storedConfig as LearnConfig;
+  // A run marked running whose process is gone (kill -9) is stopped: it goes on from its last checkpoint.
+  return { id: r.id, name: r.name, status: holderGone(r) ? 'stopped' : r.status, network: networkOf(config), ntuple: networkShapeOf(config) !== null, games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
 }
 
+export function listLearnItems(store: Store): LearnItem[] {
+  return store.listLearnRuns().map((r) => learnItem(r, store.learnCurve(r.id).at(-1)));
+}
+
+/** One run and its curve (its checkpoints read once; the other runs not at all). */
 export function learnDetail(store: Store, id: number): { run: LearnItem; curve: LearnPoint[] } {
-  const run = listLearnItems(store).find((r) => r.id === id)!;
-  const curve = store.learnCurve(id).map((c) => {
+  const checkpoints = store.learnCurve(id);
+  const run = learnItem(store.requireLearnRun(id), checkpoints.at(-1));
+  const curve = checkpoints.map((c) => {
     const stats = (c.stats ?? null) as CheckpointStats | null;
     return { games: c.games, minutes: stats ? stats.trainSeconds / 60 : null, cpuMinutes: stats?.cpuSeconds !== undefined ? stats.cpuSeconds / 60 : null, recentMean: c.meanScore, heldOutMean: stats?.heldOut?.mean ?? null, stats };
   });
