@@ -158,9 +158,15 @@ export async function withLocalTables(connection: IORedis, spec: PlayerSpec, cac
     if (sha256(bytes) !== learned.sha256) throw new InputError(`the learned line tables on Redis under ${learned.sha256.slice(0, 12)}… do not match their hash`);
     mkdirSync(cacheDir, { recursive: true });
     const { tmp: partial, release } = temporaryFor(path);
-    writeFileSync(partial, bytes);
-    renameSync(partial, path); // whole or absent, even with several workers fetching at once
-    release();
+    try {
+      writeFileSync(partial, bytes);
+      renameSync(partial, path); // whole or absent, even with several workers fetching at once
+    } catch (e) {
+      rmSync(partial, { force: true });
+      throw e;
+    } finally {
+      release();
+    }
   }
   return { ...spec, weights: { ...spec.weights, learned: { ...learned, table: path } } };
 }
