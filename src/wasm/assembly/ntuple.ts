@@ -41,6 +41,31 @@ export function useNetwork(tuples: i32, stages: i32, promoteStages: bool, stageO
   runs = runsPtr;
   tablePtrs = tablePtrsPtr;
   slots = scratch;
+  fourSix = isFourSix();
+}
+
+/**
+ * Whether the network's tuples are the default four 6-tuples, in order (src/learn/ntuple/shape.ts
+ * DEFAULT_TUPLES: cells 0–5, 4–9, {0,1,2,4,5,6}, {4,5,6,8,9,10}), read from their runs: then `addresses`
+ * takes a path with their masks as constants (fourSixAt), not the runs' loop.
+ */
+let fourSix = false;
+
+function isFourSix(): bool {
+  if (tupleCount != 4) return false;
+  // Per tuple: run count, then (shift, mask, to) per run.
+  return (
+    hasRuns(0, 1, 0, 0xffffff, 0, 0, 0, 0) &&
+    hasRuns(1, 1, 16, 0xffffff, 0, 0, 0, 0) &&
+    hasRuns(2, 2, 0, 0xfff, 0, 16, 0xfff, 12) &&
+    hasRuns(3, 2, 16, 0xfff, 0, 32, 0xfff, 12)
+  );
+}
+
+function hasRuns(k: i32, n: i32, sa: u32, ma: u32, ta: u32, sb: u32, mb: u32, tb: u32): bool {
+  const d = runs + (<usize>(k * RUN_WORDS) << 2);
+  if (load<i32>(d) != n || load<u32>(d, 4) != sa || load<u32>(d, 8) != ma || load<u32>(d, 12) != ta) return false;
+  return n == 1 || (load<u32>(d, 16) == sb && load<u32>(d, 20) == mb && load<u32>(d, 24) == tb);
 }
 
 /** Slot k of this instance's scratch. */
@@ -108,6 +133,20 @@ export function useNetwork(tuples: i32, stages: i32, promoteStages: bool, stageO
   return <usize>(((<u32>(b >> sa) & ma) | ((<u32>(b >> sb) & mb) << tb) | ((<u32>(b >> sc) & mc) << tc)) << 2);
 }
 
+/**
+ * One symmetric board's four addresses for the default four 6-tuples (each tuple's at p + 32·tuple): cells
+ * 0–5 are the board's low 24 bits, 4–9 the same 16 bits up; {0,1,2,4,5,6} is cells 0–2 and 4–6 (the low 12
+ * bits and the 12 above bit 16), {4,5,6,8,9,10} the same 16 bits up.
+ */
+@inline function fourSixAt(p: usize, b: u64, t0: usize, t1: usize, t2: usize, t3: usize): void {
+  const x = <u32>b;
+  const y = <u32>(b >> 16);
+  store<u32>(p, <u32>t0 + ((x & 0xffffff) << 2));
+  store<u32>(p, <u32>t1 + ((y & 0xffffff) << 2), 32);
+  store<u32>(p, <u32>t2 + (((x & 0xfff) | ((x >> 4) & 0xfff000)) << 2), 64);
+  store<u32>(p, <u32>t3 + (((y & 0xfff) | ((y >> 4) & 0xfff000)) << 2), 96);
+}
+
 @inline function tableOf(stage: i32, tuple: i32): usize {
   return <usize>load<u32>(tablePtrs + (<usize>(stage * tupleCount + tuple) << 2));
 }
@@ -125,6 +164,21 @@ export function addresses(b: u64, at: usize): i32 {
   const b5 = mirrorH(t);
   const b6 = mirrorV(t);
   const b7 = mirrorH(b6);
+  if (fourSix) {
+    const t0 = tableOf(stage, 0);
+    const t1 = tableOf(stage, 1);
+    const t2 = tableOf(stage, 2);
+    const t3 = tableOf(stage, 3);
+    fourSixAt(at, b, t0, t1, t2, t3);
+    fourSixAt(at + 4, b1, t0, t1, t2, t3);
+    fourSixAt(at + 8, b2, t0, t1, t2, t3);
+    fourSixAt(at + 12, b3, t0, t1, t2, t3);
+    fourSixAt(at + 16, t, t0, t1, t2, t3);
+    fourSixAt(at + 20, b5, t0, t1, t2, t3);
+    fourSixAt(at + 24, b6, t0, t1, t2, t3);
+    fourSixAt(at + 28, b7, t0, t1, t2, t3);
+    return stage;
+  }
   for (let k = 0; k < tupleCount; k++) {
     const d = runs + (<usize>(k * RUN_WORDS) << 2);
     const table = tableOf(stage, k);
