@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { freemem } from 'node:os';
 import { resolve } from 'node:path';
-import { ROW_COUNT, ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT } from '../../engine/tables';
+import { ROW_COUNT, ROW_LEFT, ROW_RIGHT, SCORE_LEFT } from '../../engine/tables';
 import { InputError } from '../../util/errors';
 import { MAX_TUPLES, networkEntries, stageOfRank, tableEntries, tupleRuns, type NetworkShape } from './shape';
 
@@ -36,10 +36,10 @@ export interface LearnExports {
 }
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*), in the layout BLOCK_LAYOUT (raise it there and here with any change).
-const BLOCK_LAYOUT = 4;
+const BLOCK_LAYOUT = 5;
 /** Each searching instance has 2^LEAF_BITS leaf-cache entries after its transposition table (network-search.ts LEAF_BITS). */
 const LEAF_BITS = 14;
-const W = { CONTROL: 0, SCRATCH: 1, ROW_LEFT: 2, ROW_RIGHT: 3, SCORE_LEFT: 4, SCORE_RIGHT: 5, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22, PATHS: 23, RESTARTS: 24, RESTART_MIN: 25, RESTART_MAX: 26 } as const;
+const W = { CONTROL: 0, SCRATCH: 1, ROW_MOVES: 2, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22, PATHS: 23, RESTARTS: 24, RESTART_MIN: 25, RESTART_MAX: 26 } as const;
 const F_BASE = 128;
 const F = { TRAIN_SEED: 0, EVAL_SEED: 1, STEP: 2, SHARE: 3, LAMBDA: 4, RESTART_AT: 5 } as const;
 const BLOCK_BYTES = 256;
@@ -162,10 +162,7 @@ export class NetworkMachine {
     const control = place(64);
     const searchThreads = this.searchThreads;
     const scratch = place(SCRATCH_BYTES * (options.threads + searchThreads));
-    const rowLeft = place(ROW_COUNT * 2);
-    const rowRight = place(ROW_COUNT * 2);
-    const scoreLeft = place(ROW_COUNT * 4);
-    const scoreRight = place(ROW_COUNT * 4);
+    const rowMoves = place(ROW_COUNT * 8);
     const stageOf = place(16);
     const runs = place(shape.tuples.length * RUN_WORDS * 4);
     const tablePtrs = place(shape.tuples.length * shape.stages.length * 4);
@@ -199,10 +196,7 @@ export class NetworkMachine {
     word(W.CONTROL, control);
     word(W.SCRATCH, scratch);
     word(W.SCRATCH_BYTES, SCRATCH_BYTES);
-    word(W.ROW_LEFT, rowLeft);
-    word(W.ROW_RIGHT, rowRight);
-    word(W.SCORE_LEFT, scoreLeft);
-    word(W.SCORE_RIGHT, scoreRight);
+    word(W.ROW_MOVES, rowMoves);
     word(W.STAGE_OF_RANK, stageOf);
     word(W.TUPLES, shape.tuples.length);
     word(W.STAGES, shape.stages.length);
@@ -228,10 +222,12 @@ export class NetworkMachine {
     f64[(block + F_BASE) / 8 + F.SHARE] = options.starts?.share ?? 0;
     f64[(block + F_BASE) / 8 + F.LAMBDA] = options.lambda ?? -1; // below 0: online TD(0)
     f64[(block + F_BASE) / 8 + F.RESTART_AT] = options.restarts?.at ?? 0.5;
-    new Uint16Array(buffer, rowLeft, ROW_COUNT).set(ROW_LEFT);
-    new Uint16Array(buffer, rowRight, ROW_COUNT).set(ROW_RIGHT);
-    new Int32Array(buffer, scoreLeft, ROW_COUNT).set(SCORE_LEFT);
-    new Int32Array(buffer, scoreRight, ROW_COUNT).set(SCORE_RIGHT);
+    // The row table (network-moves.ts): per row a u64 of its slide left (bits 0–15), right (16–31) and reward (32–63).
+    const rows = new Uint32Array(buffer, rowMoves, 2 * ROW_COUNT);
+    for (let r = 0; r < ROW_COUNT; r++) {
+      rows[2 * r] = ROW_LEFT[r] | (ROW_RIGHT[r] << 16);
+      rows[2 * r + 1] = SCORE_LEFT[r];
+    }
     new Uint8Array(buffer, stageOf, 16).set(stageOfRank(shape));
     shape.tuples.forEach((cells, t) => {
       const rs = tupleRuns(cells);

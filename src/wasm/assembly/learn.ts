@@ -21,13 +21,10 @@ import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveT
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
 /** The block's layout, checked by machine.ts (BLOCK_LAYOUT): raise both with any change to the words below. */
-export const BLOCK_LAYOUT: i32 = 4;
+export const BLOCK_LAYOUT: i32 = 5;
 const W_CONTROL = 0;
 const W_SCRATCH = 1;
-const W_ROW_LEFT = 2;
-const W_ROW_RIGHT = 3;
-const W_SCORE_LEFT = 4;
-const W_SCORE_RIGHT = 5;
+const W_ROW_MOVES = 2; // the row table (network-moves.ts); words 3–5 are free
 const W_STAGE_OF_RANK = 6;
 const W_TUPLES = 7;
 const W_STAGES = 8;
@@ -104,12 +101,7 @@ export function heapBase(): usize {
 export function attach(block: usize, thread: i32): void {
   blockAt = block;
   control = <usize>load<u32>(block + (W_CONTROL << 2));
-  useMoveTables(
-    <usize>load<u32>(block + (W_ROW_LEFT << 2)),
-    <usize>load<u32>(block + (W_ROW_RIGHT << 2)),
-    <usize>load<u32>(block + (W_SCORE_LEFT << 2)),
-    <usize>load<u32>(block + (W_SCORE_RIGHT << 2)),
-  );
+  useMoveTables(<usize>load<u32>(block + (W_ROW_MOVES << 2)));
   ring = <usize>load<u32>(block + (W_RING << 2));
   evalResults = <usize>load<u32>(block + (W_EVAL << 2));
   starts = <usize>load<u32>(block + (W_STARTS << 2));

@@ -5,34 +5,47 @@
  */
 import { addresses, slot, transpose, valueAt } from './ntuple';
 
-let rowLeft: usize = 0; //    u16[65536]: a row slid toward column 0
-let rowRight: usize = 0; //   u16[65536]: a row slid toward column 3
-let scoreLeft: usize = 0; //  u32[65536]: the reward of that slide
-let scoreRight: usize = 0;
+/**
+ * The row table: per row (u16), one u64 of its slide toward column 0 (bits 0–15), toward column 3 (16–31)
+ * and the reward of either (32–63: a row's merges score the same both ways). One load, one cache line, a
+ * row for all three (three tables of their own took three lines a row).
+ */
+let rowMoves: usize = 0;
 
-export function useMoveTables(left: usize, right: usize, leftScores: usize, rightScores: usize): void {
-  rowLeft = left;
-  rowRight = right;
-  scoreLeft = leftScores;
-  scoreRight = rightScores;
+export function useMoveTables(table: usize): void {
+  rowMoves = table;
 }
 
-@inline export function slide(table: usize, b: u64): u64 {
-  return (
-    <u64>load<u16>(table + ((<usize>b & 0xffff) << 1)) |
-    (<u64>load<u16>(table + ((<usize>(b >> 16) & 0xffff) << 1)) << 16) |
-    (<u64>load<u16>(table + ((<usize>(b >> 32) & 0xffff) << 1)) << 32) |
-    (<u64>load<u16>(table + (<usize>(b >> 48) << 1)) << 48)
-  );
+@inline function rowEntry(b: u64, shift: u64): u64 {
+  return load<u64>(rowMoves + ((<usize>(b >> shift) & 0xffff) << 3));
 }
 
-@inline export function rowScores(table: usize, b: u64): f64 {
-  return <f64>(
-    load<u32>(table + ((<usize>b & 0xffff) << 2)) +
-    load<u32>(table + ((<usize>(b >> 16) & 0xffff) << 2)) +
-    load<u32>(table + ((<usize>(b >> 32) & 0xffff) << 2)) +
-    load<u32>(table + (<usize>(b >> 48) << 2))
-  );
+// A board's four rows' entries (rowsOf), then what they give.
+let e0: u64 = 0;
+let e1: u64 = 0;
+let e2: u64 = 0;
+let e3: u64 = 0;
+
+@inline function rowsOf(b: u64): void {
+  e0 = rowEntry(b, 0);
+  e1 = rowEntry(b, 16);
+  e2 = rowEntry(b, 32);
+  e3 = rowEntry(b, 48);
+}
+
+/** The board of rowsOf slid left (toward column 0). */
+@inline function slidLeft(): u64 {
+  return (e0 & 0xffff) | ((e1 & 0xffff) << 16) | ((e2 & 0xffff) << 32) | (e3 << 48);
+}
+
+/** The board of rowsOf slid right (toward column 3). */
+@inline function slidRight(): u64 {
+  return ((e0 >> 16) & 0xffff) | (e1 & 0xffff0000) | ((e2 & 0xffff0000) << 16) | ((e3 & 0xffff0000) << 32);
+}
+
+/** The reward of the board of rowsOf slid either way. */
+@inline function rowsReward(): f64 {
+  return <f64>(<u32>(e0 >> 32) + <u32>(e1 >> 32) + <u32>(e2 >> 32) + <u32>(e3 >> 32));
 }
 
 // The chosen move of `choose`: its afterstate, reward and value, and the slot holding its addresses.
@@ -55,17 +68,18 @@ export let reward3: f64 = 0;
 /** The four moves of a board into after0..3 and reward0..3 (up, down, left, right). */
 @inline export function expand(b: u64): void {
   const t = transpose(b);
-  let n = slide(rowLeft, t);
+  rowsOf(t);
+  let n = slidLeft();
   after0 = n == t ? 0 : transpose(n);
-  n = slide(rowRight, t);
+  n = slidRight();
   after1 = n == t ? 0 : transpose(n);
-  n = slide(rowLeft, b);
+  reward0 = reward1 = rowsReward();
+  rowsOf(b);
+  n = slidLeft();
   after2 = n == b ? 0 : n;
-  n = slide(rowRight, b);
+  n = slidRight();
   after3 = n == b ? 0 : n;
-  // A row's merges score the same whichever way it slides (engine tables: SCORE_LEFT equals SCORE_RIGHT, tested).
-  reward0 = reward1 = rowScores(scoreLeft, t);
-  reward2 = reward3 = rowScores(scoreLeft, b);
+  reward2 = reward3 = rowsReward();
 }
 
 /**
@@ -104,11 +118,13 @@ export function choose(b: u64, set: i32): i32 {
 
 /** The afterstate of a move (0 up, 1 down, 2 left, 3 right), or b itself when the move is illegal. */
 @inline export function afterstate(b: u64, dir: i32): u64 {
-  if (dir >= 2) return slide(dir == 2 ? rowLeft : rowRight, b);
-  return transpose(slide(dir == 0 ? rowLeft : rowRight, transpose(b)));
+  rowsOf(dir >= 2 ? b : transpose(b));
+  const n = dir == 0 || dir == 2 ? slidLeft() : slidRight();
+  return dir >= 2 ? n : transpose(n);
 }
 
 /** The reward of a move (the merges' values), legal or not. */
 @inline export function reward(b: u64, dir: i32): f64 {
-  return rowScores(scoreLeft, dir >= 2 ? b : transpose(b));
+  rowsOf(dir >= 2 ? b : transpose(b));
+  return rowsReward();
 }
