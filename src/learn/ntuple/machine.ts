@@ -79,6 +79,8 @@ export interface MachineOptions {
   lambda?: number;
   /** Restarts: each episode after a game's first from a board at `at` of the one before, while it made more than `minMoves` moves, at most `maxInRow` in a row. */
   restarts?: RestartRule;
+  /** Another build of learn.wasm (benchmarks that compare two builds in one process); default build/learn.wasm. */
+  module?: WebAssembly.Module;
 }
 
 export interface RestartRule {
@@ -149,7 +151,7 @@ export class NetworkMachine {
     readonly shape: NetworkShape,
     readonly options: MachineOptions,
   ) {
-    const module = compiledLearnModule();
+    const module = options.module ?? compiledLearnModule();
     const starts = options.starts?.boards ?? [];
     // The layout: block, control, scratch, row tables, shape, results, starts, then the tables (64-byte aligned).
     let at = 1024;
