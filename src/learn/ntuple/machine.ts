@@ -36,8 +36,8 @@ export interface LearnExports {
 }
 
 // The block's words (src/wasm/assembly/learn.ts W_* and F_*), in the layout BLOCK_LAYOUT (raise it there and here with any change).
-const BLOCK_LAYOUT = 5;
-/** Each searching instance has 2^LEAF_BITS leaf-cache entries after its transposition table (network-search.ts LEAF_BITS). */
+const BLOCK_LAYOUT = 6;
+/** Each searching instance has 2^LEAF_BITS leaf-cache entries of 16 bytes after its transposition table (network-search.ts LEAF_BITS). */
 const LEAF_BITS = 14;
 const W = { CONTROL: 0, SCRATCH: 1, ROW_MOVES: 2, STAGE_OF_RANK: 6, TUPLES: 7, STAGES: 8, RUNS: 9, TABLE_PTRS: 10, RING: 11, EVAL: 12, STARTS: 13, START_COUNT: 14, PROMOTE: 15, SCRATCH_BYTES: 16, STAGE_STRIDE: 17, SEARCH_TABLE: 18, SEARCH_BITS: 19, SEARCH_THREAD: 20, COHERENCE: 21, PAIR_SHIFT: 22, PATHS: 23, RESTARTS: 24, RESTART_MIN: 25, RESTART_MAX: 26 } as const;
 const F_BASE = 128;
@@ -175,7 +175,7 @@ export class NetworkMachine {
     const paths = options.lambda !== undefined || options.restarts ? place(PATH_BYTES * (options.threads + 1)) : 0;
     const searchBits = options.searchCacheBits ?? 0;
     // Per searching instance: its transposition table, then its leaf cache (32-byte entries).
-    const searchTable = searchBits >= 4 ? place((2 ** searchBits + 2 ** LEAF_BITS) * 32 * searchThreads) : 0;
+    const searchTable = searchBits >= 4 ? place((2 ** searchBits * 32 + 2 ** LEAF_BITS * 16) * searchThreads) : 0;
     this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
     this.tablePtr = [];
     for (let s = 0; s < shape.stages.length; s++) for (const cells of shape.tuples) this.tablePtr.push(place(tableEntries(cells) * 4));

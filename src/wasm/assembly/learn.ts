@@ -21,7 +21,7 @@ import { bestAfter, bestReward, bestSlot, bestStage, bestValue, choose, useMoveT
 
 // ---- the block's words (i32 at 4·k, f64 at 8·k from F_BASE) ----
 /** The block's layout, checked by machine.ts (BLOCK_LAYOUT): raise both with any change to the words below. */
-export const BLOCK_LAYOUT: i32 = 5;
+export const BLOCK_LAYOUT: i32 = 6;
 const W_CONTROL = 0;
 const W_SCRATCH = 1;
 const W_ROW_MOVES = 2; // the row table (network-moves.ts); words 3–5 are free
@@ -133,8 +133,8 @@ export function attach(block: usize, thread: i32): void {
   const first = load<i32>(block + (W_SEARCH_THREAD << 2));
   const bits = load<i32>(block + (W_SEARCH_BITS << 2));
   const searching = thread >= first && bits >= 4;
-  // Each searching instance's table is 2^bits entries followed by its leaf cache (2^LEAF_BITS), 32 bytes an entry.
-  const each = ((<usize>1 << <usize>bits) + (<usize>1 << <usize>LEAF_BITS)) << 5;
+  // Each searching instance's table is 2^bits entries of 32 bytes followed by its leaf cache (2^LEAF_BITS of 16).
+  const each = ((<usize>1 << <usize>bits) << 5) + ((<usize>1 << <usize>LEAF_BITS) << 4);
   useSearchTable(searching ? <usize>load<u32>(block + (W_SEARCH_TABLE << 2)) + <usize>(thread - first) * each : 0, searching ? bits : 0);
 }
 

@@ -28,19 +28,22 @@ let epoch: i32 = 0;
 let nodes: i64 = 0;
 
 /**
- * The leaf cache: the network's values of leaf afterstates (2^LEAF_BITS entries of 32 bytes: key, value,
- * epoch), after each instance's transposition table. A search reaches one leaf afterstate by many paths (a
- * tile spawned in either of two cells of a row, then the row slid), and a value is 32 reads that mostly
- * miss the processor's cache: two leaves in three are found here at depth 2, seven in ten at depth 3
- * (2^14 entries, 512 KiB; 2^12 finds 57 %, 2^16 one more in a hundred). A value is a pure function of the
- * board while the tables stay (only the plain network's values are kept: stage weights and a leaf heuristic
- * go around it), so a hit is exact. The cache starts afresh at each decision unless the tables can no longer
- * change (keepLeaves: a network loaded to play): then a decision finds the leaves of the one before, where
- * the game went on (the next decision's leaves are the last one's, a move further down its tree).
+ * The leaf cache: the network's values of leaf afterstates (2^LEAF_BITS entries of 16 bytes: the board, 0 in
+ * an empty entry — never a legal afterstate —, and its value), after each instance's transposition table. A
+ * search reaches one leaf afterstate by many paths (a tile spawned in either of two cells of a row, then the
+ * row slid), and a value is 32 reads that mostly miss the processor's cache: two leaves in three are found
+ * here at depth 2, seven in ten at depth 3. Its size is set by the processor's cache, not by hits: 2^14
+ * entries of 16 bytes (256 KiB) search ziap's network at depth 2 1.09–1.14× faster than the same entries at
+ * 32 bytes (with an epoch each) did, and 2^15 entries of 16 bytes are 7 % slower than 2^14 though they find a
+ * few more (scripts/bench-network-search.ts). A value is a pure function of the board while the tables stay
+ * (only the plain network's values are kept: stage weights and a leaf heuristic go around it), so a hit is
+ * exact. The cache is cleared at each decision unless the tables can no longer change (keepLeaves: a
+ * network loaded to play): then a decision finds the leaves of the one before, where the game went on (the
+ * next decision's leaves are the last one's, a move further down its tree).
  */
 export const LEAF_BITS: i32 = 14;
+const LEAF_BYTES: usize = 16;
 let leaves: usize = 0;
-let leafEpoch: i32 = 0;
 let leavesKept = false;
 /** Leaf values computed (not found in the cache) since this instance began: what the cache saves, counted. */
 let leafComputations: i64 = 0;
@@ -53,37 +56,32 @@ export function leafValuesComputed(): f64 {
 export function keepLeaves(on: i32): void {
   if ((on != 0) == leavesKept) return;
   leavesKept = on != 0;
-  nextLeafEpoch();
+  clearLeaves();
 }
 
-/** Forgets every leaf value (a new epoch; at the wrap, the cache cleared). */
-function nextLeafEpoch(): void {
-  leafEpoch++;
-  if (leafEpoch == 0x7fffffff) {
-    leafEpoch = 1;
-    if (useCache) memory.fill(leaves, 0, <usize>1 << (LEAF_BITS + 5));
-  }
+/** Forgets every leaf value. */
+function clearLeaves(): void {
+  if (useCache) memory.fill(leaves, 0, <usize>LEAF_BYTES << LEAF_BITS);
 }
 
 /**
  * This instance's transposition table (2^bits entries of 32 bytes at `base`; bits < 4: none), and the leaf
- * cache right after it (2^LEAF_BITS entries).
+ * cache right after it (2^LEAF_BITS entries of LEAF_BYTES).
  */
 export function useSearchTable(base: usize, bits: i32): void {
   useCache = bits >= 4 && base != 0;
   tt = base;
   ttMask = useCache ? (1 << bits) - 1 : 0;
   leaves = useCache ? base + (<usize>(ttMask + 1) << 5) : 0;
-  if (useCache) memory.fill(tt, 0, (<usize>(ttMask + 1) + (<usize>1 << LEAF_BITS)) << 5);
+  if (useCache) memory.fill(tt, 0, (<usize>(ttMask + 1) << 5) + (LEAF_BYTES << LEAF_BITS));
   epoch = 0;
-  leafEpoch = 0;
 }
 
 /** The depth and cutoff of the next decision; its leaf cache starts afresh unless kept (the tables may have changed since the last). */
 export function setNetworkSearch(limit: i32, cprob: f64): void {
   depthLimit = limit;
   cprobMin = cprob;
-  if (!leavesKept) nextLeafEpoch();
+  if (!leavesKept) clearLeaves();
 }
 
 // Stage weights (shape.ts's MAX_STAGES = 8): a leaf's value is its stage's weight × the network's value.
@@ -182,7 +180,7 @@ function leafValue(b: u64): f64 {
 }
 
 @inline function leafEntry(after: u64): usize {
-  return leaves + (<usize>(hashOf(after) & ((1 << LEAF_BITS) - 1)) << 5);
+  return leaves + <usize>(hashOf(after) & ((1 << LEAF_BITS) - 1)) * LEAF_BYTES;
 }
 
 // The stages of the afterstates whose addresses cachedGreedyLeaf put in slots 0-3.
@@ -195,7 +193,7 @@ let stage3: i32 = 0;
 @inline function cachedLeaf(after: u64): f64 {
   if (after == 0) return 0;
   const e = leafEntry(after);
-  return load<i32>(e, 16) == leafEpoch && load<u64>(e) == after ? load<f64>(e, 8) : NaN;
+  return load<u64>(e) == after ? load<f64>(e, 8) : NaN;
 }
 
 /** The value of the afterstate whose addresses are in slot k, kept in the leaf cache. */
@@ -205,7 +203,6 @@ let stage3: i32 = 0;
   const e = leafEntry(after);
   store<u64>(e, after);
   store<f64>(e, v, 8);
-  store<i32>(e, leafEpoch, 16);
   return v;
 }
 
