@@ -5,7 +5,7 @@
  * (another build of learn.wasm, e.g. one kept from before a change), both builds in the same rounds (A B, B A, …),
  * each over its own copy of the network: the ratio of their times and whether every value agrees to the bit.
  *
- *   npx tsx scripts/bench-network-search.ts NETWORK.bin [--depth 2] [--cprob 0.0001] [--games 2] [--seed 1000000000]
+ *   npm run bench:network -- NETWORK.bin [--depth 2] [--cprob 0.0001] [--games 2] [--seed 1000000000]
  *     [--moves 3000] [--rounds 5] [--against OLD.wasm] [--json]
  *
  * Compare with ziap/2048-tdl's `agent -d 2` on the same network (scripts/ziap-side-by-side.ts).
