@@ -153,7 +153,7 @@ export class NetworkMachine {
   ) {
     const module = options.module ?? compiledLearnModule();
     const starts = options.starts?.boards ?? [];
-    // The layout: block, control, scratch, row tables, shape, results, starts, then the tables (64-byte aligned).
+    // The layout: block, control, scratch, row table, shape, results, starts, then the tables (64-byte aligned).
     let at = 1024;
     const place = (bytes: number, alignment = 64) => {
       const p = align(at, alignment);
@@ -174,7 +174,7 @@ export class NetworkMachine {
     // Paths for the training threads and the calling thread's instance, only when an episode must be kept.
     const paths = options.lambda !== undefined || options.restarts ? place(PATH_BYTES * (options.threads + 1)) : 0;
     const searchBits = options.searchCacheBits ?? 0;
-    // Per searching instance: its transposition table, then its leaf cache (32-byte entries).
+    // Per searching instance: its transposition table (32-byte entries), then its leaf cache (16-byte entries).
     const searchTable = searchBits >= 4 ? place((2 ** searchBits * 32 + 2 ** LEAF_BITS * 16) * searchThreads) : 0;
     this.heuristicPtr = options.leafHeuristic ? place(9 * ROW_COUNT * 8) : 0;
     this.tablePtr = [];
