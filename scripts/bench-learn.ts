@@ -13,7 +13,10 @@
  * network warmed up on its own and then measured in interleaved rounds: training moves and games per CPU
  * second (this process's CPU time, every thread's), and the four stages' cost per move over one stage's.
  *
- *   npm run bench:learn -- --recipe [--rounds 5] [--games 1000] [--warm 5000] [--json]
+ *   npm run bench:learn -- --recipe [--rounds 5] [--games 1000] [--warm 5000] [--small-pages] [--json]
+ *
+ * With --small-pages, the recipe's one stage with huge pages against the same with 4 KiB pages (what the huge
+ * pages of src/wasm/huge-pages.ts give on this machine) instead of one stage against four.
  */
 import { Command } from 'commander';
 import { DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
@@ -27,9 +30,10 @@ const o = new Command()
   .option('--coherence', 'also one thread with temporal coherence learning, in the same rounds')
   .option('--lambda <l>', 'also one thread of TD(λ) (backward at each episode\'s end), in the same rounds', Number)
   .option('--recipe', "instead: ziap's recipe (coherence, TD(λ 0.5), restarts) on one thread, one stage against four")
+  .option('--small-pages', 'with --recipe: one stage with huge pages against one stage with 4 KiB pages')
   .option('--json', 'one JSON object')
   .parse()
-  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; lambda?: number; recipe?: boolean; json?: boolean }>();
+  .opts<{ tuples: string; rounds: number; games: number; warm: number; coherence?: boolean; lambda?: number; recipe?: boolean; smallPages?: boolean; json?: boolean }>();
 
 const shape: NetworkShape = { tuples: o.tuples === 'small' ? [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]] : DEFAULT_TUPLES, stages: ONE_STAGE, promote: true };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -38,12 +42,18 @@ const FOUR_STAGES: NetworkShape['stages'] = [{ maxTile: [2, 4096] }, { maxTile: 
 
 /** --recipe: one stage against four, the recipe on one thread, moves and games per CPU second in interleaved rounds. */
 async function recipe() {
-  const make = (stages: NetworkShape['stages']) =>
-    new NetworkTraining({ shape: { tuples: DEFAULT_TUPLES, stages, promote: true }, threads: 1, seed: 1, learningRate: 1, heldOut: { games: 0, seed: 1e9 }, coherence: true, lambda: 0.5, restarts: { at: 0.5, minMoves: 10, maxInRow: 0 } });
-  const kinds = [
-    { name: 'one stage', t: make(ONE_STAGE) },
-    { name: 'four stages', t: make(FOUR_STAGES) },
-  ];
+  const make = (stages: NetworkShape['stages'], hugePages = true) =>
+    new NetworkTraining({ shape: { tuples: DEFAULT_TUPLES, stages, promote: true }, threads: 1, seed: 1, learningRate: 1, heldOut: { games: 0, seed: 1e9 }, coherence: true, lambda: 0.5, restarts: { at: 0.5, minMoves: 10, maxInRow: 0 }, hugePages });
+  const kinds = o.smallPages
+    ? [
+        { name: 'one stage', t: make(ONE_STAGE) },
+        { name: 'one stage, 4 KiB pages', t: make(ONE_STAGE, false) },
+      ]
+    : [
+        { name: 'one stage', t: make(ONE_STAGE) },
+        { name: 'four stages', t: make(FOUR_STAGES) },
+      ];
+  const pages = kinds.map((k) => (k.t.machine.hugePages.advised ? 'huge pages' : `4 KiB pages: ${k.t.machine.hugePages.reason}`));
   for (const k of kinds) {
     process.stderr.write(`warming up ${k.name}: ${o.warm} training games…\n`);
     await k.t.trainTo(o.warm);
@@ -66,15 +76,16 @@ async function recipe() {
     rounds: o.rounds,
     gamesPerMeasurement: o.games,
     warm: o.warm,
-    ...Object.fromEntries(kinds.map((k, i) => [k.name === 'one stage' ? 'oneStage' : 'fourStages', { movesPerCpuSecond: Math.round(median(rates[i].moves)), gamesPerCpuSecond: median(rates[i].games) }])),
-    // A move's cost of four stages over one, per round (the rounds interleave, so a busy machine slows both alike).
-    fourOverOneCostPerMove: median(rates[0].moves.map((m, r) => m / rates[1].moves[r])),
+    ...Object.fromEntries(kinds.map((k, i) => [i === 0 ? 'oneStage' : o.smallPages ? 'oneStageSmallPages' : 'fourStages', { pages: pages[i], movesPerCpuSecond: Math.round(median(rates[i].moves)), gamesPerCpuSecond: median(rates[i].games) }])),
+    // A move's cost of the second arm over the first, per round (the rounds interleave, so a busy machine slows both alike).
+    [o.smallPages ? 'smallPagesCostPerMove' : 'fourOverOneCostPerMove']: median(rates[0].moves.map((m, r) => m / rates[1].moves[r])),
   };
+  const cost = median(rates[0].moves.map((m, r) => m / rates[1].moves[r]));
   if (o.json) console.log(JSON.stringify(result));
   else {
     console.log(`the recipe (${result.recipe}), ${o.rounds} interleaved rounds of ${o.games} games after ${o.warm} (medians):`);
-    for (const [i, k] of kinds.entries()) console.log(`  ${k.name}: ${(median(rates[i].moves) / 1e6).toFixed(3)} M moves per CPU second, ${median(rates[i].games).toFixed(1)} games per CPU second`);
-    console.log(`  four stages cost ${result.fourOverOneCostPerMove.toFixed(2)}× one stage a move`);
+    for (const [i, k] of kinds.entries()) console.log(`  ${k.name} (${pages[i]}): ${(median(rates[i].moves) / 1e6).toFixed(3)} M moves per CPU second, ${median(rates[i].games).toFixed(1)} games per CPU second`);
+    console.log(`  ${kinds[1].name} cost${o.smallPages ? 's' : ''} ${cost.toFixed(2)}× one stage${o.smallPages ? ' with huge pages' : ''} a move`);
   }
   for (const k of kinds) await k.t.close();
 }

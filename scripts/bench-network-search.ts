@@ -4,9 +4,11 @@
  * carried from one to the next, as `play` does), in interleaved rounds; medians printed. With --against FILE
  * (another build of learn.wasm, e.g. one kept from before a change), both builds in the same rounds (A B, B A, …),
  * each over its own copy of the network: the ratio of their times and whether every value agrees to the bit.
+ * With --small-pages, the second copy is the same build's with 4 KiB pages (no huge pages asked for: what
+ * they give on this machine). Each copy's pages are printed.
  *
  *   npm run bench:network -- NETWORK.bin [--depth 2] [--cprob 0.0001] [--games 2] [--seed 1000000000]
- *     [--moves 3000] [--rounds 5] [--against OLD.wasm] [--json]
+ *     [--moves 3000] [--rounds 5] [--against OLD.wasm | --small-pages] [--json]
  *
  * Compare with ziap/2048-tdl's `agent -d 2` on the same network (scripts/ziap-side-by-side.ts).
  */
@@ -28,15 +30,20 @@ const o = new Command()
   .option('--moves <n>', 'at most this many decisions from each game', Number, 3000)
   .option('--rounds <n>', 'interleaved rounds', Number, 5)
   .option('--against <wasm>', 'another build of learn.wasm, timed in the same rounds')
+  .option('--small-pages', 'against this build with 4 KiB pages (no huge pages asked for), timed in the same rounds')
   .option('--json', 'one JSON object')
   .parse();
-const opts = o.opts<{ depth: number; cprob: number; games: number; seed: number; moves: number; rounds: number; against?: string; json?: boolean }>();
+const opts = o.opts<{ depth: number; cprob: number; games: number; seed: number; moves: number; rounds: number; against?: string; smallPages?: boolean; json?: boolean }>();
+if (opts.against && opts.smallPages) {
+  console.error('bench-network-search: --against and --small-pages each name the second copy: give one');
+  process.exit(2);
+}
 const file = o.args[0];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function machineFrom(module?: WebAssembly.Module): NetworkMachine {
-  const machine = new NetworkMachine(readNetworkShape(file), { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true, ...(module ? { module } : {}) });
+function machineFrom(module?: WebAssembly.Module, hugePages = true): NetworkMachine {
+  const machine = new NetworkMachine(readNetworkShape(file), { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1, searchCacheBits: cacheBits(DEFAULT_SEARCH.cacheMB), leafHeuristic: true, hugePages, ...(module ? { module } : {}) });
   readNetworkFile(file, () => machine.tables());
   machine.keepLeaves();
   return machine;
@@ -48,6 +55,8 @@ function valuesOf(m: NetworkMachine, b: Board): number[] {
 
 const builds = [{ name: 'build/learn.wasm', machine: machineFrom() }];
 if (opts.against) builds.push({ name: opts.against, machine: machineFrom(new WebAssembly.Module(readFileSync(opts.against))) });
+if (opts.smallPages) builds.push({ name: 'build/learn.wasm, 4 KiB pages', machine: machineFrom(undefined, false) });
+const pagesOf = (m: NetworkMachine) => (m.hugePages.advised ? 'huge pages' : `4 KiB pages: ${m.hugePages.reason}`);
 
 // The boards: each game played at the depth by the last build, every decision's board in order.
 const boards: Board[] = [];
@@ -98,11 +107,11 @@ for (let r = 0; r < opts.rounds; r++) {
   process.stderr.write(`round ${r + 1}/${opts.rounds}: ${builds.map((b, k) => `${b.name} ${rounds[k][r].ms.toFixed(4)} ms`).join(', ')}\n`);
 }
 
-const summary = builds.map((b, k) => ({ build: b.name, msPerMove: median(rounds[k].map((x) => x.ms)), leafValuesPerMove: median(rounds[k].map((x) => x.leaves)), nodesPerMove: median(rounds[k].map((x) => x.nodes)) }));
+const summary = builds.map((b, k) => ({ build: b.name, pages: pagesOf(b.machine), msPerMove: median(rounds[k].map((x) => x.ms)), leafValuesPerMove: median(rounds[k].map((x) => x.leaves)), nodesPerMove: median(rounds[k].map((x) => x.nodes)) }));
 const ratios = builds.length > 1 ? { againstOverThis: median(rounds[0].map((x, i) => rounds[1][i].ms / x.ms)), valuesDiffering: differ } : null;
 if (opts.json) console.log(JSON.stringify({ network: file, depth: opts.depth, cprob: opts.cprob, decisions: boards.length, summary, ratios }));
 else {
   console.log(`${boards.length} decisions at depth ${opts.depth} (cprob ${opts.cprob}), ${opts.rounds} rounds, CPU ms a move (medians):`);
-  for (const s of summary) console.log(`  ${s.build}: ${s.msPerMove.toFixed(4)} ms, ${s.leafValuesPerMove.toFixed(1)} leaf values and ${s.nodesPerMove.toFixed(1)} nodes a move`);
-  if (ratios) console.log(`  ${builds[1].name} / build/learn.wasm: ${ratios.againstOverThis.toFixed(3)}×; values that differ: ${ratios.valuesDiffering}`);
+  for (const s of summary) console.log(`  ${s.build} (${s.pages}): ${s.msPerMove.toFixed(4)} ms, ${s.leafValuesPerMove.toFixed(1)} leaf values and ${s.nodesPerMove.toFixed(1)} nodes a move`);
+  if (ratios) console.log(`  ${builds[1].name} / ${builds[0].name}: ${ratios.againstOverThis.toFixed(3)}×; values that differ: ${ratios.valuesDiffering}`);
 }

@@ -8,6 +8,7 @@ import { freemem } from 'node:os';
 import { resolve } from 'node:path';
 import { ROW_COUNT, ROW_LEFT, ROW_RIGHT, SCORE_LEFT } from '../../engine/tables';
 import { InputError } from '../../util/errors';
+import { adviseHugePages, type HugePages } from '../../wasm/huge-pages';
 import { MAX_TUPLES, networkEntries, stageOfRank, tableEntries, tupleRuns, type NetworkShape } from './shape';
 
 export const LEARN_WASM_PATH = resolve(__dirname, '..', '..', '..', 'build', 'learn.wasm');
@@ -81,6 +82,8 @@ export interface MachineOptions {
   restarts?: RestartRule;
   /** Another build of learn.wasm (benchmarks that compare two builds in one process); default build/learn.wasm. */
   module?: WebAssembly.Module;
+  /** Ask for huge pages for the memory (default true; benchmarks turn it off to measure what they give). */
+  hugePages?: boolean;
 }
 
 export interface RestartRule {
@@ -146,6 +149,8 @@ export class NetworkMachine {
   private readonly evalPtr: number;
   /** Where the accumulator pairs start (temporal coherence), 0 without. */
   private readonly pairsAt: number;
+  /** Whether the memory asked for huge pages and got the advice (src/wasm/huge-pages.ts). */
+  readonly hugePages: HugePages;
 
   constructor(
     readonly shape: NetworkShape,
@@ -190,6 +195,8 @@ export class NetworkMachine {
     // Refuse before the allocation would fail (or push the machine into swap), saying how much it needs.
     if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network needs ${formatBytes(bytes)} of memory and this machine has ${formatBytes(freemem())} free`);
     this.memory = new WebAssembly.Memory({ initial: bytes / PAGE, maximum: bytes / PAGE, shared: true });
+    // Before anything is written: the tables' pages come as 2 MiB ones (a read then rarely misses the TLB).
+    this.hugePages = options.hugePages === false ? { advised: false, reason: 'not asked for' } : adviseHugePages(this.memory, bytes);
     const buffer = this.memory.buffer;
     const u32 = new Uint32Array(buffer);
     const i32 = new Int32Array(buffer);

@@ -26,6 +26,8 @@ export interface TrainingSettings {
   lambda?: number;
   /** Restarts: episodes from boards of the one before (machine.ts RestartRule). */
   restarts?: RestartRule;
+  /** Ask for huge pages for the tables (default true; a benchmark turns it off to measure them). */
+  hugePages?: boolean;
 }
 
 /** The tiles whose rates a checkpoint keeps: the ones play and compare report. */
@@ -84,6 +86,7 @@ export class NetworkTraining {
       coherence: settings.coherence,
       lambda: settings.lambda,
       restarts: settings.restarts,
+      hugePages: settings.hugePages,
     });
   }
 
