@@ -42,6 +42,8 @@ function loadAddon(): Addon | string {
  * already touched keep their size). Never throws: a memory that cannot have them works as before.
  */
 export function adviseHugePages(memory: WebAssembly.Memory, bytes: number): HugePages {
+  // The viewer's search worker builds machines too, in a browser: no process, no kernel to ask.
+  if (typeof process === 'undefined') return { advised: false, reason: 'not in Node.js' };
   if (process.env.TUNE2048_HUGE_PAGES === '0') return { advised: false, reason: 'off (TUNE2048_HUGE_PAGES=0)' };
   const a = loadAddon();
   if (typeof a === 'string') return { advised: false, reason: a };
