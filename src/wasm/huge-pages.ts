@@ -3,8 +3,8 @@
  * and with 4 KiB pages nearly every read also misses the TLB (docs/speed.md, "Huge pages"). Linux backs a
  * mapping with 2 MiB pages when the program asks (madvise), which JavaScript cannot do: a small native addon
  * (src/wasm/native, built by `npm run build:native` into build/huge-pages.node) makes that one call. Without
- * the addon, on another system, or with TUNE2048_HUGE_PAGES=0 the memory keeps 4 KiB pages: only the speed
- * differs, never a value.
+ * the addon (no compiler; the npm package ships no native code), on another system, or with
+ * TUNE2048_HUGE_PAGES=0 the memory keeps 4 KiB pages: only the speed differs, never a value.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,7 +26,7 @@ let addon: Addon | string | undefined;
 function loadAddon(): Addon | string {
   if (addon !== undefined) return addon;
   if (process.platform !== 'linux') addon = `not on Linux (${process.platform})`;
-  else if (!existsSync(HUGE_PAGES_ADDON_PATH)) addon = `${HUGE_PAGES_ADDON_PATH} is not built (npm run build:native)`;
+  else if (!existsSync(HUGE_PAGES_ADDON_PATH)) addon = `${HUGE_PAGES_ADDON_PATH} is not there (npm run build makes it in a clone of the project; the package ships no native code)`;
   else {
     try {
       addon = createRequire(__filename)(HUGE_PAGES_ADDON_PATH) as Addon;
