@@ -1,6 +1,6 @@
 /**
  * Transparent huge pages for a WebAssembly memory: a network's tables are hundreds of MiB read at random,
- * and with 4 KiB pages nearly every read also misses the TLB (docs/speed.md, "Huge pages"). Linux backs a
+ * and with 4 KiB pages nearly every read also misses the TLB (docs/networks.md, "Huge pages"). Linux backs a
  * mapping with 2 MiB pages when the program asks (madvise), which JavaScript cannot do: a small native addon
  * (src/wasm/native, built by `npm run build:native` into build/huge-pages.node) makes that one call. Without
  * the addon (no compiler; the npm package ships no native code), on another system, or with

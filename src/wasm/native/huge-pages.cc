@@ -2,7 +2,7 @@
 // builds it). An n-tuple network's tables are hundreds of MiB read at random: with 4 KiB pages nearly every
 // read also misses the TLB and walks the page tables, and the processor walks only a few at once. Linux backs
 // an anonymous mapping with 2 MiB pages when the program asks (madvise MADV_HUGEPAGE; the default
-// "madvise" setting of /sys/kernel/mm/transparent_hugepage/enabled gives them to no one else), and
+// "madvise" setting of /sys/kernel/mm/transparent_hugepage/enabled gives them only to programs that ask), and
 // JavaScript cannot ask: this is the one call it needs, on the memory's own backing store.
 #include <node.h>
 #include <sys/mman.h>
