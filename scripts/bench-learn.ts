@@ -21,6 +21,7 @@
 import { Command } from 'commander';
 import { DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
+import { describePages } from '../src/wasm/huge-pages';
 
 const o = new Command()
   .option('--tuples <kind>', 'default (4 × 6-tuples, 268 MB) or small (4 × 4-tuples, 1 MB)', 'default')
@@ -53,7 +54,7 @@ async function recipe() {
         { name: 'one stage', t: make(ONE_STAGE) },
         { name: 'four stages', t: make(FOUR_STAGES) },
       ];
-  const pages = kinds.map((k) => (k.t.machine.hugePages.advised ? 'huge pages' : `4 KiB pages: ${k.t.machine.hugePages.reason}`));
+  const pages = kinds.map((k) => describePages(k.t.machine.hugePages));
   for (const k of kinds) {
     process.stderr.write(`warming up ${k.name}: ${o.warm} training games…\n`);
     await k.t.trainTo(o.warm);
@@ -71,16 +72,16 @@ async function recipe() {
     }
     process.stderr.write(`round ${r + 1}/${o.rounds}: ${kinds.map((k, i) => `${k.name} ${(rates[i].moves[r] / 1e6).toFixed(3)} M moves / CPU s, ${rates[i].games[r].toFixed(1)} games / CPU s`).join('; ')}\n`);
   }
+  // A move's cost of the second arm over the first, per round (the rounds interleave, so a busy machine slows both alike).
+  const cost = median(rates[0].moves.map((m, r) => m / rates[1].moves[r]));
   const result = {
     recipe: 'coherence at rate 1, TD(λ 0.5) backward, restarts; 4 × 6-tuples; one thread',
     rounds: o.rounds,
     gamesPerMeasurement: o.games,
     warm: o.warm,
     ...Object.fromEntries(kinds.map((k, i) => [i === 0 ? 'oneStage' : o.smallPages ? 'oneStageSmallPages' : 'fourStages', { pages: pages[i], movesPerCpuSecond: Math.round(median(rates[i].moves)), gamesPerCpuSecond: median(rates[i].games) }])),
-    // A move's cost of the second arm over the first, per round (the rounds interleave, so a busy machine slows both alike).
-    [o.smallPages ? 'smallPagesCostPerMove' : 'fourOverOneCostPerMove']: median(rates[0].moves.map((m, r) => m / rates[1].moves[r])),
+    [o.smallPages ? 'smallPagesCostPerMove' : 'fourOverOneCostPerMove']: cost,
   };
-  const cost = median(rates[0].moves.map((m, r) => m / rates[1].moves[r]));
   if (o.json) console.log(JSON.stringify(result));
   else {
     console.log(`the recipe (${result.recipe}), ${o.rounds} interleaved rounds of ${o.games} games after ${o.warm} (medians):`);

@@ -20,6 +20,7 @@ import { readNetworkFile, readNetworkShape } from '../src/learn/ntuple/network-f
 import { cacheBits, DEFAULT_SEARCH } from '../src/player/expectimax';
 import { type Direction } from '../src/engine/moves';
 import { SeededGame } from '../src/engine/game';
+import { describePages } from '../src/wasm/huge-pages';
 
 const o = new Command()
   .argument('<network>', 'a network file (tune2048 learn export, or learn import --from ziap)')
@@ -56,7 +57,6 @@ function valuesOf(m: NetworkMachine, b: Board): number[] {
 const builds = [{ name: 'build/learn.wasm', machine: machineFrom() }];
 if (opts.against) builds.push({ name: opts.against, machine: machineFrom(new WebAssembly.Module(readFileSync(opts.against))) });
 if (opts.smallPages) builds.push({ name: 'build/learn.wasm, 4 KiB pages', machine: machineFrom(undefined, false) });
-const pagesOf = (m: NetworkMachine) => (m.hugePages.advised ? 'huge pages' : `4 KiB pages: ${m.hugePages.reason}`);
 
 // The boards: each game played at the depth by the last build, every decision's board in order.
 const boards: Board[] = [];
@@ -107,7 +107,7 @@ for (let r = 0; r < opts.rounds; r++) {
   process.stderr.write(`round ${r + 1}/${opts.rounds}: ${builds.map((b, k) => `${b.name} ${rounds[k][r].ms.toFixed(4)} ms`).join(', ')}\n`);
 }
 
-const summary = builds.map((b, k) => ({ build: b.name, pages: pagesOf(b.machine), msPerMove: median(rounds[k].map((x) => x.ms)), leafValuesPerMove: median(rounds[k].map((x) => x.leaves)), nodesPerMove: median(rounds[k].map((x) => x.nodes)) }));
+const summary = builds.map((b, k) => ({ build: b.name, pages: describePages(b.machine.hugePages), msPerMove: median(rounds[k].map((x) => x.ms)), leafValuesPerMove: median(rounds[k].map((x) => x.leaves)), nodesPerMove: median(rounds[k].map((x) => x.nodes)) }));
 const ratios = builds.length > 1 ? { againstOverThis: median(rounds[0].map((x, i) => rounds[1][i].ms / x.ms)), valuesDiffering: differ } : null;
 if (opts.json) console.log(JSON.stringify({ network: file, depth: opts.depth, cprob: opts.cprob, decisions: boards.length, summary, ratios }));
 else {

@@ -51,3 +51,8 @@ export function adviseHugePages(memory: WebAssembly.Memory, bytes: number): Huge
   if (typeof r === 'number') return { advised: false, reason: `madvise refused (errno ${-r})` };
   return r[1] > 0 ? { advised: true, start: r[0], bytes: r[1] } : { advised: false, reason: 'the memory holds no whole 2 MiB page' };
 }
+
+/** One line for a benchmark's output: which pages a memory has, and why when not huge ones. */
+export function describePages(pages: HugePages): string {
+  return pages.advised ? 'huge pages' : `4 KiB pages: ${pages.reason}`;
+}
