@@ -47,7 +47,7 @@ export function useNetwork(tuples: i32, stages: i32, promoteStages: bool, stageO
 /**
  * Whether the network's tuples are the default four 6-tuples, in order (src/learn/ntuple/shape.ts
  * DEFAULT_TUPLES: cells 0–5, 4–9, {0,1,2,4,5,6}, {4,5,6,8,9,10}), read from their runs: then `addresses`
- * takes a path with their masks as constants (fourSixAt), not the runs' loop.
+ * takes a path with their masks as constants (fourSixAddresses), not the runs' loop.
  */
 let fourSix = false;
 
@@ -133,18 +133,56 @@ function hasRuns(k: i32, n: i32, sa: u32, ma: u32, ta: u32, sb: u32, mb: u32, tb
   return <usize>(((<u32>(b >> sa) & ma) | ((<u32>(b >> sb) & mb) << tb) | ((<u32>(b >> sc) & mc) << tc)) << 2);
 }
 
+// The same 8 boards two at a time, as u64 lanes of a vector: [b, transpose(b)] → [H, HT], [V, VT], [HV, HVT].
+
+/** mirrorH on both lanes: the bytes of each row swapped, then the two cells of each byte. */
+@inline function mirrorH2(v: v128): v128 {
+  const s = i8x16.shuffle(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  const low = i64x2.splat(0x0f0f0f0f0f0f0f0f);
+  return v128.or(i64x2.shl(v128.and(s, low), 4), v128.and(i64x2.shr_u(s, 4), low));
+}
+
+/** mirrorV on both lanes: each lane's four rows (u16) in reverse order. */
+@inline function mirrorV2(v: v128): v128 {
+  return i8x16.shuffle(v, v, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9);
+}
+
 /**
- * One symmetric board's four addresses for the default four 6-tuples (each tuple's at p + 32·tuple): cells
- * 0–5 are the board's low 24 bits, 4–9 the same 16 bits up; {0,1,2,4,5,6} is cells 0–2 and 4–6 (the low 12
- * bits and the 12 above bit 16), {4,5,6,8,9,10} the same 16 bits up.
+ * The default four 6-tuples' 32 addresses, the 8 symmetric boards four at a time in 32-bit lanes (WebAssembly
+ * SIMD; 1.06× the recipe's training and 1.08× the depth-2 search over the same in scalar code). Each tuple's
+ * 8 addresses are 32 contiguous bytes of the slot (symmetries I, H, V, HV, then T, HT, VT, HVT): two stores.
+ * A board's x is its low 32 bits (cells 0–7), its y the 32 above bit 16 (cells 4–11): tuple 0 is x's low 24
+ * bits, tuple 1 y's; {0,1,2,4,5,6} is x's low 12 bits and the 12 above bit 16, {4,5,6,8,9,10} the same of y.
  */
-@inline function fourSixAt(p: usize, b: u64, t0: usize, t1: usize, t2: usize, t3: usize): void {
-  const x = <u32>b;
-  const y = <u32>(b >> 16);
-  store<u32>(p, <u32>t0 + ((x & 0xffffff) << 2));
-  store<u32>(p, <u32>t1 + ((y & 0xffffff) << 2), 32);
-  store<u32>(p, <u32>t2 + (((x & 0xfff) | ((x >> 4) & 0xfff000)) << 2), 64);
-  store<u32>(p, <u32>t3 + (((y & 0xfff) | ((y >> 4) & 0xfff000)) << 2), 96);
+@inline function fourSixAddresses(at: usize, b: u64, t: u64, stage: i32): void {
+  const bt = i64x2(b, t);
+  const h = mirrorH2(bt);
+  const v = mirrorV2(bt);
+  const hv = mirrorH2(v);
+  // x: bytes 0-3 of each u64 lane; y: bytes 2-5.
+  const xa = i8x16.shuffle(bt, h, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27); // b, t, H, HT
+  const xb = i8x16.shuffle(v, hv, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27); // V, VT, HV, HVT
+  const ya = i8x16.shuffle(bt, h, 2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21, 26, 27, 28, 29);
+  const yb = i8x16.shuffle(v, hv, 2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21, 26, 27, 28, 29);
+  const x0 = i8x16.shuffle(xa, xb, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27); // I, H, V, HV
+  const x1 = i8x16.shuffle(xa, xb, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31); // T, HT, VT, HVT
+  const y0 = i8x16.shuffle(ya, yb, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+  const y1 = i8x16.shuffle(ya, yb, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
+  const m24 = i32x4.splat(0xffffff);
+  const m12 = i32x4.splat(0xfff);
+  const m12h = i32x4.splat(0xfff000);
+  const t0 = i32x4.splat(<i32>tableOf(stage, 0));
+  const t1 = i32x4.splat(<i32>tableOf(stage, 1));
+  const t2 = i32x4.splat(<i32>tableOf(stage, 2));
+  const t3 = i32x4.splat(<i32>tableOf(stage, 3));
+  v128.store(at, i32x4.add(t0, i32x4.shl(v128.and(x0, m24), 2)));
+  v128.store(at, i32x4.add(t0, i32x4.shl(v128.and(x1, m24), 2)), 16);
+  v128.store(at, i32x4.add(t1, i32x4.shl(v128.and(y0, m24), 2)), 32);
+  v128.store(at, i32x4.add(t1, i32x4.shl(v128.and(y1, m24), 2)), 48);
+  v128.store(at, i32x4.add(t2, i32x4.shl(v128.or(v128.and(x0, m12), v128.and(i32x4.shr_u(x0, 4), m12h)), 2)), 64);
+  v128.store(at, i32x4.add(t2, i32x4.shl(v128.or(v128.and(x1, m12), v128.and(i32x4.shr_u(x1, 4), m12h)), 2)), 80);
+  v128.store(at, i32x4.add(t3, i32x4.shl(v128.or(v128.and(y0, m12), v128.and(i32x4.shr_u(y0, 4), m12h)), 2)), 96);
+  v128.store(at, i32x4.add(t3, i32x4.shl(v128.or(v128.and(y1, m12), v128.and(i32x4.shr_u(y1, 4), m12h)), 2)), 112);
 }
 
 @inline function tableOf(stage: i32, tuple: i32): usize {
@@ -158,27 +196,16 @@ function hasRuns(k: i32, n: i32, sa: u32, ma: u32, ta: u32, sb: u32, mb: u32, tb
 export function addresses(b: u64, at: usize): i32 {
   const stage = stageOf(b);
   const t = transpose(b);
+  if (fourSix) {
+    fourSixAddresses(at, b, t, stage);
+    return stage;
+  }
   const b1 = mirrorH(b);
   const b2 = mirrorV(b);
   const b3 = mirrorH(b2);
   const b5 = mirrorH(t);
   const b6 = mirrorV(t);
   const b7 = mirrorH(b6);
-  if (fourSix) {
-    const t0 = tableOf(stage, 0);
-    const t1 = tableOf(stage, 1);
-    const t2 = tableOf(stage, 2);
-    const t3 = tableOf(stage, 3);
-    fourSixAt(at, b, t0, t1, t2, t3);
-    fourSixAt(at + 4, b1, t0, t1, t2, t3);
-    fourSixAt(at + 8, b2, t0, t1, t2, t3);
-    fourSixAt(at + 12, b3, t0, t1, t2, t3);
-    fourSixAt(at + 16, t, t0, t1, t2, t3);
-    fourSixAt(at + 20, b5, t0, t1, t2, t3);
-    fourSixAt(at + 24, b6, t0, t1, t2, t3);
-    fourSixAt(at + 28, b7, t0, t1, t2, t3);
-    return stage;
-  }
   for (let k = 0; k < tupleCount; k++) {
     const d = runs + (<usize>(k * RUN_WORDS) << 2);
     const table = tableOf(stage, k);
