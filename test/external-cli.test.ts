@@ -81,7 +81,7 @@ function processesWith(marker: string): number[] {
 
 describe('tuning an external player', () => {
   it.each([
-    // 80 and 36 games a run (the C player's moves and Python's each cross a pipe): the kills land in its first generation and its second.
+    // 80 and 36 games a run (the C player's moves and Python's each cross a pipe): the C run's kills land in its first generation and its second, the Python run's in its first.
     ['the C example', () => tuning(cPlayer(), { optimizer: { population: 6, generations: 3, elitism: 1, tournament: 2 }, fitness: { games: 4, player: cPlayer() }, validation: { finalists: 2, games: 4 } }), [16, 40]],
     ['the Python example', () => tuning(pyPlayer, { optimizer: { population: 4, generations: 2, elitism: 1, tournament: 2 }, fitness: { games: 4, player: pyPlayer }, validation: { finalists: 1, games: 4 } }), [12]],
   ])('%s: kill -9 mid-run and resume give the uninterrupted run', async (_name, data, kills) => {
