@@ -149,7 +149,7 @@ function hasRuns(k: i32, n: i32, sa: u32, ma: u32, ta: u32, sb: u32, mb: u32, tb
 
 /**
  * The default four 6-tuples' 32 addresses, the 8 symmetric boards four at a time in 32-bit lanes (WebAssembly
- * SIMD; 1.06× the recipe's training and 1.08× the depth-2 search over the same in scalar code). Each tuple's
+ * SIMD; 1.05× the recipe's training and 1.07× the depth-2 search over the same in scalar code). Each tuple's
  * 8 addresses are 32 contiguous bytes of the slot (symmetries I, H, V, HV, then T, HT, VT, HVT): two stores.
  * A board's x is its low 32 bits (cells 0–7), its y the 32 above bit 16 (cells 4–11): tuple 0 is x's low 24
  * bits, tuple 1 y's; {0,1,2,4,5,6} is x's low 12 bits and the 12 above bit 16, {4,5,6,8,9,10} the same of y.
