@@ -227,7 +227,7 @@ describe('tune2048 serve in Chromium', () => {
     const db = tempDb();
     const dir = mkdtempSync(join(tmpdir(), 'tune2048-net-viewer-'));
     const config = join(dir, 'learn.json');
-    writeFileSync(config, JSON.stringify({ format: 'tune2048/learn', name: 'small', seed: 3, games: 2000, learningRate: 0.1, checkpointEvery: 1000, network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5]] }, heldOut: { games: 4, seed: 99 } }));
+    writeFileSync(config, JSON.stringify({ format: 'tune2048/learn', name: 'small', seed: 3, games: 400, learningRate: 0.1, checkpointEvery: 200, network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5]] }, heldOut: { games: 4, seed: 99 } }));
     expect(runCli(['learn', 'start', '-c', config, '--db', db]).code).toBe(0);
     const net = join(dir, 'small.bin');
     expect(runCli(['learn', 'export', '1', '--db', db, '--out', net]).code).toBe(0);
