@@ -21,6 +21,11 @@ export const LEFT = 2;
 export const RIGHT = 3;
 export type Direction = 0 | 1 | 2 | 3;
 export const DIRECTIONS: readonly Direction[] = [UP, DOWN, LEFT, RIGHT];
+/**
+ * Up, right, down, left: the order in which the n-tuple network's players break ties (ziap/2048-tdl's). An
+ * untrained network values every move alike, and this order pushes its first games toward one corner.
+ */
+export const CORNER_ORDER: readonly Direction[] = [UP, RIGHT, DOWN, LEFT];
 
 /** Moves as one letter each (u d l r): how a game's moves are kept and replayed. */
 export function moveLetters(moves: readonly Direction[]): string {

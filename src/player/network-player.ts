@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileStartsWith } from '../util/json-file';
 import type { Board } from '../engine/board';
-import type { Direction } from '../engine/moves';
+import { CORNER_ORDER, type Direction } from '../engine/moves';
 import type { Player } from '../engine/player';
 import { NetworkMachine } from '../learn/ntuple/machine';
 import { NetworkSearchThreads } from './network-threads';
@@ -151,12 +151,10 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     if (vs.some((v) => !Number.isNaN(v))) depthsSearched += searched;
     return vs;
   };
-  /** The best move, ties to the earlier; -1 when none is legal. */
+  /** The best move, ties to the earlier in CORNER_ORDER (as training's greedy choice breaks them); -1 when none is legal. */
   const best = (vs: number[]): Direction | -1 => {
     let move = -1;
-    vs.forEach((v, d) => {
-      if (!Number.isNaN(v) && (move < 0 || v > vs[move])) move = d;
-    });
+    for (const d of CORNER_ORDER) if (!Number.isNaN(vs[d]) && (move < 0 || vs[d] > vs[move])) move = d;
     return move as Direction | -1;
   };
   // Depth 0 is the greedy move that training plays (one pass over the four afterstates' reads).

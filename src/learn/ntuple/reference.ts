@@ -5,7 +5,7 @@
  * values, and the same tables to the bit after the same training games.
  */
 import { boardToRanks, makeBoard, maxRank, withRank, type Board } from '../../engine/board';
-import { applyMove, DIRECTIONS } from '../../engine/moves';
+import { applyMove, CORNER_ORDER, DIRECTIONS } from '../../engine/moves';
 import { createRng, initialBoard, spawnTile } from '../../engine/spawn';
 import { stageOfRank, type NetworkShape } from './shape';
 import type { RestartRule } from './machine';
@@ -99,10 +99,10 @@ interface Choice {
   value: number;
 }
 
-/** The greedy move on reward + value (up, down, left, right; ties to the earlier), or null when none is legal. */
+/** The greedy move on reward + value (ties to the earlier in CORNER_ORDER: up, right, down, left), or null when none is legal. */
 export function referenceChoice(net: ReferenceNetwork, board: Board): Choice | null {
   let best: Choice | null = null;
-  for (const dir of DIRECTIONS) {
+  for (const dir of CORNER_ORDER) {
     const m = applyMove(board, dir);
     if (!m.legal) continue;
     const value = referenceValue(net, m.board);

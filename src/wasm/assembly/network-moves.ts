@@ -83,7 +83,8 @@ export let reward3: f64 = 0;
 }
 
 /**
- * The greedy move on reward + value of the afterstate (up, down, left, right; ties to the earlier) into
+ * The greedy move on reward + value of the afterstate (ties to the earlier in the order up, right, down, left:
+ * ziap/2048-tdl's, so an untrained network's first games push toward a corner, as ziap's do) into
  * bestAfter/bestReward/bestValue/bestSlot; -1 when no move is legal. The addresses of each legal
  * afterstate go to slots 4·set + dir (every address first, then every value: see ntuple.ts).
  */
@@ -96,7 +97,8 @@ export function choose(b: u64, set: i32): i32 {
   const stage3 = after3 != 0 ? addresses(after3, slot(first + 3)) : 0;
   let best: i32 = -1;
   let bestSum: f64 = 0;
-  for (let dir = 0; dir < 4; dir++) {
+  for (let k = 0; k < 4; k++) {
+    const dir = k == 0 ? 0 : k == 1 ? 3 : k == 2 ? 1 : 2; // up, right, down, left
     const after = dir == 0 ? after0 : dir == 1 ? after1 : dir == 2 ? after2 : after3;
     if (after == 0) continue;
     const reward = dir == 0 ? reward0 : dir == 1 ? reward1 : dir == 2 ? reward2 : reward3;
