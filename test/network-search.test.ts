@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { countEmpty, type Board } from '../src/engine/board';
+import { applyMove, DIRECTIONS, DOWN, LEFT, RIGHT, UP } from '../src/engine/moves';
 import { buildHeuristicTables, loadableTables, tableHeuristic } from '../src/heuristic/tables';
 import { loadWeights, stageOf, stageWeights } from '../src/heuristic/weights';
 import { playGame } from '../src/engine/game';
@@ -216,13 +217,32 @@ describe('the network player at a depth', () => {
       const want = [0, 1, 2, 3].map((dir) => referenceSearchMove(trained, b, dir, 1, 1e-4));
       const got = d1.decide!(b);
       got.values.forEach((v, k) => (Number.isNaN(want[k]) ? expect(v).toBeNaN() : expect(v).toBe(want[k])));
-      const legal = want.map((v, k) => [v, k]).filter(([v]) => !Number.isNaN(v));
-      const best = legal.length === 0 ? -1 : legal.reduce((a, c) => (c[0] > a[0] ? c : a))[1];
+      // The best legal move, ties to the earlier of up, right, down, left.
+      const best = [UP, RIGHT, DOWN, LEFT].reduce<number>((a, k) => (!Number.isNaN(want[k]) && (a < 0 || want[k] > want[a]) ? k : a), -1);
       expect(got.move).toBe(best);
       expect(d1.chooseMove(b)).toBe(best);
       const g = d0.decide!(b);
       expect(d0.chooseMove(b)).toBe(g.move);
     }
+  });
+
+  it('an untrained network (every entry 0): greedy play, the searched choice and the reference break ties up, right, down, left', () => {
+    const zero = join(dir, 'zero.bin');
+    writeNetworkFile(zero, SMALL, new NetworkMachine(SMALL, { threads: 0, trainSeed: 0, evalSeed: 0, step: 0, evalCapacity: 1 }).tables());
+    const greedy = createNetworkPlayer(networkPlayerSpec(zero, { depth: 0, cprob: 1e-4 }));
+    const net: ReferenceNetwork = { shape: SMALL, tables: SMALL.tuples.map((t) => new Float32Array(16 ** t.length)) };
+    let unlikeIndexOrder = 0;
+    for (const b of randomBoards('ties', 400)) {
+      // Every value is 0: the best move is the largest reward, the first of up, right, down, left among equals.
+      const moves = DIRECTIONS.map((d) => applyMove(b, d));
+      const top = Math.max(...moves.filter((m) => m.legal).map((m) => m.score));
+      const want = [UP, RIGHT, DOWN, LEFT].find((d) => moves[d].legal && moves[d].score === top) ?? -1;
+      expect(greedy.chooseMove(b)).toBe(want);
+      expect(greedy.decide!(b).move).toBe(want);
+      if (want >= 0) expect(referenceChoice(net, b)!.after).toEqual(moves[want].board);
+      if (want !== DIRECTIONS.find((d) => moves[d].legal && moves[d].score === top)) unlikeIndexOrder++;
+    }
+    expect(unlikeIndexOrder).toBeGreaterThan(20); // boards where the order decides
   });
 
   it('two players of one network at two depths share its tables and keep their own settings', () => {
