@@ -31,6 +31,8 @@ import { runCli } from './helpers/cli';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** How a network's players break ties, written out here rather than read from the code under test. */
+const TIE_ORDER = [UP, RIGHT, DOWN, LEFT];
 const SMALL: NetworkShape = { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]], stages: ONE_STAGE, promote: true };
 const STAGED: NetworkShape = { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5]], stages: [{ maxTile: [2, 64] }, { maxTile: [128, 256] }, { maxTile: [512, 32768] }], promote: true };
 
@@ -218,7 +220,7 @@ describe('the network player at a depth', () => {
       const got = d1.decide!(b);
       got.values.forEach((v, k) => (Number.isNaN(want[k]) ? expect(v).toBeNaN() : expect(v).toBe(want[k])));
       // The best legal move, ties to the earlier of up, right, down, left.
-      const best = [UP, RIGHT, DOWN, LEFT].reduce<number>((a, k) => (!Number.isNaN(want[k]) && (a < 0 || want[k] > want[a]) ? k : a), -1);
+      const best = TIE_ORDER.reduce<number>((a, k) => (!Number.isNaN(want[k]) && (a < 0 || want[k] > want[a]) ? k : a), -1);
       expect(got.move).toBe(best);
       expect(d1.chooseMove(b)).toBe(best);
       const g = d0.decide!(b);
@@ -236,7 +238,7 @@ describe('the network player at a depth', () => {
       // Every value is 0: the best move is the largest reward, the first of up, right, down, left among equals.
       const moves = DIRECTIONS.map((d) => applyMove(b, d));
       const top = Math.max(...moves.filter((m) => m.legal).map((m) => m.score));
-      const want = [UP, RIGHT, DOWN, LEFT].find((d) => moves[d].legal && moves[d].score === top) ?? -1;
+      const want = TIE_ORDER.find((d) => moves[d].legal && moves[d].score === top) ?? -1;
       expect(greedy.chooseMove(b)).toBe(want);
       expect(greedy.decide!(b).move).toBe(want);
       if (want >= 0) expect(referenceChoice(net, b)!.after).toEqual(moves[want].board);

@@ -82,10 +82,14 @@ describe('tuning on a learned network', () => {
 
     // Its validation games keep their moves (a page cannot hold a network, but replays them): replayed in the engine, each makes its stored score.
     const kept = all<{ seed: number; score: number; moves: string }>(db, "SELECT g.seed, g.score, m.moves FROM games g JOIN game_moves m ON m.candidate_id = g.candidate_id AND m.purpose = g.purpose AND m.seed = g.seed WHERE g.purpose = 'validation'");
-    // Every validated candidate (the finalists and the start; finalists that tie are validated once) × 4 games.
-    const validated = all<{ n: number }>(db, "SELECT count(DISTINCT candidate_id) AS n FROM games WHERE purpose = 'validation'")[0].n;
-    expect(validated).toBeGreaterThanOrEqual(2);
-    expect(kept.length).toBe(validated * 4);
+    // Validated: the last generation's 2 distinct finalists, and the start beside them unless it is one of them; 4 games each.
+    const validated = all<{ generation: number; params: string }>(db, 'SELECT generation, params FROM candidates WHERE validation IS NOT NULL');
+    const last = Math.max(...validated.map((c) => c.generation));
+    const finalists = validated.filter((c) => c.generation === last);
+    expect(new Set(finalists.map((c) => c.params)).size).toBe(2);
+    const startParams = all<{ params: string }>(db, "SELECT params FROM candidates WHERE generation = 0 AND origin = 'start'")[0].params;
+    expect(validated.length).toBe(finalists.some((c) => c.params === startParams) ? 2 : 3);
+    expect(kept.length).toBe(validated.length * 4);
     for (const g of kept) {
       const replay = new SeededGame(g.seed);
       for (const letter of g.moves) replay.play('udlr'.indexOf(letter) as Direction);
