@@ -11,7 +11,8 @@
  * `touch src/webview.h`: its makefile otherwise downloads one) and pass its binary.
  *
  *   npx tsx scripts/ziap-side-by-side.ts --ziap /path/to/2048 --games 10000 [--runs 3] [--held-out 1000]
- *     [--held-seed 1000000000] [--search-games 10] [--depth 2] [--work DIR] [--skip-training] [--json]
+ *     [--held-seed 1000000000] [--search-games 10] [--depth 2] [--work DIR] [--skip-training]
+ *     [--retrain-tune2048] [--json]
  *
  * Per run k (seed k for tune2048; ziap seeds itself at random): CPU seconds of each trainer's process
  * (user + system, /usr/bin/time), games and moves per CPU second, held-out greedy mean and rates; then the
@@ -19,9 +20,12 @@
  * ziap's tree). Ratios are tune2048 over ziap. Everything lands in --work (default: a temporary folder),
  * which a second call reuses: it trains only the runs without a finished record (trained-K.json) and plays
  * only the held-out games not yet recorded (greedy-K.json), so a long comparison stopped between runs carries on; --skip-training trains none.
+ * --retrain-tune2048 trains tune2048's side again, alone on one core, in every run whose record another commit
+ * of tune2048 made (after a change to training: ziap's runs and held-out games are kept, and a retraining
+ * stopped part way carries on); its CPU seconds are then not side by side with ziap's, and the table says so.
  */
 import { Command } from 'commander';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,9 +40,10 @@ const o = new Command()
   .option('--depth <d>', 'the search depth (tune2048 counts chance layers: 2 is 3-ply, ziap -d 2)', Number, 2)
   .option('--work <dir>', 'where the runs, networks and results go')
   .option('--skip-training', 'reuse the networks already in --work')
+  .option('--retrain-tune2048', "train tune2048's side again (alone) in the runs another commit of tune2048 trained; ziap's runs are kept")
   .option('--json', 'one JSON object on stdout')
   .parse()
-  .opts<{ ziap: string; games: number; runs: number; heldOut: number; heldSeed: number; searchGames: number; depth: number; work?: string; skipTraining?: boolean; json?: boolean }>();
+  .opts<{ ziap: string; games: number; runs: number; heldOut: number; heldSeed: number; searchGames: number; depth: number; work?: string; skipTraining?: boolean; retrainTune2048?: boolean; json?: boolean }>();
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -46,6 +51,9 @@ const ziap = resolve(o.ziap);
 const work = resolve(o.work ?? mkdtempSync(join(tmpdir(), 'ziap-side-by-side-')));
 mkdirSync(work, { recursive: true });
 if (o.games % 1000 !== 0) throw new Error('--games: ziap trains in thousands of games (-e N means N·1000)');
+if (o.skipTraining && o.retrainTune2048) throw new Error('--skip-training and --retrain-tune2048: give one');
+/** The commit of this checkout, recorded with tune2048's side of each run (what --retrain-tune2048 compares). */
+const COMMIT = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: resolve(__dirname, '..'), encoding: 'utf8' }).stdout.trim() || 'unknown';
 
 interface Ran {
   stdout: string;
@@ -108,6 +116,28 @@ async function greedy(core: number, net: string): Promise<Greedy> {
   return { mean: s.meanScore, rate16384: s.reach['16384'], moves: s.movesPerGame };
 }
 
+/** A run's record (trained-K.json); tuneCommit and sideBySide are missing from records of older versions of this script. */
+interface Trained {
+  ziapCpu: number;
+  ziapMovesPerSecond: number;
+  tuneCpu: number;
+  tuneTrainCpu: number;
+  tuneMoves: number;
+  tuneCommit?: string;
+  sideBySide?: boolean;
+}
+
+function trainTune2048(core: number, seed: number, db: string): Promise<Ran> {
+  return run(core, tune2048(['learn', 'start', '-c', recipe(seed), '--db', db, '--json']), work);
+}
+
+/** tune2048's side of a run's record, its network exported. */
+async function tuneRecord(t: Ran, db: string, tbin: string): Promise<Pick<Trained, 'tuneCpu' | 'tuneTrainCpu' | 'tuneMoves' | 'tuneCommit'>> {
+  await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin]), work);
+  const last = JSON.parse((await run(0, tune2048(['learn', 'show', '1', '--db', db, '--json']), work)).stdout).curve.at(-1);
+  return { tuneCpu: t.cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, tuneCommit: COMMIT };
+}
+
 async function main() {
   const runs = [];
   for (let k = 1; k <= o.runs; k++) {
@@ -116,38 +146,53 @@ async function main() {
     const db = join(work, `tune2048-${k}.sqlite`);
     const zbin = join(work, `ziap-${k}.bin`);
     const tbin = join(work, `tune2048-${k}.bin`);
-    let trained: { ziap: Ran; tune2048: Ran; tuneMoves: number; tuneTrainCpu: number; ziapMovesPerSecond: number } | null = null;
-    if (!o.skipTraining && !existsSync(join(work, `trained-${k}.json`))) {
+    let trained = false;
+    const trainedFile = join(work, `trained-${k}.json`);
+    const record = existsSync(trainedFile) ? (JSON.parse(readFileSync(trainedFile, 'utf8')) as Trained) : null;
+    const tuneFiles = [db, `${db}-wal`, `${db}-shm`, tbin, `${db}.networks`];
+    if (!o.skipTraining && record === null) {
       // A run stopped part way left files of its own only: start it afresh.
-      for (const f of [db, `${db}-wal`, `${db}-shm`, zbin, tbin, join(zdir, 'nw4x6', 'weights.bin'), join(zdir, 'nw4x6', 'weights.bin.tc'), `${db}.networks`]) rmSync(f, { force: true, recursive: true });
+      for (const f of [...tuneFiles, zbin, join(zdir, 'nw4x6', 'weights.bin'), join(zdir, 'nw4x6', 'weights.bin.tc')]) rmSync(f, { force: true, recursive: true });
       progress(`run ${k}/${o.runs}: both train ${o.games} games, one core each…`);
-      const [z, t] = await Promise.all([run(0, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(o.games / 1000), '-c', '-r', '-o'], zdir), run(1, tune2048(['learn', 'start', '-c', recipe(k), '--db', db, '--json']), work)]);
+      const [z, t] = await Promise.all([run(0, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(o.games / 1000), '-c', '-r', '-o'], zdir), trainTune2048(1, k, db)]);
       await run(0, tune2048(['learn', 'import', '--from', 'ziap', join(zdir, 'nw4x6', 'weights.bin'), '--out', zbin]), work);
-      await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin]), work);
-      const show = JSON.parse((await run(0, tune2048(['learn', 'show', '1', '--db', db, '--json']), work)).stdout);
-      const last = show.curve.at(-1);
       // ziap prints moves a second of its last 1,000 games ("m/s: N"), wall time on its one core.
       const mps = [...z.stdout.matchAll(/m\/s:\s+(\d+)/g)].map((m) => Number(m[1]));
-      trained = { ziap: z, tune2048: t, tuneMoves: last.moves, tuneTrainCpu: last.cpuSeconds, ziapMovesPerSecond: mps.at(-1) ?? NaN };
-      writeFileSync(join(work, `trained-${k}.json`), JSON.stringify({ ziapCpu: z.cpuSeconds, tuneCpu: t.cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, ziapMovesPerSecond: trained.ziapMovesPerSecond }));
+      writeFileSync(trainedFile, JSON.stringify({ ziapCpu: z.cpuSeconds, ziapMovesPerSecond: mps.at(-1) ?? NaN, ...(await tuneRecord(t, db, tbin)), sideBySide: true } satisfies Trained));
+      trained = true;
+    } else if (o.retrainTune2048 && record !== null && record.tuneCommit !== COMMIT) {
+      for (const f of tuneFiles) rmSync(f, { force: true, recursive: true });
+      progress(`run ${k}/${o.runs}: tune2048 (${COMMIT.slice(0, 7)}) trains ${o.games} games again, alone on one core…`);
+      const t = await trainTune2048(1, k, db);
+      writeFileSync(trainedFile, JSON.stringify({ ...record, ...(await tuneRecord(t, db, tbin)), sideBySide: false } satisfies Trained));
+      trained = true;
     }
     // Kept as each run ends (a comparison stopped in a later run still has this one's figures) and reused
     // by the next call unless the run was trained again.
     const heldFile = join(work, `greedy-${k}.json`);
-    const held = trained === null && existsSync(heldFile) ? (JSON.parse(readFileSync(heldFile, 'utf8')) as { ziap: Greedy; tune2048: Greedy; games?: number; seed?: number }) : null;
+    const saved = existsSync(trainedFile) ? (JSON.parse(readFileSync(trainedFile, 'utf8')) as Trained) : null;
+    const held = existsSync(heldFile) ? (JSON.parse(readFileSync(heldFile, 'utf8')) as { ziap: Greedy; tune2048: Greedy; games?: number; seed?: number; tuneCommit?: string }) : null;
+    const sameGames = held !== null && held.games === o.heldOut && held.seed === o.heldSeed;
+    // tune2048's games stand while they are of the network its record names (a retraining may have stopped before them).
+    const sameTune = sameGames && !trained && held.tuneCommit === saved?.tuneCommit;
     let zg: Greedy, tg: Greedy;
-    if (held && held.games === o.heldOut && held.seed === o.heldSeed) ({ ziap: zg, tune2048: tg } = held);
-    else {
+    if (sameTune) ({ ziap: zg, tune2048: tg } = held);
+    else if (sameGames && record !== null) {
+      // Only tune2048's network is new: ziap's held-out games stand.
+      progress(`run ${k}/${o.runs}: ${o.heldOut} held-out greedy games of tune2048's new network…`);
+      zg = held.ziap;
+      tg = await greedy(1, tbin);
+    } else {
       progress(`run ${k}/${o.runs}: ${o.heldOut} held-out greedy games of each network, one core each…`);
       [zg, tg] = await Promise.all([greedy(0, zbin), greedy(1, tbin)]);
-      writeFileSync(heldFile, JSON.stringify({ ziap: zg, tune2048: tg, games: o.heldOut, seed: o.heldSeed }));
     }
-    const saved = existsSync(join(work, `trained-${k}.json`)) ? JSON.parse(readFileSync(join(work, `trained-${k}.json`), 'utf8')) : null;
+    if (!sameTune) writeFileSync(heldFile, JSON.stringify({ ziap: zg, tune2048: tg, games: o.heldOut, seed: o.heldSeed, tuneCommit: saved?.tuneCommit }));
     runs.push({
       run: k,
       games: o.games,
       ziap: { cpuSeconds: saved?.ziapCpu, gamesPerCpuSecond: saved ? o.games / saved.ziapCpu : null, movesPerSecond: saved?.ziapMovesPerSecond, greedy: zg },
-      tune2048: { seed: k, cpuSeconds: saved?.tuneCpu, trainCpuSeconds: saved?.tuneTrainCpu, gamesPerCpuSecond: saved ? o.games / saved.tuneCpu : null, movesPerCpuSecond: saved ? saved.tuneMoves / saved.tuneTrainCpu : null, greedy: tg },
+      sideBySide: saved?.sideBySide !== false,
+      tune2048: { seed: k, commit: saved?.tuneCommit, cpuSeconds: saved?.tuneCpu, trainCpuSeconds: saved?.tuneTrainCpu, gamesPerCpuSecond: saved ? o.games / saved.tuneCpu : null, movesPerCpuSecond: saved ? saved.tuneMoves / saved.tuneTrainCpu : null, greedy: tg },
     });
   }
   // The search on ziap's network of run 1, side by side, then the other way round (cores swapped).
@@ -170,7 +215,7 @@ async function main() {
   console.log(`| run | games | ziap CPU s | tune2048 CPU s | games/CPU s ziap · tune2048 | greedy ziap · tune2048 | 16384 ziap · tune2048 |`);
   console.log('|---|---|---|---|---|---|---|');
   for (const r of runs) {
-    console.log(`| ${r.run} | ${r.games} | ${f(r.ziap.cpuSeconds)} | ${f(r.tune2048.cpuSeconds)} | ${f(r.ziap.gamesPerCpuSecond, 1)} · ${f(r.tune2048.gamesPerCpuSecond, 1)} | ${f(r.ziap.greedy.mean)} · ${f(r.tune2048.greedy.mean)} | ${f(100 * r.ziap.greedy.rate16384, 1)} % · ${f(100 * r.tune2048.greedy.rate16384, 1)} % |`);
+    console.log(`| ${r.run}${r.sideBySide ? '' : ' (CPU apart)'} | ${r.games} | ${f(r.ziap.cpuSeconds)} | ${f(r.tune2048.cpuSeconds)} | ${f(r.ziap.gamesPerCpuSecond, 1)} · ${f(r.tune2048.gamesPerCpuSecond, 1)} | ${f(r.ziap.greedy.mean)} · ${f(r.tune2048.greedy.mean)} | ${f(100 * r.ziap.greedy.rate16384, 1)} % · ${f(100 * r.tune2048.greedy.rate16384, 1)} % |`);
   }
   console.log('');
   for (const s of search) console.log(`depth ${o.depth} on ziap's network: ziap ${f(s.ziap.msPerMove, 3)} ms a move (mean ${f(s.ziap.mean)}), tune2048 at cprob ${s.cprob} ${f(s.tune2048.msPerMove, 3)} ms (${f(s.tune2048.nodesPerMove)} nodes, mean ${f(s.tune2048.mean)}): ${f(s.ratio, 2)}× ziap's time`);
