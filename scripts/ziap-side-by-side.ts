@@ -23,14 +23,48 @@
  * --retrain-tune2048 trains tune2048's side again, alone on one core, in every run whose record another commit
  * of tune2048 made (after a change to training: ziap's runs and held-out games are kept, and a retraining
  * stopped part way carries on); its CPU seconds are then not side by side with ziap's, and the table says so.
+ *
+ * Bad input (no --ziap, a path that is not ziap's program, --games not in thousands) and a program that fails
+ * (either trainer, an import, a held-out run) end in one line on stderr and exit 2, every program this script
+ * started stopped; Ctrl-C stops them too (exit 130). Nothing is written before the input is checked.
  */
 import { Command } from 'commander';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+/** Programs this script started and that still run: stopped when it fails, so no trainer outlives it. */
+const live = new Set<ReturnType<typeof spawn>>();
+
+/** Stops every program still running, with what /usr/bin/time started under it (each runs in a process group of its own). */
+function stopAll(): void {
+  for (const child of live) {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** One line on stderr, every program it started stopped, exit 2: bad input, or a program that failed. */
+function fail(message: string): never {
+  stopAll();
+  console.error(`ziap-side-by-side: ${message}`);
+  process.exit(2);
+}
+
+// Ctrl-C: the programs run in process groups of their own, so the terminal's signal does not reach them.
+process.on('SIGINT', () => {
+  stopAll();
+  console.error('ziap-side-by-side: stopped (Ctrl-C); the same command carries on from the runs recorded in --work');
+  process.exit(130);
+});
+
 const o = new Command()
+  .exitOverride((e) => (e.exitCode === 0 ? process.exit(0) : fail(e.message.replace(/^error: /, ''))))
+  .configureOutput({ outputError: () => {} })
   .requiredOption('--ziap <binary>', "ziap/2048-tdl's built program (its `2048`)")
   .option('--games <n>', 'training games of each run', Number, 10000)
   .option('--runs <n>', 'training runs of each program (tune2048: seeds 1..n)', Number, 1)
@@ -48,10 +82,19 @@ const o = new Command()
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const ziap = resolve(o.ziap);
+// Checked before anything is written: a path that is no program, or a program that is not ziap's.
+try {
+  if (!statSync(ziap).isFile()) fail(`--ziap ${ziap}: not a file (the \`2048\` that ziap/2048-tdl's make builds)`);
+  accessSync(ziap, constants.X_OK);
+} catch (e) {
+  fail(`--ziap ${ziap}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not executable'}`);
+}
+if (!/2048 TDL by Zap/.test(spawnSync(ziap, ['-h'], { encoding: 'utf8', timeout: 10_000 }).stdout ?? '')) fail(`--ziap ${ziap}: not ziap/2048-tdl's program (its -h does not say "2048 TDL by Zap")`);
+if (!(Number.isInteger(o.games) && o.games > 0 && o.games % 1000 === 0)) fail(`--games ${o.games}: a positive multiple of 1000 (ziap trains in thousands: -e N means N·1000 games)`);
+if (o.skipTraining && o.retrainTune2048) fail('--skip-training and --retrain-tune2048: give one');
+if (!existsSync(join(resolve(__dirname, '..'), 'dist', 'cli', 'main.js'))) fail('dist/cli/main.js is missing: run npm run build first');
 const work = resolve(o.work ?? mkdtempSync(join(tmpdir(), 'ziap-side-by-side-')));
 mkdirSync(work, { recursive: true });
-if (o.games % 1000 !== 0) throw new Error('--games: ziap trains in thousands of games (-e N means N·1000)');
-if (o.skipTraining && o.retrainTune2048) throw new Error('--skip-training and --retrain-tune2048: give one');
 /** The commit of this checkout, recorded with tune2048's side of each run (what --retrain-tune2048 compares). */
 const COMMIT = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: resolve(__dirname, '..'), encoding: 'utf8' }).stdout.trim() || 'unknown';
 
@@ -64,16 +107,22 @@ interface Ran {
 
 /** Runs a command on one core, timed by /usr/bin/time (its last stderr line: user system elapsed). */
 function run(core: number, cmd: string[], cwd: string): Promise<Ran> {
-  return new Promise((done, fail) => {
-    const child = spawn('taskset', ['-c', String(core), '/usr/bin/time', '-f', 'TIME %U %S %e', ...cmd], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((done, reject) => {
+    const child = spawn('taskset', ['-c', String(core), '/usr/bin/time', '-f', 'TIME %U %S %e', ...cmd], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    live.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
+    child.on('error', reject);
     child.on('close', (code) => {
+      live.delete(child);
       const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)\s*$/.exec(stderr);
-      if (code !== 0 || !m) return fail(new Error(`${cmd.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
+      if (code !== 0 || !m) {
+        // The program's own last words, not time's lines nor a progress bar's.
+        const said = stderr.split(/[\r\n]+/).filter((l) => l.trim() !== '' && !/^(TIME |Command exited with non-zero status)/.test(l)).at(-1) ?? '';
+        return reject(new Error(`${cmd[0] === process.execPath ? 'tune2048' : cmd[0]} ${cmd.slice(cmd[0] === process.execPath ? 2 : 1).join(' ')} exited ${code}${said ? `: ${said.trim()}` : ''}`));
+      }
       done({ stdout, stderr, cpuSeconds: Number(m[1]) + Number(m[2]), wallSeconds: Number(m[3]) });
     });
   });
@@ -222,7 +271,4 @@ async function main() {
   console.log(`\n(everything in ${work})`);
 }
 
-main().catch((e) => {
-  console.error(`ziap-side-by-side: ${(e as Error).message}`);
-  process.exit(1);
-});
+main().catch((e) => fail((e as Error).message));
