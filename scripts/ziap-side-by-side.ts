@@ -11,7 +11,7 @@
  * `touch src/webview.h`: its makefile otherwise downloads one) and pass its binary.
  *
  *   npx tsx scripts/ziap-side-by-side.ts --ziap /path/to/2048 --games 10000 [--runs 3] [--held-out 1000]
- *     [--held-seed 1000000000] [--search-games 10] [--depth 2] [--work DIR] [--skip-training]
+ *     [--held-seed 1000000000] [--search-games 10] [--depth 2] [--work DIR] [--chunk N] [--skip-training]
  *     [--retrain-tune2048] [--json]
  *
  * Per run k (seed k for tune2048; ziap seeds itself at random): CPU seconds of each trainer's process
@@ -20,6 +20,9 @@
  * ziap's tree). Ratios are tune2048 over ziap. Everything lands in --work (default: a temporary folder),
  * which a second call reuses: it trains only the runs without a finished record (trained-K.json) and plays
  * only the held-out games not yet recorded (greedy-K.json), so a long comparison stopped between runs carries on; --skip-training trains none.
+ * --chunk N trains each run N games at a time (ziap `-i` from a copy of its files made after each chunk,
+ * tune2048 `learn resume --games`), so a run of hours stopped part way (Ctrl-C, a session's end) carries on
+ * from the last chunk each side finished; the processor time of finished chunks is summed.
  * --retrain-tune2048 trains tune2048's side again, alone on one core, in every run whose record another commit
  * of tune2048 made (after a change to training: ziap's runs and held-out games are kept, and a retraining
  * stopped part way carries on); its CPU seconds are then not side by side with ziap's, and the table says so.
@@ -30,18 +33,23 @@
  */
 import { Command } from 'commander';
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Programs this script started and that still run: stopped when it fails, so no trainer outlives it. */
 const live = new Set<ReturnType<typeof spawn>>();
 
-/** Stops every program still running, with what /usr/bin/time started under it (each runs in a process group of its own). */
+/**
+ * Stops every program still running, with what /usr/bin/time started under it (each runs in a process group of
+ * its own). Killed outright: a chunk cut short is trained again from the last one both finished, and its
+ * processor time is counted once, when it finishes (tune2048 resumes a killed run exactly; ziap's weights
+ * are restored from the copy made after the last chunk).
+ */
 function stopAll(): void {
   for (const child of live) {
     try {
-      process.kill(-child.pid!, 'SIGTERM');
+      process.kill(-child.pid!, 'SIGKILL');
     } catch {
       // already gone
     }
@@ -74,10 +82,11 @@ const o = new Command()
   .option('--depth <d>', 'the search depth (tune2048 counts chance layers: 2 is 3-ply, ziap -d 2)', Number, 2)
   .option('--work <dir>', 'where the runs, networks and results go')
   .option('--skip-training', 'reuse the networks already in --work')
+  .option('--chunk <n>', 'train in chunks of this many games (a multiple of 1000 dividing --games): a call stopped mid-run carries on from the last chunk both finished', Number)
   .option('--retrain-tune2048', "train tune2048's side again (alone) in the runs another commit of tune2048 trained; ziap's runs are kept")
   .option('--json', 'one JSON object on stdout')
   .parse()
-  .opts<{ ziap: string; games: number; runs: number; heldOut: number; heldSeed: number; searchGames: number; depth: number; work?: string; skipTraining?: boolean; retrainTune2048?: boolean; json?: boolean }>();
+  .opts<{ ziap: string; games: number; runs: number; heldOut: number; heldSeed: number; searchGames: number; depth: number; work?: string; skipTraining?: boolean; retrainTune2048?: boolean; chunk?: number; json?: boolean }>();
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -92,6 +101,8 @@ try {
 if (!/2048 TDL by Zap/.test(spawnSync(ziap, ['-h'], { encoding: 'utf8', timeout: 10_000 }).stdout ?? '')) fail(`--ziap ${ziap}: not ziap/2048-tdl's program (its -h does not say "2048 TDL by Zap")`);
 if (!(Number.isInteger(o.games) && o.games > 0 && o.games % 1000 === 0)) fail(`--games ${o.games}: a positive multiple of 1000 (ziap trains in thousands: -e N means N·1000 games)`);
 if (o.skipTraining && o.retrainTune2048) fail('--skip-training and --retrain-tune2048: give one');
+const CHUNK = o.chunk ?? o.games;
+if (!(Number.isInteger(CHUNK) && CHUNK > 0 && CHUNK % 1000 === 0 && o.games % CHUNK === 0)) fail(`--chunk ${o.chunk}: a multiple of 1000 that divides --games ${o.games}`);
 if (!existsSync(join(resolve(__dirname, '..'), 'dist', 'cli', 'main.js'))) fail('dist/cli/main.js is missing: run npm run build first');
 const work = resolve(o.work ?? mkdtempSync(join(tmpdir(), 'ziap-side-by-side-')));
 mkdirSync(work, { recursive: true });
@@ -139,12 +150,12 @@ function recipe(seed: number): string {
       format: 'tune2048/learn',
       name: `ziap-recipe-${seed}`,
       seed,
-      games: o.games,
+      games: CHUNK,
       learningRate: 1,
       coherence: true,
       lambda: 0.5,
       restarts: {},
-      checkpointEvery: o.games,
+      checkpointEvery: CHUNK,
       network: {},
       threads: 1,
       heldOut: { games: 0, seed: o.heldSeed },
@@ -176,13 +187,52 @@ interface Trained {
   sideBySide?: boolean;
 }
 
-function trainTune2048(core: number, seed: number, db: string): Promise<Ran> {
-  return run(core, tune2048(['learn', 'start', '-c', recipe(seed), '--db', db, '--json']), work);
+/** Games trained so far and the processor seconds of the finished chunks (a side's progress file). */
+interface Progress {
+  games: number;
+  cpu: number;
+  movesPerSecond?: number;
+}
+
+const readProgress = (file: string): Progress => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Progress) : { games: 0, cpu: 0 });
+
+/** tune2048's side, chunk by chunk (learn start for the first, then learn resume --games): its summed processor time. */
+async function trainTune2048(core: number, seed: number, db: string): Promise<Ran> {
+  const file = `${db}.progress.json`;
+  let p = readProgress(file);
+  if (p.games === 0) for (const f of [db, `${db}-wal`, `${db}-shm`, `${db}.networks`]) rmSync(f, { force: true, recursive: true });
+  while (p.games < o.games) {
+    const t = await run(core, tune2048(p.games === 0 ? ['learn', 'start', '-c', recipe(seed), '--db', db, '--json'] : ['learn', 'resume', '1', '--db', db, '--games', String(p.games + CHUNK), '--json']), work);
+    p = { games: p.games + CHUNK, cpu: p.cpu + t.cpuSeconds };
+    writeFileSync(file, JSON.stringify(p));
+  }
+  return { stdout: '', stderr: '', cpuSeconds: p.cpu, wallSeconds: NaN };
+}
+
+/** ziap's side, chunk by chunk (-i after the first, from a copy of its files made after each chunk): summed processor time and its last moves a second. */
+async function trainZiap(core: number, zdir: string): Promise<{ cpuSeconds: number; movesPerSecond: number }> {
+  const file = join(zdir, 'progress.json');
+  const files = ['weights.bin', 'weights.bin.tc'];
+  let p = readProgress(file);
+  mkdirSync(join(zdir, 'saved'), { recursive: true });
+  for (const f of files) {
+    rmSync(join(zdir, 'nw4x6', f), { force: true });
+    if (p.games > 0) copyFileSync(join(zdir, 'saved', f), join(zdir, 'nw4x6', f));
+  }
+  while (p.games < o.games) {
+    const z = await run(core, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(CHUNK / 1000), '-c', '-r', '-o', ...(p.games > 0 ? ['-i'] : [])], zdir);
+    for (const f of files) copyFileSync(join(zdir, 'nw4x6', f), join(zdir, 'saved', f));
+    // ziap prints moves a second of its last 1,000 games ("m/s: N"), wall time on its one core.
+    const mps = [...z.stdout.matchAll(/m\/s:\s+(\d+)/g)].map((m) => Number(m[1]));
+    p = { games: p.games + CHUNK, cpu: p.cpu + z.cpuSeconds, movesPerSecond: mps.at(-1) ?? NaN };
+    writeFileSync(file, JSON.stringify(p));
+  }
+  return { cpuSeconds: p.cpu, movesPerSecond: p.movesPerSecond ?? NaN };
 }
 
 /** tune2048's side of a run's record, its network exported. */
 async function tuneRecord(t: Ran, db: string, tbin: string): Promise<Pick<Trained, 'tuneCpu' | 'tuneTrainCpu' | 'tuneMoves' | 'tuneCommit'>> {
-  await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin]), work);
+  await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin, '--force']), work);
   const last = JSON.parse((await run(0, tune2048(['learn', 'show', '1', '--db', db, '--json']), work)).stdout).curve.at(-1);
   return { tuneCpu: t.cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, tuneCommit: COMMIT };
 }
@@ -200,17 +250,15 @@ async function main() {
     const record = existsSync(trainedFile) ? (JSON.parse(readFileSync(trainedFile, 'utf8')) as Trained) : null;
     const tuneFiles = [db, `${db}-wal`, `${db}-shm`, tbin, `${db}.networks`];
     if (!o.skipTraining && record === null) {
-      // A run stopped part way left files of its own only: start it afresh.
-      for (const f of [...tuneFiles, zbin, join(zdir, 'nw4x6', 'weights.bin'), join(zdir, 'nw4x6', 'weights.bin.tc')]) rmSync(f, { force: true, recursive: true });
-      progress(`run ${k}/${o.runs}: both train ${o.games} games, one core each…`);
-      const [z, t] = await Promise.all([run(0, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(o.games / 1000), '-c', '-r', '-o'], zdir), trainTune2048(1, k, db)]);
-      await run(0, tune2048(['learn', 'import', '--from', 'ziap', join(zdir, 'nw4x6', 'weights.bin'), '--out', zbin]), work);
-      // ziap prints moves a second of its last 1,000 games ("m/s: N"), wall time on its one core.
-      const mps = [...z.stdout.matchAll(/m\/s:\s+(\d+)/g)].map((m) => Number(m[1]));
-      writeFileSync(trainedFile, JSON.stringify({ ziapCpu: z.cpuSeconds, ziapMovesPerSecond: mps.at(-1) ?? NaN, ...(await tuneRecord(t, db, tbin)), sideBySide: true } satisfies Trained));
+      // A run stopped part way carries on from the last chunk each side finished (with no --chunk, one chunk: afresh).
+      const done = Math.min(readProgress(join(zdir, 'progress.json')).games, readProgress(`${db}.progress.json`).games);
+      progress(`run ${k}/${o.runs}: both train ${o.games} games${done > 0 ? ` (on from ${done})` : ''}${CHUNK < o.games ? ` in chunks of ${CHUNK}` : ''}, one core each…`);
+      const [z, t] = await Promise.all([trainZiap(0, zdir), trainTune2048(1, k, db)]);
+      await run(0, tune2048(['learn', 'import', '--from', 'ziap', join(zdir, 'nw4x6', 'weights.bin'), '--out', zbin, '--force']), work);
+      writeFileSync(trainedFile, JSON.stringify({ ziapCpu: z.cpuSeconds, ziapMovesPerSecond: z.movesPerSecond, ...(await tuneRecord(t, db, tbin)), sideBySide: true } satisfies Trained));
       trained = true;
     } else if (o.retrainTune2048 && record !== null && record.tuneCommit !== COMMIT) {
-      for (const f of tuneFiles) rmSync(f, { force: true, recursive: true });
+      for (const f of [...tuneFiles, `${db}.progress.json`]) rmSync(f, { force: true, recursive: true });
       progress(`run ${k}/${o.runs}: tune2048 (${COMMIT.slice(0, 7)}) trains ${o.games} games again, alone on one core…`);
       const t = await trainTune2048(1, k, db);
       writeFileSync(trainedFile, JSON.stringify({ ...record, ...(await tuneRecord(t, db, tbin)), sideBySide: false } satisfies Trained));
