@@ -209,23 +209,30 @@ async function trainTune2048(core: number, seed: number, db: string): Promise<Ra
   return { stdout: '', stderr: '', cpuSeconds: p.cpu, wallSeconds: NaN };
 }
 
-/** ziap's side, chunk by chunk (-i after the first, from a copy of its files made after each chunk): summed processor time and its last moves a second. */
+/**
+ * ziap's side, chunk by chunk (-i after the first, from a copy of its files made after each chunk, in a folder
+ * named by the games it holds, so a stop between the copy and the progress file trains no chunk twice):
+ * summed processor time and its last moves a second.
+ */
 async function trainZiap(core: number, zdir: string): Promise<{ cpuSeconds: number; movesPerSecond: number }> {
   const file = join(zdir, 'progress.json');
   const files = ['weights.bin', 'weights.bin.tc'];
+  const saved = (games: number) => join(zdir, `saved-${games}`);
   let p = readProgress(file);
-  mkdirSync(join(zdir, 'saved'), { recursive: true });
   for (const f of files) {
     rmSync(join(zdir, 'nw4x6', f), { force: true });
-    if (p.games > 0) copyFileSync(join(zdir, 'saved', f), join(zdir, 'nw4x6', f));
+    if (p.games > 0) copyFileSync(join(saved(p.games), f), join(zdir, 'nw4x6', f));
   }
   while (p.games < o.games) {
     const z = await run(core, [ziap, 'train', '-a', '1', '-l', '0.5', '-e', String(CHUNK / 1000), '-c', '-r', '-o', ...(p.games > 0 ? ['-i'] : [])], zdir);
-    for (const f of files) copyFileSync(join(zdir, 'nw4x6', f), join(zdir, 'saved', f));
+    const next = p.games + CHUNK;
+    mkdirSync(saved(next), { recursive: true });
+    for (const f of files) copyFileSync(join(zdir, 'nw4x6', f), join(saved(next), f));
     // ziap prints moves a second of its last 1,000 games ("m/s: N"), wall time on its one core.
     const mps = [...z.stdout.matchAll(/m\/s:\s+(\d+)/g)].map((m) => Number(m[1]));
-    p = { games: p.games + CHUNK, cpu: p.cpu + z.cpuSeconds, movesPerSecond: mps.at(-1) ?? NaN };
-    writeFileSync(file, JSON.stringify(p));
+    writeFileSync(file, JSON.stringify({ games: next, cpu: p.cpu + z.cpuSeconds, movesPerSecond: mps.at(-1) ?? NaN } satisfies Progress));
+    rmSync(saved(p.games), { force: true, recursive: true });
+    p = readProgress(file);
   }
   return { cpuSeconds: p.cpu, movesPerSecond: p.movesPerSecond ?? NaN };
 }
