@@ -103,11 +103,11 @@ if (!(Number.isInteger(o.games) && o.games > 0 && o.games % 1000 === 0)) fail(`-
 if (o.skipTraining && o.retrainTune2048) fail('--skip-training and --retrain-tune2048: give one');
 const CHUNK = o.chunk ?? o.games;
 if (!(Number.isInteger(CHUNK) && CHUNK > 0 && CHUNK % 1000 === 0 && o.games % CHUNK === 0)) fail(`--chunk ${o.chunk}: a multiple of 1000 that divides --games ${o.games}`);
-if (!existsSync(join(resolve(__dirname, '..'), 'dist', 'cli', 'main.js'))) fail('dist/cli/main.js is missing: run npm run build first');
+if (!existsSync(CLI)) fail('dist/cli/main.js is missing: run npm run build first');
 const work = resolve(o.work ?? mkdtempSync(join(tmpdir(), 'ziap-side-by-side-')));
 mkdirSync(work, { recursive: true });
 /** The commit of this checkout, recorded with tune2048's side of each run (what --retrain-tune2048 compares). */
-const COMMIT = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: resolve(__dirname, '..'), encoding: 'utf8' }).stdout.trim() || 'unknown';
+const COMMIT = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
 
 interface Ran {
   stdout: string;
@@ -196,8 +196,8 @@ interface Progress {
 
 const readProgress = (file: string): Progress => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Progress) : { games: 0, cpu: 0 });
 
-/** tune2048's side, chunk by chunk (learn start for the first, then learn resume --games): its summed processor time. */
-async function trainTune2048(core: number, seed: number, db: string): Promise<Ran> {
+/** tune2048's side, chunk by chunk (learn start for the first, then learn resume --games): its summed processor seconds. */
+async function trainTune2048(core: number, seed: number, db: string): Promise<number> {
   const file = `${db}.progress.json`;
   let p = readProgress(file);
   if (p.games === 0) for (const f of [db, `${db}-wal`, `${db}-shm`, `${db}.networks`]) rmSync(f, { force: true, recursive: true });
@@ -206,7 +206,7 @@ async function trainTune2048(core: number, seed: number, db: string): Promise<Ra
     p = { games: p.games + CHUNK, cpu: p.cpu + t.cpuSeconds };
     writeFileSync(file, JSON.stringify(p));
   }
-  return { stdout: '', stderr: '', cpuSeconds: p.cpu, wallSeconds: NaN };
+  return p.cpu;
 }
 
 /**
@@ -238,10 +238,10 @@ async function trainZiap(core: number, zdir: string): Promise<{ cpuSeconds: numb
 }
 
 /** tune2048's side of a run's record, its network exported. */
-async function tuneRecord(t: Ran, db: string, tbin: string): Promise<Pick<Trained, 'tuneCpu' | 'tuneTrainCpu' | 'tuneMoves' | 'tuneCommit'>> {
+async function tuneRecord(cpuSeconds: number, db: string, tbin: string): Promise<Pick<Trained, 'tuneCpu' | 'tuneTrainCpu' | 'tuneMoves' | 'tuneCommit'>> {
   await run(0, tune2048(['learn', 'export', '1', '--db', db, '--out', tbin, '--force']), work);
   const last = JSON.parse((await run(0, tune2048(['learn', 'show', '1', '--db', db, '--json']), work)).stdout).curve.at(-1);
-  return { tuneCpu: t.cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, tuneCommit: COMMIT };
+  return { tuneCpu: cpuSeconds, tuneTrainCpu: last.cpuSeconds, tuneMoves: last.moves, tuneCommit: COMMIT };
 }
 
 async function main() {
@@ -252,29 +252,29 @@ async function main() {
     const db = join(work, `tune2048-${k}.sqlite`);
     const zbin = join(work, `ziap-${k}.bin`);
     const tbin = join(work, `tune2048-${k}.bin`);
-    let trained = false;
     const trainedFile = join(work, `trained-${k}.json`);
     const record = existsSync(trainedFile) ? (JSON.parse(readFileSync(trainedFile, 'utf8')) as Trained) : null;
-    const tuneFiles = [db, `${db}-wal`, `${db}-shm`, tbin, `${db}.networks`];
+    // The run's record after this call: the one found, or the one written when either side trained now.
+    let saved = record;
+    const keep = (r: Trained) => writeFileSync(trainedFile, JSON.stringify((saved = r)));
     if (!o.skipTraining && record === null) {
       // A run stopped part way carries on from the last chunk each side finished (with no --chunk, one chunk: afresh).
       const done = Math.min(readProgress(join(zdir, 'progress.json')).games, readProgress(`${db}.progress.json`).games);
       progress(`run ${k}/${o.runs}: both train ${o.games} games${done > 0 ? ` (on from ${done})` : ''}${CHUNK < o.games ? ` in chunks of ${CHUNK}` : ''}, one core each…`);
       const [z, t] = await Promise.all([trainZiap(0, zdir), trainTune2048(1, k, db)]);
       await run(0, tune2048(['learn', 'import', '--from', 'ziap', join(zdir, 'nw4x6', 'weights.bin'), '--out', zbin, '--force']), work);
-      writeFileSync(trainedFile, JSON.stringify({ ziapCpu: z.cpuSeconds, ziapMovesPerSecond: z.movesPerSecond, ...(await tuneRecord(t, db, tbin)), sideBySide: true } satisfies Trained));
-      trained = true;
+      keep({ ziapCpu: z.cpuSeconds, ziapMovesPerSecond: z.movesPerSecond, ...(await tuneRecord(t, db, tbin)), sideBySide: true });
     } else if (o.retrainTune2048 && record !== null && record.tuneCommit !== COMMIT) {
-      for (const f of [...tuneFiles, `${db}.progress.json`]) rmSync(f, { force: true, recursive: true });
+      // Without its progress file tune2048's side starts afresh (trainTune2048 clears the old database).
+      rmSync(`${db}.progress.json`, { force: true });
       progress(`run ${k}/${o.runs}: tune2048 (${COMMIT.slice(0, 7)}) trains ${o.games} games again, alone on one core…`);
       const t = await trainTune2048(1, k, db);
-      writeFileSync(trainedFile, JSON.stringify({ ...record, ...(await tuneRecord(t, db, tbin)), sideBySide: false } satisfies Trained));
-      trained = true;
+      keep({ ...record, ...(await tuneRecord(t, db, tbin)), sideBySide: false });
     }
+    const trained = saved !== record;
     // Kept as each run ends (a comparison stopped in a later run still has this one's figures) and reused
     // by the next call unless the run was trained again.
     const heldFile = join(work, `greedy-${k}.json`);
-    const saved = existsSync(trainedFile) ? (JSON.parse(readFileSync(trainedFile, 'utf8')) as Trained) : null;
     const held = existsSync(heldFile) ? (JSON.parse(readFileSync(heldFile, 'utf8')) as { ziap: Greedy; tune2048: Greedy; games?: number; seed?: number; tuneCommit?: string }) : null;
     const sameGames = held !== null && held.games === o.heldOut && held.seed === o.heldSeed;
     // tune2048's games stand while they are of the network its record names (a retraining may have stopped before them).
