@@ -10,8 +10,8 @@ export const dbOption = () => new Option('--db <file>', 'SQLite database').defau
  * Opens the database, runs `fn` and closes it. `readonly` commands (runs, show, export, report) never
  * write, create or lock anything. A run held by another live process exits with code 3.
  */
-export async function withStore<T>(path: string, mode: 'read' | 'write' | 'write-existing', fn: (store: Store) => Promise<T> | T): Promise<T | undefined> {
-  const store = Store.open(path, { readonly: mode === 'read', create: mode === 'write' });
+export async function withStore<T>(path: string, mode: 'read' | 'write' | 'write-existing', fn: (store: Store) => Promise<T> | T, options: { check?: boolean } = {}): Promise<T | undefined> {
+  const store = Store.open(path, { readonly: mode === 'read', create: mode === 'write', ...options });
   try {
     return await fn(store);
   } catch (e) {

@@ -4,9 +4,9 @@
  * batch of games is one transaction), so kill -9 loses only games in flight.
  */
 import Database from 'better-sqlite3';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { hostname } from 'node:os';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { hostname, tmpdir } from 'node:os';
 import { describeFsError, InputError, RunBusyError, RunLostError } from '../util/errors';
 import { pidAlive } from '../util/proc';
 import { suggest } from '../util/command-hint';
@@ -47,6 +47,10 @@ import {
 export { DEFAULT_DB } from '../util/command-hint';
 
 export * from './records';
+
+/** How often, and how far apart, a writer at its end tries to leave WAL mode while a reader has the file open. */
+const LEAVE_WAL_ATTEMPTS = 12;
+const LEAVE_WAL_WAIT_MS = 100;
 
 /** A holder whose heartbeat is older than this is stale, even if its pid exists. */
 export const STALE_HEARTBEAT_MS = 60_000;
@@ -138,6 +142,37 @@ export function describeOpenError(path: string, e: unknown): Error {
   return e as Error;
 }
 
+/**
+ * A read-only connection to `path`. A file in WAL mode (a writer killed, or one that could not leave WAL
+ * mode at its end) needs a -shm file beside it; in a read-only folder SQLite can create none and refuses
+ * the file ("attempt to write a readonly database"). Then the file and its -wal are read from a private
+ * copy in the temporary folder (removed by `dispose`): a read never writes beside the database.
+ */
+function openReadonly(path: string): { db: Database.Database; dispose: () => void } {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma('user_version', { simple: true }); // the first read is where a WAL file without its -shm fails
+    return { db, dispose: () => undefined };
+  } catch (e) {
+    if (db?.open) db.close();
+    const code = (e as { code?: string }).code ?? '';
+    if (code !== 'SQLITE_READONLY_DIRECTORY' && code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY_CANTINIT') throw e;
+    const copy = mkdtempSync(join(tmpdir(), 'tune2048-read-'));
+    const dispose = () => rmSync(copy, { recursive: true, force: true });
+    try {
+      const target = join(copy, basename(path));
+      copyFileSync(path, target);
+      if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${target}-wal`);
+      const copied = new Database(target, { readonly: true, fileMustExist: true });
+      return { db: copied, dispose };
+    } catch {
+      dispose();
+      throw e;
+    }
+  }
+}
+
 /** Refuses (RunBusyError) a run another live process holds; a dead pid on this host or an old heartbeat is stale. */
 function refuseIfHeld(what: string, run: Holder, pid: number, host: string, now: number): void {
   if (run.status !== 'running' || run.ownerPid === null || (run.ownerPid === pid && run.ownerHost === host)) return;
@@ -157,6 +192,9 @@ export class Store {
   private readonly empty: boolean;
   /** The run this process holds (acquireRun): every write checks it still does. */
   private held: { id: number; pid: number; host: string } | null = null;
+
+  /** Removes what opening needed outside the database's folder (a read-only copy), after close. */
+  private dispose: () => void = () => undefined;
 
   private constructor(path: string, db: Database.Database, readonly: boolean, empty: boolean) {
     this.path = path;
@@ -185,8 +223,10 @@ export class Store {
       }
     }
     let db: Database.Database | null = null;
+    let dispose = () => {};
     try {
-      db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
+      if (readonly) ({ db, dispose } = openReadonly(path));
+      else db = new Database(path);
       db.pragma('busy_timeout = 5000');
       const appId = db.pragma('application_id', { simple: true }) as number;
       const version = db.pragma('user_version', { simple: true }) as number;
@@ -210,10 +250,12 @@ export class Store {
         db.pragma('foreign_keys = ON');
       }
       const store = new Store(path, db, readonly, empty);
+      store.dispose = dispose;
       if (migrate && !readonly) store.migrate();
       return store;
     } catch (e) {
       if (db?.open) db.close();
+      dispose();
       throw describeOpenError(path, e);
     }
   }
@@ -249,13 +291,32 @@ export class Store {
     try {
       if (!this.readonly) {
         this.db.pragma('wal_checkpoint(TRUNCATE)');
-        this.db.pragma('busy_timeout = 0'); // someone else has it open: stay in WAL, do not wait
-        this.db.pragma('journal_mode = DELETE');
+        this.leaveWal();
       }
     } catch {
       // the WAL stays beside the file; the next open reads it
     } finally {
       this.db.close();
+      this.dispose();
+    }
+  }
+
+  /**
+   * journal_mode = DELETE, which needs the file to itself. SQLite answers "locked" at once (busy_timeout does
+   * not apply) while any reader has it open; this project's readers (learn show --follow, the dashboard) open
+   * it for one look at a time, so a few tries over a second find it free. Someone holding it longer: it stays
+   * in WAL mode (throws), losing nothing.
+   */
+  private leaveWal(): void {
+    this.db.pragma('busy_timeout = 0');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.db.pragma('journal_mode = DELETE');
+        return;
+      } catch (e) {
+        if (attempt >= LEAVE_WAL_ATTEMPTS || !String((e as { code?: string }).code).startsWith('SQLITE_BUSY')) throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LEAVE_WAL_WAIT_MS);
+      }
     }
   }
 

@@ -159,8 +159,8 @@ export function command(): Command {
     .option('--follow', "with a run: keep showing it while it trains, each new checkpoint as it is stored (on a terminal the whole view is drawn again; --json: one JSON line a checkpoint), until it stops")
     .action(async (runId: number | undefined, opts: { db: string; json?: boolean; follow?: boolean }) => {
       if (opts.follow && runId === undefined) throw new InputError('--follow follows one run: give its id (tune2048 learn show RUN --follow)');
+      if (opts.follow) return followRun(opts.db, runId!, !!opts.json);
       await withStore(opts.db, 'read', async (store) => {
-        if (opts.follow) return followRun(store, runId!, !!opts.json);
         if (runId === undefined) {
           const runs = store.listLearnRuns().map((r) => ({ ...r, ...(holderGone(r) ? { processGone: true } : {}), games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
           if (opts.json) return console.log(JSON.stringify(runs));
@@ -384,32 +384,39 @@ const FOLLOW_POLL_MS = 1000;
  * `learn show RUN --follow`: the run as it trains. On a terminal the whole view (table and chart) is drawn
  * again at each new checkpoint; into a pipe or file each new checkpoint is one more line (--json: one JSON
  * object). Ends when the run no longer trains (finished, stopped, failed, or its process gone), with its status.
+ * The database is opened for each look and closed between them: a reader held open would keep the trainer
+ * from taking the file out of WAL mode when it ends (a -wal and -shm left beside it, which a read-only copy
+ * of the folder cannot open).
  */
-async function followRun(store: Store, runId: number, json: boolean): Promise<void> {
+async function followRun(db: string, runId: number, json: boolean): Promise<void> {
   const redraw = !json && process.stdout.isTTY === true;
-  let shown = 0;
-  for (;;) {
-    const run = store.requireLearnRun(runId);
-    const config = run.storedConfig as LearnConfig;
-    const curve = store.learnCurve(runId);
-    if (curve.length > shown || shown === 0) {
-      if (redraw) {
-        process.stdout.write('\x1b[2J\x1b[H');
-        if (config.network) showNetworkRun(store, runId, false);
-        else console.log(table([['games', 'mean score', 'max tile'], ...curve.map((c) => [String(c.games), String(Math.round(c.meanScore)), String(c.maxTile)])]));
-      } else {
-        if (shown === 0 && !json) console.log(`learning run ${run.id} (${run.name}): ${config.network ? describeNetworkRun(config) : 'line tables'}; ${curve.length} checkpoint${curve.length === 1 ? '' : 's'} so far`);
-        for (const c of curve.slice(shown)) console.log(json ? JSON.stringify({ games: c.games, at: c.at, ...(c.stats ? (c.stats as CheckpointStats) : { meanScore: c.meanScore, maxTile: c.maxTile }) }) : checkpointLine(c.games, c.meanScore, (c.stats ?? null) as CheckpointStats | null));
+  let shown = 0; // checkpoints printed so far
+  let started = false; // the first look is printed whatever it found
+  for (let look = 0; ; look++) {
+    const done = await withStore(db, 'read', (store) => {
+      const run = store.requireLearnRun(runId);
+      const config = run.storedConfig as LearnConfig;
+      const curve = store.learnCurve(runId);
+      if (curve.length > shown || !started) {
+        if (redraw) {
+          process.stdout.write('\x1b[2J\x1b[H');
+          if (config.network) showNetworkRun(store, runId, false);
+          else console.log(table([['games', 'mean score', 'max tile'], ...curve.map((c) => [String(c.games), String(Math.round(c.meanScore)), String(c.maxTile)])]));
+        } else {
+          if (!started && !json) console.log(`learning run ${run.id} (${run.name}): ${config.network ? describeNetworkRun(config) : 'line tables'}; ${curve.length} checkpoint${curve.length === 1 ? '' : 's'} so far`);
+          for (const c of curve.slice(shown)) console.log(json ? JSON.stringify({ games: c.games, at: c.at, ...(c.stats ? (c.stats as CheckpointStats) : { meanScore: c.meanScore, maxTile: c.maxTile }) }) : checkpointLine(c.games, c.meanScore, (c.stats ?? null) as CheckpointStats | null));
+        }
+        shown = curve.length;
+        started = true;
       }
-      shown = Math.max(1, curve.length);
-    }
-    if (run.status !== 'running' || holderGone(run)) {
+      if (run.status === 'running' && !holderGone(run)) return false;
       if (!json) console.log(`learning run ${run.id}: ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}`);
       if (!redraw && !json) resumeHint(store, run, curve.at(-1)?.games ?? 0);
       if (run.status === 'failed') process.exitCode = EXIT_FAILURE;
-      return;
-    }
-    await new Promise((done) => setTimeout(done, FOLLOW_POLL_MS));
+      return true;
+    }, { check: look === 0 });
+    if (done !== false) return;
+    await new Promise((wake) => setTimeout(wake, FOLLOW_POLL_MS));
   }
 }
 

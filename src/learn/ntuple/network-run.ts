@@ -51,7 +51,7 @@ export function networksDir(storePath: string): string {
 /** A checkpoint's network file as stored (relative to the database's folder) and as a path. */
 function checkpointFile(storePath: string, runId: number, games: number): { rel: string; abs: string } {
   const rel = join(`${basename(storePath)}.networks`, `learn-${runId}-${games}.bin`);
-  return { rel, abs: join(dirname(resolve(storePath)), rel) };
+  return { rel, abs: storedNetworkPath(storePath, rel) };
 }
 
 /** The accumulators file (temporal coherence) beside a checkpoint's network file. */
@@ -59,8 +59,14 @@ function accumulatorsFile(networkFile: string): string {
   return networkFile.replace(/\.bin$/, '.accumulators');
 }
 
+/**
+ * A stored network file's path: its name in the database's networks folder as the database is named now. The
+ * stored folder name (the database's name when the file was written) is not used, so a database renamed or
+ * moved together with its networks folder (x.sqlite and x.sqlite.networks to y.sqlite and y.sqlite.networks)
+ * finds its files.
+ */
 export function storedNetworkPath(storePath: string, rel: string): string {
-  return join(dirname(resolve(storePath)), rel);
+  return join(networksDir(storePath), basename(rel));
 }
 
 /** A checkpoint's files, as many bytes as training holds in memory: the network file, and with coherence its accumulators (twice its tables). */
