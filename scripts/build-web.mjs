@@ -18,8 +18,8 @@ const nodeStubs = {
     b.onResolve({ filter: /^node:(fs|fs\/promises|path|worker_threads|crypto|os|zlib|v8|vm|module)$/ }, (a) => ({ path: a.path, namespace: 'node-stub' }));
     b.onLoad({ filter: /.*/, namespace: 'node-stub' }, () => ({
       contents: `const no = () => { throw new Error('no file system in the browser'); };
-        export const readFileSync = no, existsSync = () => false, readdirSync = () => [], statSync = no;
-        export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p, basename = (p) => p.split('/').pop(), isAbsolute = (p) => p.startsWith('/'), relative = no;
+        export const readFileSync = no, existsSync = () => false, readdirSync = () => [], statSync = no, realpathSync = no;
+        export const join = (...p) => p.join('/'), resolve = (...p) => p.join('/'), dirname = (p) => p, basename = (p) => p.split('/').pop(), isAbsolute = (p) => p.startsWith('/'), relative = no, delimiter = ':';
         export const MessageChannel = no, Worker = no, receiveMessageOnPort = no, workerData = null, createHash = no;
         export const openSync = no, readSync = no, writeSync = no, closeSync = no, fsyncSync = no, renameSync = no, rmSync = no, freemem = no, crc32 = no;
         export const setFlagsFromString = no, runInNewContext = no, open = no, rename = no, rm = no, createRequire = no;`,

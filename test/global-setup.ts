@@ -7,7 +7,7 @@
  * First, the CLI the tests run (dist/, test/helpers/cli.ts) is built from the sources if any is newer.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,8 +41,18 @@ export default function setup(): () => void {
   const dir = mkdtempSync(join(system, 'tune2048-suite-'));
   chmodSync(dir, 0o1777); // some tests run the CLI as an unprivileged user
   process.env.TMPDIR = dir;
+  // The CLI as installed (npm install -g links its bin into a PATH folder): the commands it prints start with
+  // "tune2048" and run as printed. Tests of a checkout without it (npx) and of elsewhere take it off the PATH.
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  chmodSync(bin, 0o755);
+  chmodSync(join(ROOT, 'dist', 'cli', 'main.js'), 0o755);
+  symlinkSync(join(ROOT, 'dist', 'cli', 'main.js'), join(bin, 'tune2048'));
+  process.env.PATH = `${bin}:${process.env.PATH ?? ''}`;
+  process.env.TUNE2048_TEST_BIN = bin;
   return () => {
     process.env.TMPDIR = system;
+    process.env.PATH = (process.env.PATH ?? '').split(':').filter((d) => d !== bin).join(':');
     rmSync(dir, { recursive: true, force: true });
     const left = ours(readdirSync(system)).filter((n) => !before.has(n));
     if (left.length > 0) {

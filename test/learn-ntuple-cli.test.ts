@@ -207,7 +207,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     const acc = join(`${db}.networks`, `learn-1-${at}.accumulators`);
     const played = runCli(['play', '--player', `network:${acc}`, '-n', '1']);
     expect(played.code).toBe(2);
-    expect(played.stderr.trim()).toMatch(/^tune2048: ".*\.accumulators" holds a learning run's temporal coherence accumulators \(for resuming it\), not a network: use the run's network file \(tune2048 learn export\)$/);
+    expect(played.stderr.trim()).toMatch(/^tune2048: ".*\.accumulators" holds a learning run's temporal coherence accumulators \(for resuming it\), not a network: use the run's network file \(tune2048 learn export RUN --out FILE writes it\)$/);
     // Changed, the checkpoint is refused; restored, it resumes to the network of the run never stopped.
     const good = readFileSync(acc);
     const changed = Buffer.from(good);
@@ -313,7 +313,7 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { games: number }).games)).toEqual(curve.map((c) => c.games));
     const noRun = runCli(['learn', 'show', '--db', db, '--follow']);
-    expect([noRun.code, noRun.stderr.trim()]).toEqual([2, 'tune2048: --follow follows one run: give its id (tune2048 learn show RUN --follow)']);
+    expect([noRun.code, noRun.stderr.trim()]).toEqual([2, `tune2048: --follow follows one run: give its id (tune2048 learn show --db ${db} lists them)`]);
   });
 
   it("the closing hint names an output that does not exist yet (an existing file would be refused without --force), and works as printed", () => {

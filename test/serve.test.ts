@@ -282,7 +282,9 @@ describe('tune2048 serve in Chromium', () => {
     expect(await page.$eval('#learn-table tbody tr', (tr) => tr.textContent)).toMatch(/tuples.*2 tuples of 4 cells, one stage.*finished.*3,000 \/ 3,000/);
     // The database holds a learning run and no tuning run: the page says which it has none of.
     await page.waitForSelector('#no-tuning-runs');
-    expect(await page.$eval('#no-tuning-runs', (p) => p.textContent)).toMatch(/^No tuning runs in this database yet/);
+    // It says how to start one: the command as it runs where the server was started, with this database.
+    await page.waitForFunction(() => document.getElementById('no-tuning-runs')!.textContent!.includes('Start one'));
+    expect(await page.$eval('#no-tuning-runs', (p) => p.textContent)).toBe(`No tuning runs in this database yet. Start one with tune2048 tune -c quick --db ${db}.`);
     await page.goto(`${url}/learn/1`);
     await page.waitForSelector('#checkpoints-table');
     // "watch it play": the viewer with the run's latest network chosen, playing.

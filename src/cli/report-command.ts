@@ -9,7 +9,7 @@ import { writeOutputFile } from './output';
  * A report command (a tuning run's `report`, a learning run's `learn report`): one run's page built from the
  * database, written to --out or to reports/<prefix>-<id>.html, its path printed.
  */
-export function reportCommand(name: string, about: { description: string; run: string; prefix: string; again: string }, build: (store: Store, runId: number) => string): Command {
+export function reportCommand(name: string, about: { description: string; run: string; prefix: string; again: string; purpose?: 'tuning' | 'learning' }, build: (store: Store, runId: number) => string): Command {
   return new Command(name)
     .description(about.description)
     .argument('<run>', about.run, parseRunId)
@@ -23,6 +23,6 @@ export function reportCommand(name: string, about: { description: string; run: s
         const out = opts.out ?? join('reports', `${about.prefix}-${runId}.html`);
         writeOutputFile(out, html, { createFolder: opts.out === undefined, force: opts.force }); // the default folder is made when missing
         console.log(opts.json ? JSON.stringify({ run: runId, out, bytes: Buffer.byteLength(html) }) : out);
-      });
+      }, { purpose: about.purpose });
     });
 }

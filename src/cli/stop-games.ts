@@ -4,7 +4,7 @@
  * says where the games are kept and the command that goes on (exit 130).
  */
 import type { GameRunner } from '../runner/runner';
-import { shellWord } from '../util/command-hint';
+import { cliName, shellWord } from '../util/command-hint';
 import { EXIT_INTERRUPTED } from './exit-codes';
 import { handleInterrupts } from './interrupt';
 
@@ -19,7 +19,7 @@ export interface Stopper {
 
 /** Installs the handler while `runner` plays a comparison or sweep; `db`: the --db file that keeps the games (none without it). */
 export function stopOnSignal(runner: GameRunner, db: string | undefined): Stopper {
-  const again = `tune2048 ${process.argv.slice(2).map(shellWord).join(' ')}`;
+  const again = `${cliName()} ${process.argv.slice(2).map(shellWord).join(' ')}`;
   const keptWhere = db !== undefined ? `the games finished are kept in ${db}; the same command goes on from there: ${again}` : 'its games were not kept (no --db): run it with --db FILE to keep them across a stop';
   const handler = handleInterrupts(
     { stop: () => runner.drain(), abandon: () => runner.terminate(), inFlight: () => runner.inFlight() },

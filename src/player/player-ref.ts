@@ -3,6 +3,7 @@
  * "external:NAME". Only the names, apart from the modules that load such players, so a command reads
  * its options without loading what it will not play.
  */
+import { cliName } from '../util/command-hint';
 import { InputError } from '../util/errors';
 
 export const NETWORK_PREFIX = 'network:';
@@ -12,7 +13,7 @@ export const EXTERNAL_PREFIX = 'external:';
 export function networkFileOf(arg: string): string | null {
   if (!arg.startsWith(NETWORK_PREFIX)) return null;
   const file = arg.slice(NETWORK_PREFIX.length);
-  if (file === '') throw new InputError('network:FILE needs a network file (tune2048 learn export RUN --out FILE)');
+  if (file === '') throw new InputError(`network:FILE needs a network file (${cliName()} learn export RUN --out FILE writes one)`);
   return file;
 }
 

@@ -6,7 +6,7 @@ import type { LearnConfig } from '../learn/config';
 import type { CheckpointStats } from '../learn/ntuple/network-run';
 import { describeShape } from '../learn/ntuple/shape';
 import { networkShapeOf } from '../learn/config';
-import { holderGone, type LearnCheckpoint, type LearnRun, type Store } from '../store/store';
+import { statusOf, type LearnCheckpoint, type LearnRun, type Store } from '../store/store';
 
 export interface LearnItem {
   id: number;
@@ -43,7 +43,7 @@ function learnItem(r: LearnRun, last: LearnCheckpoint | undefined): LearnItem {
   const stats = (last?.stats ?? null) as CheckpointStats | null;
   const config = r.storedConfig as LearnConfig;
   // A run marked running whose process is gone (kill -9) is stopped: it goes on from its last checkpoint.
-  return { id: r.id, name: r.name, status: holderGone(r) ? 'stopped' : r.status, network: networkOf(config), ntuple: networkShapeOf(config) !== null, games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
+  return { id: r.id, name: r.name, status: statusOf(r).status, network: networkOf(config), ntuple: networkShapeOf(config) !== null, games: last?.games ?? 0, total: config.games, latestMean: stats?.heldOut?.mean ?? last?.meanScore ?? null };
 }
 
 export function listLearnItems(store: Store): LearnItem[] {

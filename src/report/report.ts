@@ -6,6 +6,7 @@
  */
 import { reachCells, REACH_HEADERS } from '../compare/summary';
 import type { Store } from '../store/store';
+import { suggest } from '../util/command-hint';
 import { describeModel } from '../tuner/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
@@ -68,7 +69,7 @@ export function buildRunReport(store: Store, runId: number): string {
   return `${pageHead(`tune2048 run ${run.id}: ${run.name}`)}
 <body>
 <h1>tune2048 run ${run.id}: ${esc(run.name)}</h1>
-<p id="summary">Status <b>${esc(run.status)}</b>${run.error ? ` (${esc(run.error)})` : ''}; optimizer <code>${esc(s.optimizer)}</code>;
+<p id="summary">Status <b>${esc(d.run.status)}</b>${d.run.processGone ? ' (its process is gone)' : ''}${run.error ? ` (${esc(run.error)})` : ''}; optimizer <code>${esc(s.optimizer)}</code>;
 ${d.generations.length} generations done; player <code>${esc(s.player)}</code>; fitness: ${s.games} games per candidate${racing ? ` (racing: ${racing.rounds} slices, the best ${racing.keep} of the field going on after each; the table gives each candidate's games)` : ''}${s.player.startsWith('external:') ? '' : ` at depth ${esc(String(s.depth))}`}, objective <code>${esc(s.objective)}</code>;
 start <code>${esc(s.start)}</code>; seed ${s.seed}; config hash <code>${esc(s.configHash)}</code>.</p>
 <h2>Fitness</h2>
@@ -78,14 +79,14 @@ ${d.generations.some((g) => g.step !== null) ? `<h2>Step size</h2>\n<figure id="
 <h2>Tuned parameters</h2>
 <figure id="params"><div id="chart-params" class="chart"></div></figure>
 ${htmlTable(['parameter', 'min', 'max', 'scale', 'best (validated)'], d.params.map((p) => [p.name, num(p.min, 4), num(p.max, 4), p.scale, d.best?.validated && p.best !== null ? num(p.best, 4) : '–']))}
-${d.best?.weights ? `<h2>The best weights, whole</h2>\n<p>Candidate ${d.best.candidate}${d.best.validated ? ' (validated)' : ' (the best in-sample so far)'}: every weight as <code>tune2048 export ${run.id}</code> writes it.</p>\n${htmlTable(['weight', 'value'], Object.entries(d.best.weights).filter(([k]) => !NOT_WEIGHTS.has(k)).flatMap(([k, v]) => weightRows(v, k)))}` : ''}
-${d.front ? `<h2>Strength against cost: the validated front</h2>\n<figure id="front"><div id="chart-front" class="chart"></div></figure>\n${htmlTable(FRONT_HEADERS, frontRows(d.front))}\n<p>${esc(FRONT_NOTE)} <code>tune2048 export ${run.id} --point K</code> writes point K; <code>--max-cost</code> or <code>--max-ms-per-move</code> the strongest within a budget.</p>` : ''}
+${d.best?.weights ? `<h2>The best weights, whole</h2>\n<p>Candidate ${d.best.candidate}${d.best.validated ? ' (validated)' : ' (the best in-sample so far)'}: every weight as <code>${esc(suggest(['export', String(run.id)], store.path))}</code> writes it.</p>\n${htmlTable(['weight', 'value'], Object.entries(d.best.weights).filter(([k]) => !NOT_WEIGHTS.has(k)).flatMap(([k, v]) => weightRows(v, k)))}` : ''}
+${d.front ? `<h2>Strength against cost: the validated front</h2>\n<figure id="front"><div id="chart-front" class="chart"></div></figure>\n${htmlTable(FRONT_HEADERS, frontRows(d.front))}\n<p>${esc(FRONT_NOTE)} <code>${esc(suggest(['export', String(run.id), '--point', '1'], store.path))}</code> writes point 1 (K: point K); <code>--max-cost</code> or <code>--max-ms-per-move</code> the strongest within a budget.</p>` : ''}
 <h2>Validation of the finalists</h2>
 <p>${s.validationGames} held-out games each; the winner is the run's best${d.best?.validated ? ` (candidate ${d.best.candidate})` : ''}.</p>
 ${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}
 ${htmlTable(['candidate', 'generation', 'origin', 'fitness', 'validation'], d.finalists.map((f) => [f.id, f.generation, f.origin, num(f.fitness), num(f.validation)]))}
 ${d.sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
-${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>tune2048 compare … --db … --run ${run.id}</code>; every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
+${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>${esc(suggest(['compare', 'A', 'B', '--run', String(run.id)], store.path))}</code> (A, B: the contenders); every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 <script type="application/json" id="run-data">${scriptJson(d)}</script>
 ${chartScript()}
 </body></html>

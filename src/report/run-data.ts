@@ -8,7 +8,7 @@ import type { Weights } from '../heuristic/weights';
 import { generationSeconds } from '../store/records';
 import type { Candidate, Generation, Store } from '../store/store';
 import type { Optimizer, StateSummary } from '../tuner/optimizer';
-import { runListItem, type RunListItem } from './run-list';
+import { runItem, type RunListItem } from './run-list';
 import { describeStartVerdict, runStartVerdict } from '../tuner/start-verdict';
 import { loadRunProblem } from '../tuner/run-problem';
 import { validatedFront, type FrontPoint } from '../tuner/front';
@@ -136,9 +136,8 @@ function otherFronts(store: Store, runId: number, config: RunConfig): RunDetail[
 export function runDetail(store: Store, runId: number): RunDetail {
   const problem = loadRunProblem(store, runId);
   const { config, space, optimizer } = problem;
-  const summary = store.requireRunSummary(runId);
   const verdict = runStartVerdict(store, problem);
-  const run = runListItem(summary);
+  const run = runItem(store, runId);
   const done = store.listGenerations(runId).filter((g) => g.status === 'done');
   const generations = done.map((g): GenerationPoint => {
     const cands = store.getCandidates(runId, g.idx);
@@ -149,7 +148,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
       bestGenome: bestByFitness(cands)!.genome,
     };
   });
-  const validatedId = summary.bestCandidate;
+  const validatedId = problem.run.bestCandidate;
   const lastBest = done.length ? bestByFitness(store.getCandidates(runId, done[done.length - 1].idx)) : undefined;
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
   const bestParams = bestRow?.params ?? {};
@@ -164,8 +163,8 @@ export function runDetail(store: Store, runId: number): RunDetail {
       games: config.fitness.games,
       objective: config.fitness.objective,
       start: config.space.start,
-      seed: summary.seed,
-      configHash: summary.configHash,
+      seed: problem.run.seed,
+      configHash: problem.run.configHash,
       racing: config.fitness.racing ?? null,
       validationGames: config.validation.games,
     },

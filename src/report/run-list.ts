@@ -2,12 +2,17 @@
  * A run as one line of a list (`tune2048 runs`, the dashboard's runs page):
  * read without the config schema, so listing stays fast.
  */
-import type { RunSummary, Store } from '../store/store';
+import { statusOf, type RunSummary, type Store } from '../store/store';
+import { loadRunProblem } from '../tuner/run-problem';
+import { validationProgress, type ValidationProgress } from '../tuner/validation';
 
 export interface RunListItem {
   id: number;
   name: string;
+  /** As every view says it: a run whose process is gone (kill -9) is stopped. */
   status: string;
+  /** Marked running, but its process is gone: it goes on from what is stored (resume). */
+  processGone: boolean;
   optimizer: string;
   /** Generations done, and planned. */
   generation: number;
@@ -22,8 +27,8 @@ export interface RunListItem {
   etaSec: number | null;
   /** What a running run does now: its generations, or, once they are done, validating its finalists and start. */
   phase: 'fitness' | 'validation' | null;
-  /** Validation games played and planned (the finalists and the start on the held-out seeds). */
-  validation: { done: number; total: number };
+  /** Validation games played and planned (the finalists or front points, and the start, on the held-out seeds): src/tuner/validation.ts; null before the generations are done. */
+  validation: ValidationProgress | null;
   error: string | null;
 }
 
@@ -35,13 +40,16 @@ function plan(stored: unknown): { generations: number; optimizer: string; valida
   return { generations: config.optimizer.generations, optimizer: config.optimizer.kind ?? 'ga', validationGames: ((v.finalists ?? 0) + 1) * (v.games ?? 0) };
 }
 
-export function runListItem(r: RunSummary, now = Date.now()): RunListItem {
+/** A run as a list shows it; `validation`: its progress (validationProgress), null before its generations are done. */
+export function runListItem(r: RunSummary, validation: ValidationProgress | null, now = Date.now()): RunListItem {
   const { generations, optimizer, validationGames } = plan(r.storedConfig);
-  const end = r.finishedAt ?? (r.status === 'running' ? now : r.lastActivity);
+  const { status, processGone } = statusOf(r);
+  const end = r.finishedAt ?? (status === 'running' ? now : r.lastActivity);
   const elapsed = end === null ? null : (end - r.createdAt) / 1000;
-  const phase = r.status !== 'running' ? null : r.generations >= generations ? 'validation' : 'fitness';
+  const phase = status !== 'running' ? null : validation !== null ? 'validation' : 'fitness';
   const fitnessGames = r.gamesPlayed - r.validationGames;
-  const validationLeft = Math.max(0, validationGames - r.validationGames);
+  // Before the set is chosen, the games it will take as planned (finalists and start); then the set's own.
+  const validationLeft = validation !== null ? validation.total - validation.done : Math.max(0, validationGames - r.validationGames);
   // The rest of the generations at their pace so far, then the validation games at the pace of a game so far.
   const eta =
     phase === null || elapsed === null || r.gamesPlayed === 0
@@ -54,7 +62,8 @@ export function runListItem(r: RunSummary, now = Date.now()): RunListItem {
   return {
     id: r.id,
     name: r.name,
-    status: r.status,
+    status,
+    processGone,
     optimizer,
     generation: r.generations,
     generations,
@@ -66,13 +75,25 @@ export function runListItem(r: RunSummary, now = Date.now()): RunListItem {
     elapsedSec: elapsed,
     etaSec: eta,
     phase,
-    validation: { done: r.validationGames, total: validationGames },
+    validation,
     error: r.error,
   };
 }
 
+/** A run's validation progress, read only for runs past their generations (the others have none yet). */
+function validationOf(store: Store, r: RunSummary): ValidationProgress | null {
+  if (r.generations < plan(r.storedConfig).generations && r.validationGames === 0 && r.bestCandidate === null) return null;
+  return validationProgress(store, loadRunProblem(store, r.id));
+}
+
 export function listRunItems(store: Store): RunListItem[] {
   const now = Date.now();
-  return store.listRuns().map((r) => runListItem(r, now));
+  return store.listRuns().map((r) => runListItem(r, validationOf(store, r), now));
+}
+
+/** One run as listRunItems gives it. */
+export function runItem(store: Store, id: number): RunListItem {
+  const r = store.requireRunSummary(id);
+  return runListItem(r, validationOf(store, r));
 }
 

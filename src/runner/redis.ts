@@ -25,6 +25,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
 import type { PlayerSpec } from '../player/spec';
 import { needsTables, tablePublisher } from './shared-tables';
+import { cliName } from '../util/command-hint';
 import { BatchFailedError, RunnerError, RunnerStoppedError, UnavailableError } from '../util/errors';
 import type { PlayedGame } from '../engine/game';
 import { parseQueueUrl, type QueueUrl } from './queue-url';
@@ -276,7 +277,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
     saidIdle = true;
     track(
       queue.getWorkersCount().then((workers) =>
-        notice(`no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: tune2048 worker --queue ${url.display}`),
+        notice(`no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${url.display}`),
       ),
     );
   }, Math.min(1000, noticeAfterMs / 2));

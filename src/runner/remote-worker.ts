@@ -13,6 +13,7 @@
  */
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { cliName } from '../util/command-hint';
 import { BatchFailedError, InputError } from '../util/errors';
 import IORedis from 'ioredis';
 import { createPool } from './farm';
@@ -118,7 +119,7 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     const launch = o.players?.get(spec.external.name);
     if (!launch) {
       const known = [...(o.players?.keys() ?? [])];
-      throw new UnrecoverableError(`on ${host}: no player "${spec.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'}); start it with tune2048 worker --player ${spec.external.name}=COMMAND`);
+      throw new UnrecoverableError(`on ${host}: no player "${spec.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'}); start it with ${cliName()} worker --player ${spec.external.name}=COMMAND`);
     }
     return { ...spec, external: { ...spec.external, launch } };
   }

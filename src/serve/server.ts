@@ -22,6 +22,7 @@ import { exportBest } from '../tuner/export';
 import { networkPlayerOf } from '../tuner/config';
 import { ExternalSpace } from '../tuner/external-space';
 import { loadRunProblem } from '../tuner/run-problem';
+import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { NetworkGames } from './network-games';
 import { networkPlayerSpec } from '../player/network-player';
@@ -168,7 +169,7 @@ export function createDashboardServer(o: ServeOptions): Server {
       } catch {
         // a network file gone since: the line still says why
       }
-      return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: a network is played by the server, not in the page (its tables would be downloaded whole into the tab's memory); to watch this run's best play live, export it into a weights folder (tune2048 export ${id} --out best.json) and pick network:best.json, or ${replay}`;
+      return `run ${id} tuned what sits on the network "${basename(network.file)}"${size}: a network is played by the server, not in the page (its tables would be downloaded whole into the tab's memory); to watch this run's best play live, export it into a weights folder (${suggest(['export', String(id), '--out', 'best.json'], o.db)}) and pick network:best.json, or ${replay}`;
     }
     if (problem.space instanceof ExternalSpace) return `run ${id} tuned the external player "${problem.space.announcement.name}", a program the page cannot run; ${replay}`;
     return null;
@@ -267,7 +268,7 @@ export function createDashboardServer(o: ServeOptions): Server {
       if (!readStore(o.db, (s) => s.listLearnRuns().some((r) => r.id === id))) return html(res, 404, notFoundPage(`There is no learning run ${id} in ${o.db}.`));
       return html(res, 200, shell(`tune2048 — learning run ${id}`));
     }
-    if (path === '/api/info') return json(res, 200, { db: o.db });
+    if (path === '/api/info') return json(res, 200, { db: o.db, start: suggest(['tune', '-c', 'quick'], o.db) });
     if (path === '/api/learn') return json(res, 200, readStore(o.db, listLearnItems));
     if ((m = /^\/api\/learn\/(\d+)$/.exec(path))) {
       const id = Number(m[1]);

@@ -63,6 +63,15 @@ export function holderGone(run: Holder): boolean {
   return run.status === 'running' && run.ownerPid !== null && run.ownerHost === hostname() && !pidAlive(run.ownerPid);
 }
 
+/**
+ * A run's status as every view says it: one marked running whose process is gone is stopped (it goes on
+ * from what is stored). `processGone` says why, for the views that explain it.
+ */
+export function statusOf(run: Holder): { status: RunStatus; processGone: boolean } {
+  const processGone = holderGone(run);
+  return { status: processGone ? 'stopped' : run.status, processGone };
+}
+
 export interface OpenOptions {
   /** Create the file (and its folder) when missing (default true; ignored when readonly). */
   create?: boolean;
@@ -75,6 +84,8 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Run quick_check first (default true). A server re-opening a file it checked at start skips it. */
   check?: boolean;
+  /** What the command looks for (a missing database's message says how to start one): tuning runs (default) or learning runs. */
+  purpose?: 'tuning' | 'learning';
 }
 
 /** The one-line problem with opening `path` for writing, or null (checked before SQLite tries). */
@@ -102,7 +113,13 @@ export function creationProblem(path: string): string | null {
   return null;
 }
 
-function writeProblem(path: string, create: boolean): string | null {
+/** A missing database, said with the command that starts what the command asked about in it. */
+function missingDatabase(path: string, purpose: OpenOptions['purpose']): string {
+  const start = purpose === 'learning' ? suggest(['learn', 'start', '-c', 'learn-ntuple-small'], path) : suggest(['tune', '-c', 'quick'], path);
+  return `no database at "${path}": start ${purpose === 'learning' ? 'a learning run' : 'a run'} in it with ${start}, or name another with --db`;
+}
+
+function writeProblem(path: string, create: boolean, purpose: OpenOptions['purpose']): string | null {
   let exists = true;
   try {
     if (statSync(path).isDirectory()) return `database "${path}" is a folder, not a file`;
@@ -111,7 +128,7 @@ function writeProblem(path: string, create: boolean): string | null {
     exists = false;
   }
   if (!exists) {
-    if (!create) return `no database at "${path}" (start a run with "tune2048 tune", or pass --db)`;
+    if (!create) return missingDatabase(path, purpose);
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
     } catch (e) {
@@ -211,14 +228,14 @@ export class Store {
   static open(path: string, options: OpenOptions = {}): Store {
     const { create = true, readonly = false, migrate = true, check: quickCheck = true } = options;
     if (!readonly) {
-      const problem = writeProblem(path, create);
+      const problem = writeProblem(path, create, options.purpose);
       if (problem) throw new InputError(problem);
     } else {
       try {
         if (statSync(path).isDirectory()) throw new InputError(`database "${path}" is a folder, not a file`);
       } catch (e) {
         if (e instanceof InputError) throw e;
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`no database at "${path}" (start a run with "tune2048 tune", or pass --db)`);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(missingDatabase(path, options.purpose));
         throw new InputError(`cannot open database "${path}": ${describeFsError(e)}`);
       }
     }

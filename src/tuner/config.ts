@@ -21,7 +21,7 @@ import { SEARCH_CPROB, SEARCH_DEPTH } from './space';
 import { InputError } from '../util/errors';
 import { canonicalJson } from '../util/canonical-json';
 import { shippedConfigPath } from '../util/shipped-config';
-import { suggest } from '../util/command-hint';
+import { cliName, suggest } from '../util/command-hint';
 
 export const CONFIG_FORMAT = 'tune2048/config';
 
@@ -469,7 +469,7 @@ export function loadConfig(ref: string, { network: networkFile }: { network?: st
   if (network) {
     network.file = networkFile !== undefined ? resolve(networkFile) : resolve(dirname(resolve(path)), network.file);
     if (config.space.start !== 'defaults') config.space.start = resolve(dirname(resolve(path)), config.space.start);
-    if (networkFile === undefined && !existsSync(network.file)) throw new InputError(`config "${path}" tunes on the network "${network.file}", which does not exist: give yours with --network FILE (tune2048 learn export RUN --out FILE writes one)`);
+    if (networkFile === undefined && !existsSync(network.file)) throw new InputError(`config "${path}" tunes on the network "${network.file}", which does not exist: give yours with --network FILE (${cliName()} learn export RUN --out FILE writes one)`);
   }
   return config;
 }

@@ -143,8 +143,8 @@ export function exportBestWeights(store: Store, runId: number): Weights {
 /** The best candidate's weights with their provenance. */
 function bestWeights(store: Store, problem: RunProblem, best: Candidate, point: FrontPoint | null): Weights {
   const { run, config, space } = problem;
-  if (space instanceof NetworkSpace) throw new InputError(`run ${run.id} tuned what sits on a network: it has settings, not weights (tune2048 export ${run.id} writes them)`);
-  if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (tune2048 export ${run.id} writes them)`);
+  if (space instanceof NetworkSpace) throw new InputError(`run ${run.id} tuned what sits on a network: it has settings, not weights (${suggest(`export ${run.id}`, store.path)} writes them)`);
+  if (!(space instanceof ParameterSpace)) throw new InputError(`run ${run.id} tuned the external player ${(space as ExternalSpace).announcement.name}: it has parameters, not weights (${suggest(`export ${run.id}`, store.path)} writes them)`);
   // The start's values as given (the run's games used them through log and exp: a last-bit difference at most).
   const weights = space.toWeights(best.genome, true);
   const fitness = searchAt(config.fitness, space, best.genome);

@@ -4,6 +4,7 @@
  * everything not tuned keeps the start weights' value.
  */
 import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, oldestVersion, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../heuristic/weights';
+import { cliName } from '../util/command-hint';
 import { InputError } from '../util/errors';
 
 export interface ParamSpec {
@@ -231,7 +232,7 @@ export class ParameterSpace extends BoundedSpace {
       if (stage && structured.includes(own) && this.specs[i].start === undefined) throw new InputError(`space.params.${name}: a ${form} matrix parameter needs a "start" value`);
       if (stage && structured.includes(own) && !(own in params)) throw new InputError(`space.params: "${name}" needs "${own}" too (a stage's ${form} matrix starts from the base's)`);
       if (own === LEARNED_PARAM && !this.start.learned) {
-        throw new InputError(`space.params: "${name}": the start weights have no learned term (write weights with one: tune2048 learn export <run> --out FILE --base PRESET --weight W --weights-out WEIGHTS)`);
+        throw new InputError(`space.params: "${name}": the start weights have no learned term (write weights with one: ${cliName()} learn export RUN --out FILE --base PRESET --weight W --weights-out WEIGHTS)`);
       }
       if (name === SEARCH_DEPTH || name === SEARCH_CPROB) return; // the search's: checked with fitness.depth and cprob (config.ts)
       const cell = MATRIX_PARAM.exec(own);

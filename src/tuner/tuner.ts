@@ -19,23 +19,23 @@
  * stored games in seed order. So the worker count, the game runner (local
  * processes or a Redis queue) and interruptions change nothing but timing.
  */
-import { playerKey } from '../player/spec';
 import { openRunner, type GameRunner } from '../runner/runner';
 import { runQueueName } from '../runner/queue-url';
 import { generationSeconds } from '../store/records';
-import type { Candidate, Game, Generation, Store } from '../store/store';
+import type { Candidate, Generation, Store } from '../store/store';
 import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
-import { FRONT_POINTS, type RunConfig } from './config';
+import type { RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
-import { frontObjectives, frontOf, frontToValidate, hasFront } from './front';
+import { frontObjectives, frontOf, hasFront } from './front';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
-import { generationSeeds, stream, validationSeeds } from './seeds';
+import { generationSeeds, stream } from './seeds';
 import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
-import { findStart, weighStart, type StartVerdict } from './start-verdict';
+import { weighStart, type StartVerdict } from './start-verdict';
+import { validationSet } from './validation';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
@@ -300,14 +300,7 @@ export class Tuner {
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const { config } = problem;
-    const { chosen, games } = hasFront(config) ? this.frontCandidates(problem, lastGeneration) : this.finalists(problem, lastGeneration);
-    // The start, played on the same seeds unless it is among them (generation 0 always holds it).
-    const startParams = problem.space.params(problem.space.startGenome());
-    const start = findStart(chosen, startParams) ?? findStart(store.getCandidates(runId, 0), startParams);
-    if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
-    const played = chosen.includes(start) ? chosen : [...chosen, start];
-    if (!games.has(start.id) && start.generation !== lastGeneration) games.set(start.id, store.generationGames(runId, start.generation, 'validation').get(start.id) ?? []);
-    const seeds = validationSeeds(config.seed, config.validation.games);
+    const { chosen, start, played, games, seeds } = validationSet(store, problem, lastGeneration);
     const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
     await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
     const scored = played.map((c) => {
@@ -334,37 +327,6 @@ export class Tuner {
     return winner;
   }
 
-  /** One objective: the best few distinct weight sets of the last generation (and any mean), with their validation games. */
-  private finalists(problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
-    const { store, runId } = this;
-    const ranked = [...store.getCandidates(runId, lastGeneration)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
-    // Distinct weight sets only: a copy of a finalist would validate to the same number.
-    const seen = new Set<string>();
-    const distinct = ranked.filter((c) => {
-      const key = JSON.stringify(c.params);
-      return !seen.has(key) && seen.add(key);
-    });
-    const chosen = distinct.filter((c, i) => i < problem.config.validation.finalists || c.origin === 'mean');
-    return { chosen, games: store.generationGames(runId, lastGeneration, 'validation') };
-  }
-
-  /** Two objectives: the run's front on its fitness games (at most validation.front points, the most spread), with their validation games. */
-  private frontCandidates(problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
-    const { store, runId } = this;
-    const { config } = problem;
-    const candidates = Array.from({ length: lastGeneration + 1 }, (_, g) => store.getCandidates(runId, g)).flat();
-    const fitness = new Map<number, Game[]>();
-    const games: GamesByCandidate = new Map();
-    for (const game of store.runGames(runId)) {
-      const into = game.purpose === 'fitness' ? fitness : games;
-      const list = into.get(game.candidateId);
-      if (list) list.push(game);
-      else into.set(game.candidateId, [game]);
-    }
-    return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS, (genome) => playerKey(problem.playerOf(genome))), games };
-  }
-
-  /** Plays the candidates' missing games of `seeds` (each candidate's player: its weights with the run's player settings). */
   private play(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, purpose: 'fitness' | 'validation', seeds: readonly number[], onProgress: (done: number) => void): Promise<void> {
     const players = candidates.map((c) => ({ id: c.id, spec: problem.playerOf(c.genome) }));
     return playMissing(this.batchContext(problem.config), players, games, purpose, seeds, onProgress);

@@ -28,10 +28,13 @@ export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResul
   return { code: r.status ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-/** Runs a command the CLI printed ("tune2048 …") through bash exactly as printed, tune2048 being this CLI. */
+/**
+ * Runs a command the CLI printed through bash exactly as printed: "tune2048 …" (the suite's PATH has this CLI
+ * as tune2048, as an installed one: test/global-setup.ts), "npx tune2048 …" or "node …/main.js …".
+ */
 export function runPrinted(command: string, options: SpawnSyncOptions = {}): CliResult {
-  if (!command.startsWith('tune2048 ')) throw new Error(`not a tune2048 command: ${command}`);
-  const r = spawnSync('bash', ['-c', `tune2048() { "${process.execPath}" "${MAIN}" "$@"; }; ${command}`], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, ...options });
+  if (!/^(tune2048|npx tune2048|node \S+main\.js) /.test(command)) throw new Error(`not a tune2048 command: ${command}`);
+  const r = spawnSync('bash', ['-c', command], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, ...options });
   return { code: r.status ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 

@@ -13,10 +13,10 @@ import { textChart } from '../text-chart';
 import { table } from '../format';
 import { encodeNetwork, sha256 } from '../../learn/table-file';
 import { lateBoards } from '../../player/late-boards';
-import { holderGone, type LearnRun, type Store } from '../../store/store';
+import { statusOf, type LearnRun, type RunStatus, type Store } from '../../store/store';
 import { freeOutputName, suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
-import { dbOption, withStore } from '../db';
+import { dbOption, withLearnStore } from '../db';
 import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
 import { networkPlayerSpec } from '../../player/network-player';
 import { depthRuleProblem, networkSettingsFile } from '../../player/network-settings';
@@ -112,7 +112,7 @@ export function command(): Command {
       if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
       const shape = networkShapeOf(config);
       if (shape) checkNetworkResources(shape, opts.db, config.coherence);
-      await withStore(opts.db, 'write', async (store) => {
+      await withLearnStore(opts.db, 'write', async (store) => {
         if (opts.threads !== undefined && !config.network) throw new InputError('--threads is for n-tuple networks (a config with "network"); line tables train on one thread');
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });
         console.error(`learning run ${runId} created in ${store.path}${config.network ? `: ${describeNetworkRun(config)}` : ''}`);
@@ -129,7 +129,7 @@ export function command(): Command {
     .option('--learning-rate <r>', 'n-tuple networks: train at this rate from the latest checkpoint on (kept in the run\'s config as a rate change)', parseNumberOption('--learning-rate', 1e-6, 1))
     .option('--json', 'one JSON object on stdout when it ends')
     .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number; learningRate?: number }) => {
-      await withStore(opts.db, 'write-existing', async (store) => {
+      await withLearnStore(opts.db, 'write-existing', async (store) => {
         const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
         const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
         if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
@@ -158,14 +158,15 @@ export function command(): Command {
     .option('--json', 'JSON on stdout')
     .option('--follow', "with a run: keep showing it while it trains, each new checkpoint as it is stored (on a terminal the whole view is drawn again; --json: one JSON line a checkpoint), until it stops")
     .action(async (runId: number | undefined, opts: { db: string; json?: boolean; follow?: boolean }) => {
-      if (opts.follow && runId === undefined) throw new InputError('--follow follows one run: give its id (tune2048 learn show RUN --follow)');
+      if (opts.follow && runId === undefined) throw new InputError(`--follow follows one run: give its id (${suggest('learn show', opts.db)} lists them)`);
       if (opts.follow) return followRun(opts.db, runId!, !!opts.json);
-      await withStore(opts.db, 'read', async (store) => {
+      await withLearnStore(opts.db, 'read', async (store) => {
         if (runId === undefined) {
-          const runs = store.listLearnRuns().map((r) => ({ ...r, ...(holderGone(r) ? { processGone: true } : {}), games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
+          const stored = store.listLearnRuns();
+          const runs = stored.map((r) => ({ ...r, ...statusFields(r), games: store.learnCurve(r.id).at(-1)?.games ?? 0, total: (r.storedConfig as LearnConfig).games }));
           if (opts.json) return console.log(JSON.stringify(runs));
-          if (runs.length === 0) return console.log(`no learning runs in ${store.path} (start one: ${suggest(['learn', 'start', '-c', 'configs/learn-lines.json'], store.path)})`);
-          console.log(table([['id', 'name', 'status', 'games'], ...runs.map((r) => [String(r.id), r.name, learnStatus(r), `${r.games}/${r.total}`])]));
+          if (runs.length === 0) return console.log(`no learning runs in ${store.path} (start one: ${suggest(['learn', 'start', '-c', 'learn-ntuple-small'], store.path)})`);
+          console.log(table([['id', 'name', 'status', 'games'], ...runs.map((r, k) => [String(r.id), r.name, learnStatus(stored[k]), `${r.games}/${r.total}`])]));
           const resumable = runs.filter((r) => r.games < r.total && (r.status !== 'running' || r.processGone));
           if (resumable.length > 0) console.log(`\nresume one with: ${suggest(`learn resume ${resumable[0].id}`, store.path)}`);
           return;
@@ -174,7 +175,7 @@ export function command(): Command {
         const config = run.storedConfig as LearnConfig;
         if (config.network) return showNetworkRun(store, runId, !!opts.json);
         const curve = store.learnCurve(runId).map(({ games, meanScore, maxTile, at }) => ({ games, meanScore, maxTile, at }));
-        if (opts.json) return console.log(JSON.stringify({ ...run, ...(holderGone(run) ? { processGone: true } : {}), curve }));
+        if (opts.json) return console.log(JSON.stringify({ ...run, ...statusFields(run), curve }));
         console.log(`learning run ${run.id} (${run.name}): ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}`);
         console.log('games\tmean score\tmax tile');
         for (const c of curve) console.log(`${c.games}\t${Math.round(c.meanScore)}\t${c.maxTile}`);
@@ -188,6 +189,7 @@ export function command(): Command {
         description: "write a self-contained offline HTML report of a learning run (its training curve, held-out tile rates and checkpoints; charts drawn by a script inlined in the page) and print its path",
         run: 'learning run id',
         prefix: 'learn',
+        purpose: 'learning',
         again: 'a report written again after more checkpoints',
       },
       buildLearnReport,
@@ -249,7 +251,7 @@ export function command(): Command {
       const base = opts.base ? loadWeights(opts.base) : null;
       checkOutputPath(opts.out, { force: opts.force });
       if (opts.weightsOut) checkOutputPath(opts.weightsOut, { option: '--weights-out', force: opts.force });
-      await withStore(opts.db, 'read', async (store) => {
+      await withLearnStore(opts.db, 'read', async (store) => {
         const run = store.requireLearnRun(runId);
         if ((run.storedConfig as LearnConfig).network) {
           if (base) throw new InputError(`learning run ${runId} is an n-tuple network: it plays on its own (--player network:FILE), not as a term added to weights`);
@@ -335,7 +337,7 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
     else console.log(`ziap/2048-tdl reads it as ${structure}/weights.bin (built with STRUCTURE=${structure})`);
     return;
   }
-  await withStore(opts.db, 'read', (store) => {
+  await withLearnStore(opts.db, 'read', (store) => {
     if (!(store.requireLearnRun(runId).storedConfig as LearnConfig).network) throw new InputError(`learning run ${runId} learns line tables; --format ziap writes an n-tuple network`);
     const last = latestNetwork(store, runId);
     const { structure, hash } = write(readStoredNetworkFile(last.path, last.sha256));
@@ -348,7 +350,7 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
 function showNetworkRun(store: Store, runId: number, json: boolean): void {
   const run = store.requireLearnRun(runId);
   const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
-  if (json) return console.log(JSON.stringify({ ...run, ...(holderGone(run) ? { processGone: true } : {}), curve }));
+  if (json) return console.log(JSON.stringify({ ...run, ...statusFields(run), curve }));
   console.log(`learning run ${run.id} (${run.name}): ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
   // With restarts a training game is several episodes: how many, on average, over the last 1,000 games.
   const episodes = curve.some((c) => c.recent.episodes !== undefined);
@@ -393,7 +395,7 @@ async function followRun(db: string, runId: number, json: boolean): Promise<void
   let shown = 0; // checkpoints printed so far
   let started = false; // the first look is printed whatever it found
   for (let look = 0; ; look++) {
-    const done = await withStore(db, 'read', (store) => {
+    const done = await withLearnStore(db, 'read', (store) => {
       const run = store.requireLearnRun(runId);
       const config = run.storedConfig as LearnConfig;
       const curve = store.learnCurve(runId);
@@ -409,7 +411,7 @@ async function followRun(db: string, runId: number, json: boolean): Promise<void
         shown = curve.length;
         started = true;
       }
-      if (run.status === 'running' && !holderGone(run)) return false;
+      if (statusOf(run).status === 'running') return false;
       if (!json) console.log(`learning run ${run.id}: ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}`);
       if (!redraw && !json) resumeHint(store, run, curve.at(-1)?.games ?? 0);
       if (run.status === 'failed') process.exitCode = EXIT_FAILURE;
@@ -430,10 +432,17 @@ function checkpointLine(games: number, meanScore: number, stats: CheckpointStats
 
 /** A learning run's status as a user needs it: one marked running whose process is gone (kill -9) is stopped. */
 function learnStatus(run: LearnRun): string {
-  return holderGone(run) ? `stopped (its process, pid ${run.ownerPid}, is gone: it goes on from its last checkpoint)` : run.status;
+  const { status, processGone } = statusOf(run);
+  return processGone ? `stopped (its process, pid ${run.ownerPid}, is gone: it goes on from its last checkpoint)` : status;
+}
+
+/** A run's status for --json, as every view says it (statusOf): a run whose process is gone is stopped, with processGone. */
+function statusFields(run: LearnRun): { status: RunStatus; processGone?: true } {
+  const { status, processGone } = statusOf(run);
+  return { status, ...(processGone ? { processGone: true as const } : {}) };
 }
 
 /** How to carry on a run that is not finished and not training. */
 function resumeHint(store: Store, run: LearnRun, games: number): void {
-  if (games < (run.storedConfig as LearnConfig).games && (run.status !== 'running' || holderGone(run))) console.log(`\nresume it with: ${suggest(`learn resume ${run.id}`, store.path)}`);
+  if (games < (run.storedConfig as LearnConfig).games && statusOf(run).status !== 'running') console.log(`\nresume it with: ${suggest(`learn resume ${run.id}`, store.path)}`);
 }

@@ -6,7 +6,7 @@ import { loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/run-problem';
 import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, raceConfig, RaceControl, summarizeFrontRace, summarizeRace, syntheticTrueFront } from '../../tuner/optimizer-race';
 import { hasFront } from '../../tuner/front';
-import { shellWord } from '../../util/command-hint';
+import { cliName, shellWord } from '../../util/command-hint';
 import { median } from '../../util/stats';
 import { EXIT_INTERRUPTED } from '../exit-codes';
 import { InputError, StopRequestedError } from '../../util/errors';
@@ -49,7 +49,7 @@ export function command(): Command {
       const store = Store.open(opts.db);
       const progress = createProgress('race', 1, 'race [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
       // Ctrl-C stops the race as it stops a tune: what finished is stored, and the same command goes on from there.
-      const again = `tune2048 ${process.argv.slice(2).map(shellWord).join(' ')}`;
+      const again = `${cliName()} ${process.argv.slice(2).map(shellWord).join(' ')}`;
       const control = new RaceControl();
       const interrupts = handleInterrupts(control, {
         stopping: 'stopping the race',

@@ -3,7 +3,8 @@ import { generationFigures, generationNoise } from '../../report/run-data';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
 import { describeModel } from '../../tuner/optimizer';
-import { holderGone } from '../../store/store';
+import { statusOf } from '../../store/store';
+import { validationProgress } from '../../tuner/validation';
 import { freeOutputName, suggest } from '../../util/command-hint';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
@@ -30,10 +31,12 @@ export function command(): Command {
         });
         const best = run.bestCandidate ? store.getCandidate(run.bestCandidate) : undefined;
         const front = validatedFront(store, runId, problem, verdict?.start.candidate ?? null);
+        const { status, processGone } = statusOf(run);
+        const validation = validationProgress(store, problem);
         if (opts.json) {
           console.log(
             JSON.stringify({
-              run: { id: run.id, name: run.name, status: run.status, seed: run.seed, configHash: run.configHash, error: run.error },
+              run: { id: run.id, name: run.name, status, ...(processGone ? { processGone } : {}), seed: run.seed, configHash: run.configHash, error: run.error, validation },
               generations,
               best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: best.params } : null,
               start: verdict,
@@ -42,7 +45,8 @@ export function command(): Command {
           );
           return;
         }
-        console.log(`run ${run.id} "${run.name}": ${run.status}${run.error ? ` (${run.error})` : ''}`);
+        const validating = status === 'running' && validation ? `, validating: ${validation.done} of ${validation.total} held-out games` : '';
+        console.log(`run ${run.id} "${run.name}": ${status}${processGone ? ' (its process is gone)' : ''}${validating}${run.error ? ` (${run.error})` : ''}`);
         const rows = [['generation', 'best (in-sample)', '± (95%)', 'mean', 'stdev', 'real spread', 'sigma', 'games', 'seconds']];
         for (const g of generations)
           rows.push([
@@ -74,10 +78,10 @@ export function command(): Command {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));
           if (verdict) console.log(describeStartVerdict(verdict));
-        } else if (run.status === 'running' && !holderGone(run)) {
+        } else if (status === 'running') {
           console.log('no validated best yet (the run is under way)');
         } else {
-          console.log(`no validated best yet: the run is ${holderGone(run) ? 'stopped (its process is gone)' : run.status}; it goes on with: ${suggest(`resume ${runId}`, store.path)}`);
+          console.log(`no validated best yet: the run is ${status}${processGone ? ' (its process is gone)' : ''}; it goes on with: ${suggest(`resume ${runId}`, store.path)}`);
         }
       });
     });

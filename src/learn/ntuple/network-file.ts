@@ -17,6 +17,7 @@ import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync,
 import { createHash, type Hash } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { cliName } from '../../util/command-hint';
 import { describeFsError, InputError } from '../../util/errors';
 import { temporaryFor } from '../../util/temp-file';
 import { checkShape, describeShape, networkEntries, sameShape, tableEntries, type NetworkShape } from './shape';
@@ -203,7 +204,7 @@ function parseHeader(json: Buffer, path: string, accumulators = false): NetworkS
   } catch {
     throw new InputError(`network file "${path}": its header is not JSON (a damaged file)`);
   }
-  if (header.accumulators === true && !accumulators) throw new InputError(`"${path}" holds a learning run's temporal coherence accumulators (for resuming it), not a network: use the run's network file (tune2048 learn export)`);
+  if (header.accumulators === true && !accumulators) throw new InputError(`"${path}" holds a learning run's temporal coherence accumulators (for resuming it), not a network: use the run's network file (${cliName()} learn export RUN --out FILE writes it)`);
   if (header.accumulators !== true && accumulators) throw new InputError(`"${path}" is a network file, not a learning run's temporal coherence accumulators`);
   const shape: NetworkShape = { tuples: header.tuples, stages: header.stages, promote: header.promote };
   checkShape(shape, `network file "${path}"`);

@@ -73,7 +73,11 @@ function runsPage(): void {
   poll<RunListItem[]>('/api/runs', (runs) => {
     const el = document.getElementById('runs')!;
     if (runs.length === 0) {
-      el.innerHTML = '<p id="no-tuning-runs">No tuning runs in this database yet. Start one with <code>tune2048 tune -c configs/quick.json</code>.</p>';
+      // The command as it runs where the server was started, with this database (the server says: /api/info).
+      if (!document.getElementById('no-tuning-runs')) {
+        el.innerHTML = '<p id="no-tuning-runs">No tuning runs in this database yet.</p>';
+        void info.then((i) => (el.querySelector('#no-tuning-runs')!.innerHTML = `No tuning runs in this database yet. Start one with <code>${esc(i.start)}</code>.`), () => {});
+      }
       return;
     }
     el.innerHTML = table(
@@ -134,7 +138,7 @@ function runPage(id: number): void {
     const s = d.settings;
     const modelled = d.generations.some((g) => g.model);
     document.getElementById('run-summary')!.innerHTML = `<p><b>${esc(r.name)}</b> — status <span class="status ${esc(r.status)}" id="status">${esc(r.status)}</span>${r.error ? ` (${esc(r.error)})` : ''};
-      <span id="generation">generation ${r.generation} of ${r.generations}</span>;${r.phase === 'validation' ? ` <span id="phase">validating the finalists and the start: ${num(r.validation.done)} of ${num(r.validation.total)} held-out games</span>;` : ''} ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
+      <span id="generation">generation ${r.generation} of ${r.generations}</span>;${r.phase === 'validation' && r.validation ? ` <span id="phase">validating: ${num(r.validation.done)} of ${num(r.validation.total)} held-out games</span>;` : ''} ${num(r.games)} games; elapsed ${duration(r.elapsedSec)}${r.status === 'running' ? `, ETA ${duration(r.etaSec)}` : ''}.<br>
       Optimizer <code>${esc(s.optimizer)}</code>; player <code>${esc(s.player)}</code>; ${s.games} games per candidate${s.racing ? ` (racing: ${s.racing.rounds} slices, keep ${s.racing.keep})` : ''}${s.player.startsWith('external:') ? '' : ` at depth ${esc(s.depth)}`}; objective <code>${esc(s.objective)}</code>; start <code>${esc(s.start)}</code>; seed ${s.seed}.</p>
       <p><a class="button${r.validatedBest === null ? ' disabled' : ''}" id="export" href="/api/runs/${r.id}/export" download="run-${r.id}-best.json">Export the best ${d.best?.player ? 'parameters' : 'weights'}</a>
       <a class="button" href="/viewer?${d.best?.player ? 'replay' : 'weights'}=run:${r.id}&play=1">${d.best?.player ? 'Replay its best held-out game' : 'Watch the best play'}</a></p>`;
@@ -202,7 +206,10 @@ function route(): void {
   else if (run) runPage(Number(run[1]));
   else if (path === '/viewer') startViewer(app);
   else app.innerHTML = `<h1>Not found</h1><p id="not-found">Nothing at ${esc(path)}.</p>`;
-  void getJson<{ db: string }>('/api/info').then((i) => (document.getElementById('db')!.textContent = i.db), () => {});
+  void info.then((i) => (document.getElementById('db')!.textContent = i.db), () => {});
 }
+
+/** The server's database, and the command that starts a run in it (as it runs where the server was started). */
+const info = getJson<{ db: string; start: string }>('/api/info');
 
 route();
