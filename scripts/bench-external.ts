@@ -39,7 +39,7 @@ function builtIn(depth: number): Contender {
 }
 
 async function external(label: string, launch: Launch, name: string): Promise<Contender> {
-  const spec = await externalPlayerSpec({ name, launch, nondeterministic: 'refuse' });
+  const spec = await externalPlayerSpec({ name, launch, nondeterministic: 'refuse', declared: { command: launch.command, cwd: launch.cwd } });
   return {
     label,
     play: async (seed) => {

@@ -264,3 +264,44 @@ describe('faults of a program during a run', () => {
     await waitFor(() => processesWith(copy).length === 0, 60_000);
   });
 });
+
+describe("a user's own players", () => {
+  /** The Python example renamed: a player of the user's own, its file in `folder`. */
+  function ownPlayer(folder: string, name: string): void {
+    execFileSync('mkdir', ['-p', folder]);
+    writeFileSync(join(folder, `${name}.py`), readFileSync(join(ROOT, 'examples', 'players', 'python', 'greedy.py'), 'utf8').replace('NAME, VERSION = "greedy-py", "1.0"', `NAME, VERSION = "${name}", "1.0"`));
+    writeFileSync(join(folder, `${name}.json`), JSON.stringify({ format: 'tune2048/player', name, command: ['python3', `${name}.py`] }));
+  }
+
+  it('are found by name in ./configs/players and in the folders TUNE2048_PLAYERS names; their parameter files are contenders alone', () => {
+    const project = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
+    ownPlayer(join(project, 'configs', 'players'), 'mine');
+    ownPlayer(join(elsewhere, 'players'), 'theirs');
+    const env = { ...process.env, TUNE2048_PLAYERS: join(elsewhere, 'players') };
+    const play = (name: string) => runCli(['play', '--player', `external:${name}`, '-n', '1', '--json'], { cwd: project, env });
+    for (const name of ['mine', 'theirs', 'greedy-py']) {
+      const r = play(name);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const unknown = runCli(['play', '--player', 'external:nobody', '-n', '1'], { cwd: project, env });
+    expect(unknown.stderr.trim()).toBe(`tune2048: unknown external player "nobody": a player file's path, or a name among expectimax-c, greedy-py, mine, theirs (the players of ${join(elsewhere, 'players')}, ${join(project, 'configs', 'players')}, ${join(ROOT, 'configs', 'players')}; TUNE2048_PLAYERS names more folders)`);
+    // A parameter file alone: its player found by the name it records.
+    writeFileSync(join(project, 'mine-params.json'), JSON.stringify({ format: 'tune2048/player-params', player: 'mine', version: '1.0', params: { empty: 3 } }));
+    const compared = runCli(['compare', 'mine-params.json', 'external:theirs', '-n', '2', '--json'], { cwd: project, env });
+    expect(compared.code, compared.stderr).toBe(0);
+  });
+
+  it('an exported parameter file records its player: a contender alone where no player of its name is found', () => {
+    const project = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
+    ownPlayer(join(project, 'players'), 'solo');
+    const db = tempDb();
+    const config = writeConfig(tuning({ kind: 'external', name: 'solo', cwd: join(project, 'players'), command: ['python3', 'solo.py'] }, { optimizer: { population: 4, generations: 1, elitism: 1, tournament: 2 }, fitness: { games: 2, player: { kind: 'external', name: 'solo', cwd: join(project, 'players'), command: ['python3', 'solo.py'] } }, validation: { finalists: 1, games: 2 } }));
+    expect(runCli(['tune', '-c', config, '--db', db]).code).toBe(0);
+    const out = join(project, 'solo-tuned.json');
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).definition).toEqual({ command: ['python3', 'solo.py'], cwd: join(project, 'players'), timeoutSec: 60 });
+    const compared = runCli(['compare', out, 'nneonneo', '-n', '2', '-d', '0', '--json'], { cwd: tmpdir() });
+    expect(compared.code, compared.stderr).toBe(0);
+  });
+});

@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './helpers/cli';
+import { ROOT, waitFor } from './helpers/cli';
+import { peek } from './helpers/runs';
 
 describe('the package', () => {
   it('holds what runs, and no tests, sources or scripts', () => {
@@ -67,7 +68,10 @@ describe('the package', () => {
       const away = join(dir, 'away');
       mkdirSync(away);
       const bin = join(prefix, 'bin', 'tune2048');
-      const cli = (args: string[]) => spawnSync(bin, args, { cwd: away, encoding: 'utf8' });
+      // The user's PATH has the installed command (npm install -g links it into prefix/bin); players built on first use go to a cache of this test's own.
+      const cache = join(dir, 'cache');
+      const env = { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, XDG_CACHE_HOME: cache };
+      const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnSync(bin, args, { cwd: away, encoding: 'utf8', env: { ...env, ...extra } });
       expect(cli(['--version']).stdout).toMatch(/^tune2048 \d+\.\d+\.\d+\nsearch build [0-9a-f]{12}, learning build [0-9a-f]{12}\nNode v20/);
       const tune = cli(['tune', '-c', 'smoke', '--workers', '1']);
       expect(tune.status, tune.stderr).toBe(0);
@@ -75,6 +79,32 @@ describe('the package', () => {
       expect(cli(['export', '1', '--out', 'tuned.json']).status).toBe(0);
       const play = cli(['play', '--weights', 'tuned.json', '-n', '2', '-d', '1', '--json']);
       expect(play.status, play.stderr).toBe(0);
+      // The shipped examples run from the package: the C player (shipped as source) is built on first use into the
+      // user's cache, then found there; without a compiler, one line says what to install.
+      const c = cli(['play', '--player', 'external:expectimax-c', '-n', '2', '--json']);
+      expect(c.status, c.stderr).toBe(0);
+      expect(c.stderr).toMatch(new RegExp(`built player "expectimax-c" on first use into ${cache}/tune2048/players/expectimax-c-[0-9a-f]{12}/expectimax`));
+      const again = cli(['play', '--player', 'external:expectimax-c', '-n', '2', '--json']);
+      expect([again.status, again.stderr]).toEqual([0, '']);
+      const scores = (out: string) => (JSON.parse(out) as { games: { seed: number; score: number }[] }).games.map((g) => [g.seed, g.score]);
+      expect(scores(again.stdout)).toEqual(scores(c.stdout));
+      expect(existsSync(join(installed, 'examples', 'players', 'c', 'expectimax'))).toBe(false); // nothing written into the package
+      const nodeOnly = join(dir, 'node-only');
+      mkdirSync(nodeOnly);
+      symlinkSync(process.execPath, join(nodeOnly, 'node'));
+      const noCompiler = cli(['play', '--player', 'external:expectimax-c', '-n', '1'], { PATH: nodeOnly, XDG_CACHE_HOME: join(dir, 'cache-2') });
+      expect(noCompiler.status).toBe(2);
+      expect(noCompiler.stderr.trim()).toMatch(/^tune2048: player "expectimax-c": its program \S+\/examples\/players\/c\/expectimax is not built, and building it needs "cc", which is not installed \(on Debian: apt-get install gcc\); install it and run this again/);
+      expect(noCompiler.stderr.trim().split('\n')).toHaveLength(1);
+      expect(existsSync(join(dir, 'cache-2'))).toBe(false); // nothing made
+      // The shipped external-player config starts on it too (its first generation's games stored: it runs; ten minutes to its end).
+      const tuneC = spawn(bin, ['tune', '-c', 'external-c', '--db', 'c.sqlite', '--workers', '1'], { cwd: away, env, stdio: 'ignore' });
+      try {
+        await waitFor(() => (peek<{ n: number }>(join(away, 'c.sqlite'), 'SELECT count(*) AS n FROM games')?.n ?? 0) > 0 || tuneC.exitCode !== null);
+        expect(tuneC.exitCode).toBe(null);
+      } finally {
+        tuneC.kill('SIGKILL');
+      }
       // serve finds its front end inside the package.
       const serve = spawn(bin, ['serve', '--port', '0'], { cwd: away, stdio: ['ignore', 'pipe', 'pipe'] });
       try {

@@ -91,7 +91,7 @@ describe('tune2048 serve in Chromium', () => {
     const page = await openPage(browser, errors);
     await page.goto(`${url}/runs/1`);
     await page.waitForSelector('#phase');
-    expect(await page.$eval('#phase', (e) => e.textContent)).toMatch(/^validating the finalists and the start: [\d,]+ of 1,200 held-out games$/);
+    expect(await page.$eval('#phase', (e) => e.textContent)).toMatch(/^validating: [\d,]+ of 1,200 held-out games$/);
     await page.goto(url);
     await page.waitForSelector('#runs-table .generation');
     expect(await page.$eval('#runs-table .generation', (e) => e.textContent)).toBe('1 / 1, validating');

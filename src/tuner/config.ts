@@ -394,8 +394,8 @@ function expandNamedPlayer(data: unknown, origin: string): unknown {
   } catch (e) {
     throw new InputError(`${origin}: field "fitness.player": ${(e as Error).message}`);
   }
-  const { command, cwd, timeoutSec } = definition.launch;
-  return { ...(data as object), fitness: { ...fitness, player: { kind: 'external', name: definition.name, command, cwd, timeoutSec, nondeterministic: definition.nondeterministic } } };
+  const { command, cwd, build } = definition.declared;
+  return { ...(data as object), fitness: { ...fitness, player: { kind: 'external', name: definition.name, command, cwd, timeoutSec: definition.launch.timeoutSec, nondeterministic: definition.nondeterministic, ...(build ? { build } : {}) } } };
 }
 
 export function parseConfig(data: unknown, origin = 'config'): RunConfig {

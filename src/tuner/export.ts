@@ -6,7 +6,7 @@
 import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../heuristic/weights';
 import { PARAMS_FORMAT, type PlayerParamsFile } from '../player/external/params-file';
 import { networkSettingsFile, type NetworkSettings } from '../player/network-settings';
-import { networkPlayerOf } from './config';
+import { externalPlayerOf, networkPlayerOf } from './config';
 import { NetworkSpace } from './network-space';
 import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
@@ -130,7 +130,9 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
   }
   if (problem.space instanceof ExternalSpace) {
     const { announcement } = problem.space;
-    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), provenance: provenance(store, problem, best, point) };
+    const player = externalPlayerOf(problem.config)!;
+    const definition = { command: player.command, cwd: player.cwd ?? '.', timeoutSec: player.timeoutSec, ...(player.build ? { build: player.build } : {}) };
+    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), definition, provenance: provenance(store, problem, best, point) };
   }
   return bestWeights(store, problem, best, point);
 }

@@ -16,6 +16,11 @@ const paramsFileSchema = v.object({
   player: v.string(),
   version: v.string(),
   params: v.record(v.string(), v.pipe(v.number(), v.finite())),
+  /**
+   * The player the values were tuned with, as its run ran it (export writes it): a parameter file alone is a
+   * contender even where no player file of its name is found. Paths absolute.
+   */
+  definition: v.optional(v.object({ command: v.array(v.string()), cwd: v.string(), build: v.optional(v.array(v.string())), timeoutSec: v.optional(v.number()) })),
   provenance: v.optional(v.unknown()),
 });
 

@@ -8,8 +8,8 @@ import { basename } from 'node:path';
 import { readJsonFile } from '../../util/json-file';
 import { InputError } from '../../util/errors';
 import type { ExternalPlayerSpec } from '../spec';
-import { resolveExternalPlayer, type ExternalPlayerDefinition } from './definition';
-import { isParamsFile, loadParamsFile, paramsFor, parseParamsFile } from './params-file';
+import { definitionAt, resolveExternalPlayer, type ExternalPlayerDefinition } from './definition';
+import { isParamsFile, loadParamsFile, paramsFor, parseParamsFile, type PlayerParamsFile } from './params-file';
 import { readAnnouncement } from './play';
 import { announcementHash, defaultParams } from './protocol';
 import { EXTERNAL_PREFIX } from '../player-ref';
@@ -48,8 +48,21 @@ export async function externalContender(arg: string, named: readonly ExternalPla
   const data = readJsonFile(arg, 'weights or parameter file');
   if (!isParamsFile(data)) return null;
   const file = parseParamsFile(data, `parameter file "${arg}"`);
-  const spec = await externalPlayerSpec(named.find((d) => d.name === file.player) ?? resolveExternalPlayer(file.player), arg);
+  const spec = await externalPlayerSpec(playerOfParamsFile(file, named), arg);
   return { label: externalLabel(spec.external.name, arg), spec };
+}
+
+/** The player a parameter file plays with: one the command names, else one found by its name, else the one the file itself records. */
+function playerOfParamsFile(file: PlayerParamsFile, named: readonly ExternalPlayerDefinition[]): ExternalPlayerDefinition {
+  const found = named.find((d) => d.name === file.player);
+  if (found) return found;
+  try {
+    return resolveExternalPlayer(file.player);
+  } catch (e) {
+    if (!file.definition) throw e;
+    const { command, cwd, build, timeoutSec } = file.definition;
+    return definitionAt({ name: file.player, command, cwd, timeoutSec: timeoutSec ?? 60, nondeterministic: 'refuse', ...(build ? { build } : {}) }, cwd);
+  }
 }
 
 /** How tables name an external player: its name, and the parameter file it plays with (none: its defaults). */
