@@ -16,9 +16,9 @@ import { playerKey } from '../src/player/spec';
 import { runStartVerdict } from '../src/tuner/start-verdict';
 import { Store } from '../src/store/store';
 import { loadRunProblem, networkSpec } from '../src/tuner/run-problem';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli } from './helpers/cli';
 import { runDetail } from '../src/report/run-data';
 import { buildRunReport } from '../src/report/report';
@@ -363,13 +363,42 @@ describe('the search depth as a tuned parameter', () => {
     const exported = runCli(['export', String(id), '--db', db, '--out', out]);
     expect(exported.code).toBe(0);
     const { depth, cprob } = best.params;
-    expect(exported.stderr).toContain(`play this at depth ${depth} and cprob ${cprob}: tune2048 play -w ${out} -d ${depth} --cprob ${cprob}`);
-    const played = JSON.parse(runCli(['play', '-w', out, '-d', String(depth), '--cprob', String(cprob), '-n', '1', '-s', String(games[0].seed), '--json']).stdout).games[0];
-    expect([played.score, played.moves]).toEqual([games[0].score, games[0].moves]);
+    // The file carries the search it was validated at, and plays at it with no flag: its validation's first games again.
+    expect(JSON.parse(readFileSync(out, 'utf8')).search).toEqual({ depth, cprob });
+    expect(exported.stderr).toContain(`the file carries it (depth ${depth} and cprob ${cprob}) and plays at it unless -d or --cprob says otherwise: tune2048 play -w ${out}`);
+    for (const game of games.slice(0, 2)) {
+      const replayed = JSON.parse(runCli(['play', '-w', out, '-n', '1', '-s', String(game.seed), '--json']).stdout);
+      expect([replayed.games[0].score, replayed.games[0].moves, replayed.depth, replayed.cprob]).toEqual([game.score, game.moves, depth, cprob]);
+    }
+    // A flag still says otherwise; compare plays the file at its own search and says so in its label.
+    expect(JSON.parse(runCli(['play', '-w', out, '-d', '0', '-n', '1', '--json']).stdout).depth).toBe(0);
+    const compared = JSON.parse(runCli(['compare', out, 'nneonneo', '-n', '2', '-s', String(games[0].seed), '-d', '0', '--json']).stdout) as { contenders: { label: string; games: { score: number }[] }[] };
+    expect(compared.contenders.map((c) => c.label)).toEqual([`${JSON.parse(readFileSync(out, 'utf8')).name}@d${depth}@c${cprob}`, 'nneonneo']);
+    // Each point of the front is a file of its own name.
+    const points = (JSON.parse(runCli(['show', String(id), '--db', db, '--json']).stdout) as { front: { point: number }[] }).front.map((p) => p.point);
+    const names = points.map((k) => {
+      const file = join(dirname(out), `point-${k}.json`);
+      const r = runCli(['export', String(id), '--db', db, '--point', String(k), '--out', file]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(readFileSync(file, 'utf8')).name as string;
+    });
+    expect(names).toEqual(points.map((k) => `test-run${id}-p${k}`));
     // For nneonneo's 2048.cpp, the block carries the search too: its cutoff as the constant it reads, its depth as the line to set.
     const block = runCli(['export', String(id), '--db', db, '--format', 'nneonneo']).stdout;
     expect(Number(block.match(/^static const float CPROB_THRESH_BASE = ([\d.e+-]+)f;/m)![1])).toBe(Math.fround(cprob as number));
     expect(block).toContain(`// tuned at depth ${depth}: in score_toplevel_move, set state.depth_limit = ${depth};`);
+  });
+
+  it('each point of a front exports under a name of its own', () => {
+    const { db } = handBuiltRun();
+    const where = mkdtempSync(join(tmpdir(), 'tune2048-points-'));
+    const names = [1, 2, 3].map((k) => {
+      const file = join(where, `p${k}.json`);
+      const r = runCli(['export', '1', '--db', db, '--point', String(k), '--out', file]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(readFileSync(file, 'utf8')).name as string;
+    });
+    expect(names).toEqual(['by-hand-run1-p1', 'by-hand-run1-p2', 'by-hand-run1-p3']);
   });
 
   it.each([

@@ -110,7 +110,7 @@ describe('tuning on a learned network', () => {
       const r = await fetch(`${out.trim()}/api/weights/one?source=run:1`);
       expect(r.status).toBe(409);
       const why = ((await r.json()) as { error: string }).error;
-      expect(why).toMatch(/^run 1 tuned what sits on the network "net\.bin" \(\d+ MB of tables\): a network is played by the server, not in the page \(.*memory\); to watch this run's best play live, export it into a weights folder \(tune2048 export 1 --out best\.json\) and pick network:best\.json, or watch its best held-out game replayed instead: \/viewer\?replay=run:1$/);
+      expect(why).toMatch(/^run 1 tuned what sits on the network "net\.bin" \(\d+ MB of tables\): a network is played by the server, not in the page \(.*memory\); to watch this run's best play live, export it into a weights folder \(tune2048 export 1 --out best\.json --db \S+\) and pick network:best\.json, or watch its best held-out game replayed instead: \/viewer\?replay=run:1$/);
       expect(why).not.toContain('\n');
       expect((await fetch(`${out.trim()}/api/runs/1/replay`)).status).toBe(200);
     } finally {
@@ -177,8 +177,10 @@ describe('tuning on a learned network', () => {
       const file = JSON.parse(readFileSync(out, 'utf8')) as { depthRule?: { deeperAtEmpty?: number; shallowerAtEmpty?: number } };
       expect([file.depthRule?.deeperAtEmpty ?? -1, file.depthRule?.shallowerAtEmpty ?? 17]).toEqual([deeper, shallower]);
       const [game] = all<{ seed: number; score: number }>(db, `SELECT seed, score FROM games WHERE candidate_id = ${p.candidate} AND purpose = 'validation' ORDER BY seed LIMIT 1`);
-      const played = JSON.parse(runCli(['play', '--player', `network:${out}`, '-d', String(p.params.depth), '-n', '1', '-s', String(game.seed), '--json']).stdout) as { games: { score: number }[] };
-      expect(played.games[0].score).toBe(game.score);
+      // The point's file carries its depth: it plays as validated with no flag.
+      const played = JSON.parse(runCli(['play', '--player', `network:${out}`, '-n', '1', '-s', String(game.seed), '--json']).stdout) as { depth: number; games: { score: number }[] };
+      expect([played.depth, played.games[0].score]).toEqual([p.params.depth, game.score]);
+      expect(JSON.parse(readFileSync(out, 'utf8')).name).toMatch(new RegExp(`-run1-p${p.point}$`));
     }
   });
 

@@ -8,12 +8,15 @@ import { MAX_DEPTH } from '../player/limits';
 import { InputError } from '../util/errors';
 import { loadWeights } from '../heuristic/weights';
 import { externalName, NETWORK_PREFIX, networkFileOf } from '../player/player-ref';
+import type { SearchGiven } from '../player/network-player';
 
 /** A built-in kind, or "external:NAME" (a player in configs/players or a player file). */
 export type PlayerOption = PlayerKind | `external:${string}` | `network:${string}`;
 
 export interface PlayerCliOptions {
   player: PlayerOption;
+  /** Set before the action: whether -d and --cprob came from the command line (else a weights or player file's own search plays). */
+  searchGiven?: SearchGiven;
   threads?: number;
   msPerMove?: number;
   iterations?: number;
@@ -28,6 +31,8 @@ export function addPlayerOptions(cmd: Command): Command {
     .option('--c <x>', "mcts, mcts-emm: UCB1's exploration constant (default 1.4)", parseNumberOption('--c', 0, 1000))
     .option('--rollout-depth <n>', 'mcts, mcts-emm: moves per rollout (default 30; mcts-emm 10)', parseIntegerOption('--rollout-depth', 0, 100_000))
     .hook('preAction', (_, action) => {
+      // A file that carries the search it was validated at plays at it unless the command line says otherwise.
+      action.setOptionValue('searchGiven', { depth: action.getOptionValueSource('depth') === 'cli' || action.opts().msPerMove !== undefined, cprob: action.getOptionValueSource('cprob') === 'cli' } satisfies SearchGiven);
       // A network or an external program is the whole player: weights given beside it would be ignored.
       const player = String(action.opts().player);
       if (action.getOptionValueSource('weights') === 'cli' && (player.startsWith('external:') || player.startsWith(NETWORK_PREFIX))) {
@@ -74,8 +79,13 @@ export function addParamsOption(cmd: Command): Command {
   return cmd.option('--params <file>', 'with --player external:NAME: its parameter values (a tune2048/player-params file, as export writes for its run); default: the values it announces');
 }
 
-/** The player of play and hint: a built-in one with these weights, or the external program (started once to read its parameters). */
+/**
+ * The player of play and hint: a built-in one with these weights, or the external program (started once to read
+ * its parameters). `opts.depth` and `opts.cprob` become what plays: a weights or network player file's own search
+ * where the command line gave none.
+ */
 export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number; params?: string; weights: string }): Promise<PlayerSpec> {
+  const given = opts.searchGiven ?? { depth: true, cprob: true };
   const name = externalName(opts.player);
   if (name !== null) {
     if (opts.msPerMove !== undefined) throw new InputError('--ms-per-move deepens expectimax\'s search or a network\'s; an external player searches as it likes');
@@ -87,10 +97,16 @@ export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; 
   if (network !== null) {
     if (opts.params) throw new InputError('--params gives an external player\'s values; a network has none');
     const { networkPlayerSpec } = await import('../player/network-player');
-    return networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove, threads: opts.threads });
+    const spec = networkPlayerSpec(network, { depth: opts.depth, cprob: opts.cprob, msPerMove: opts.msPerMove, threads: opts.threads }, given);
+    opts.depth = spec.search.depth;
+    opts.cprob = spec.search.cprob;
+    return spec;
   }
   if (opts.params) throw new InputError('--params gives an external player\'s values: use it with --player external:NAME (weights go with -w)');
-  return cliPlayerSpec(opts, loadWeights(opts.weights));
+  const weights = loadWeights(opts.weights);
+  if (!given.depth && weights.search?.depth !== undefined) opts.depth = weights.search.depth;
+  if (!given.cprob && weights.search?.cprob !== undefined) opts.cprob = weights.search.cprob;
+  return cliPlayerSpec(opts, weights);
 }
 
 export function cliPlayerSpec(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number }, weights: Weights): PlayerSpec {

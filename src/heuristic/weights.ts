@@ -26,6 +26,9 @@
  *   path is relative to the weights file (to the working directory for weights given inline). A stage may
  *   set its own weight of the same tables (0: not in that stage; a network learned from greedy games never
  *   saw an 8192).
+ *
+ * Version 3 adds `search`: the depth and chance cutoff the weights were tuned and validated at (a run that tuned
+ * its search writes them): play, hint and compare search at them unless told otherwise.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -35,10 +38,11 @@ import * as v from 'valibot';
 import { maxRank, rankToValue, tileSum, type Board } from '../engine/board';
 import { MAX_TABLE_ENTRY } from '../learn/table-file';
 import { InputError } from '../util/errors';
+import { MAX_DEPTH } from '../player/limits';
 import { readJsonFile } from '../util/json-file';
 
 export const WEIGHTS_FORMAT = 'tune2048/weights';
-export const WEIGHTS_VERSION = 2;
+export const WEIGHTS_VERSION = 3;
 
 const finite = v.pipe(v.number(), v.finite('must be a finite number'));
 const power = v.pipe(v.number(), v.minValue(0), v.maxValue(8));
@@ -111,6 +115,16 @@ export const weightsSchema = v.strictObject({
   stages: v.optional(stagesSchema),
   /** Version 2: a learned line network's estimate of the final score, weighted (a stage may set its own). */
   learned: v.optional(learnedSchema),
+  /**
+   * Version 3: the search these weights play at when the command gives none (a flag, or compare's @dN and @cP,
+   * says otherwise): the depth and cutoff a run tuned and validated them at.
+   */
+  search: v.optional(
+    v.strictObject({
+      depth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_DEPTH))),
+      cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1))),
+    }),
+  ),
   /** Where tuned weights came from (written by `export`); free-form. */
   provenance: v.optional(v.record(v.string(), v.unknown())),
 });
@@ -118,8 +132,8 @@ export const weightsSchema = v.strictObject({
 export type Weights = v.InferOutput<typeof weightsSchema>;
 export type WeightsInput = v.InferInput<typeof weightsSchema>;
 
-/** What only labels a weight set (its file's format, names, provenance): never a part of how it plays. */
-const LABEL_FIELDS = ['format', 'version', 'name', 'description', 'source', 'provenance'] as const;
+/** What only labels a weight set (its file's format, names, provenance) or sits beside its heuristic (the search it plays at): never a part of how it evaluates a board. */
+const LABEL_FIELDS = ['format', 'version', 'name', 'description', 'source', 'provenance', 'search'] as const;
 
 /** The fields that decide the heuristic (labels left out): two weight sets with equal ones play alike. */
 export function heuristicFields(w: Weights): Omit<Weights, (typeof LABEL_FIELDS)[number]> {
@@ -200,8 +214,8 @@ export function stageOf(w: Weights, board: Board): number {
 const VERSION_2_PARTS = ['lines', 'stages', 'learned'] as const;
 
 /** The oldest version that holds these weights (so a tune2048 before version 2 reads what it can play). */
-export function oldestVersion(w: Pick<Weights, (typeof VERSION_2_PARTS)[number]>): number {
-  return VERSION_2_PARTS.some((key) => w[key] !== undefined) ? 2 : 1;
+export function oldestVersion(w: Pick<Weights, (typeof VERSION_2_PARTS)[number] | 'search'>): number {
+  return w.search !== undefined ? 3 : VERSION_2_PARTS.some((key) => w[key] !== undefined) ? 2 : 1;
 }
 
 /** Stages that do not cover [0, ∞) exactly once, or version-2 parts in a version-1 file: the first problem. */
@@ -209,6 +223,7 @@ function checkStructure(w: Weights): string | null {
   if (w.version < 2) {
     for (const key of VERSION_2_PARTS) if (w[key] !== undefined) return `field "${key}": needs "version": 2 (a version-1 file has no ${key})`;
   }
+  if (w.version < 3 && w.search !== undefined) return `field "search": needs "version": 3 (an older file has no search)`;
   const list = w.stages?.list;
   if (!list) return null;
   const at = (k: number, f: string) => `field "stages.list.${k}.${f}"`;

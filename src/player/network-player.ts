@@ -174,23 +174,30 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
   };
 }
 
+/** Whether the command set the depth or cutoff itself (a flag, or compare's @dN, @cP): else a file's own goes first. */
+export interface SearchGiven {
+  depth: boolean;
+  cprob: boolean;
+}
+
 /**
  * The spec of a network file (its hash read from the whole file) searched as `search` says; or of a network
- * player file (network-settings.ts): its network, checked against the hash it names, with its cprob, stage
- * weights, depth rule and heuristic (the depth and time per move stay `search`'s).
+ * player file (network-settings.ts): its network, checked against the hash it names, with its stage weights,
+ * depth rule and heuristic, and its depth and cprob where `given` says the command set none (the time per
+ * move stays `search`'s).
  */
-export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search']): NetworkPlayerSpec {
+export function networkPlayerSpec(path: string, search: NetworkPlayerSpec['search'], given: SearchGiven = { depth: true, cprob: false }): NetworkPlayerSpec {
   if (looksLikeJson(path)) {
     const settings = loadNetworkSettings(path);
     // The network named by the file: its problem is the player file's (a path gone stale, a file moved).
     let network: NetworkPlayerSpec;
     try {
-      network = networkPlayerSpec(settings.network.file, search);
+      network = networkPlayerSpec(settings.network.file, { ...search, ...(!given.depth && settings.depth !== undefined ? { depth: settings.depth } : {}) });
     } catch (e) {
       if (e instanceof InputError) throw new InputError(`network player file "${path}": its network: ${e.message}`);
       throw e;
     }
-    const spec: NetworkPlayerSpec = { ...network, search: { ...network.search, cprob: settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
+    const spec: NetworkPlayerSpec = { ...network, search: { ...network.search, cprob: given.cprob ? search.cprob : settings.cprob ?? search.cprob, ...(settings.stageWeights ? { stageWeights: settings.stageWeights } : {}), ...(settings.depthRule ? { depthRule: settings.depthRule } : {}), ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}) }, ...(settings.heuristic ? { heuristic: settings.heuristic } : {}) };
     if (spec.network.sha256 !== settings.network.sha256) throw new InputError(`network player file "${path}" names the network "${settings.network.file}" with sha256 ${settings.network.sha256.slice(0, 12)}…; that file now has ${spec.network.sha256.slice(0, 12)}… (trained or exported again?)`);
     if (settings.stageWeights) {
       const problem = stageWeightsProblem(settings.stageWeights, readNetworkShape(settings.network.file).stages.length);

@@ -12,6 +12,7 @@ import { readJsonFile } from '../util/json-file';
 import { describeIssues } from '../util/valibot-issues';
 import { parseWeights, type Weights } from '../heuristic/weights';
 import { downgradeProblem } from './downgrade';
+import { MAX_DEPTH } from './limits';
 
 export const NETWORK_SETTINGS_FORMAT = 'tune2048/network-player';
 
@@ -55,6 +56,8 @@ const settingsSchema = v.strictObject({
   /** The network file, relative to this file's folder (or absolute), and its SHA-256. */
   network: v.strictObject({ file: v.pipe(v.string(), v.minLength(1, 'must not be empty')), sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')) }),
   cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1))),
+  /** The depth it plays at when the command gives none (a flag, or compare's @dN): the one it was tuned and validated at. */
+  depth: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_DEPTH))),
   /** One weight per stage of the network, multiplying the network's value at the search's leaves. */
   stageWeights: v.optional(v.pipe(v.array(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must be above 0'))), v.minLength(1, 'must name a weight per stage'))),
   /** The depth by how full the board is: one chance layer deeper with at most `deeperAtEmpty` empty cells, one shallower with at least `shallowerAtEmpty`. */

@@ -115,7 +115,7 @@ export function exportPoint(store: Store, runId: number, out?: string, choice: F
 /** The file of a chosen candidate, in the form its player reads. */
 function pointFile(store: Store, problem: RunProblem, best: Candidate, point: FrontPoint | null, out: string | undefined): Weights | PlayerParamsFile | NetworkSettings {
   if (problem.space instanceof NetworkSpace) {
-    const { run, config } = problem;
+    const { config } = problem;
     const settings = problem.space.toSettings(best.genome, true);
     return networkSettingsFile(out ?? null, {
       network: { file: networkPlayerOf(config)!.file, sha256: problem.network!.sha256 },
@@ -124,7 +124,8 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
       ...(settings.depthRule ? { depthRule: settings.depthRule } : {}),
       ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
-      name: `${run.name}-run${run.id}`,
+      name: pointName(problem, point),
+      depth: networkDepth(searchDepthOf(problem.space, best.genome) ?? config.fitness.depth),
       provenance: { ...provenance(store, problem, best, point), depth: searchDepthOf(problem.space, best.genome) ?? config.fitness.depth },
     });
   }
@@ -135,6 +136,17 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
     return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), definition, provenance: provenance(store, problem, best, point) };
   }
   return bestWeights(store, problem, best, point);
+}
+
+/** A run's export is named after it; a point of its front after the point too (two points of one run, two names). */
+function pointName({ run }: RunProblem, point: FrontPoint | null): string {
+  return `${run.name}-run${run.id}${point ? `-p${point.point}` : ''}`;
+}
+
+/** The validated depth a network player file carries (an integer depth; "auto" is the command's to give). */
+function networkDepth(depth: number | 'auto'): number {
+  if (depth === 'auto') throw new InputError('a network run validated at depth "auto" has no depth for its player file');
+  return depth;
 }
 
 export function exportBestWeights(store: Store, runId: number): Weights {
@@ -150,12 +162,17 @@ function bestWeights(store: Store, problem: RunProblem, best: Candidate, point: 
   // The start's values as given (the run's games used them through log and exp: a last-bit difference at most).
   const weights = space.toWeights(best.genome, true);
   const fitness = searchAt(config.fitness, space, best.genome);
+  // A run that tuned its search (a front over depth and cutoff) hands the weights over with the search they were
+  // validated at, which play, hint and compare then use: what was validated is what plays.
+  const tunedSearch = searchDepthOf(space, best.genome) !== undefined || searchCprobOf(space, best.genome) !== undefined;
+  const search = tunedSearch && typeof fitness.depth === 'number' ? { search: { depth: fitness.depth, cprob: fitness.cprob } } : {};
   return parseWeights(
     {
       ...weights,
+      ...search,
       format: WEIGHTS_FORMAT,
-      version: oldestVersion(weights),
-      name: `${run.name}-run${run.id}`,
+      version: oldestVersion({ ...weights, ...search }),
+      name: pointName(problem, point),
       description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${fitness.depth}.`,
       source: `tune2048 run ${run.id}`,
       provenance: { ...provenance(store, problem, best, point), search: fitnessPlayer(fitness, weights).search, player: config.fitness.player ?? 'expectimax' },

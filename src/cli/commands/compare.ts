@@ -196,11 +196,14 @@ export function command(): Command {
         const { name: spec, depth, cprob } = contenderDepth(arg);
         const network = networkFileOf(spec);
         if (network !== null) {
-          const player = networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: cprob ?? opts.cprob, msPerMove: opts.msPerMove });
+          // A network player file's own depth and cutoff play unless @dN or @cP says otherwise (as a contender's @dN would).
+          const player = networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: cprob ?? opts.cprob, msPerMove: opts.msPerMove }, { depth: depth !== undefined || opts.msPerMove !== undefined, cprob: cprob !== undefined });
+          const ownDepth = depth ?? (player.search.depth !== opts.depth ? player.search.depth : undefined);
+          const ownCprob = cprob ?? (player.search.cprob !== opts.cprob ? player.search.cprob : undefined);
           // A player file's depth rule changes the depth move by move: the label says so, as play's does.
           const rule = player.search.depthRule;
           const ruled = rule ? ` (+ depth rule: ${[rule.deeperAtEmpty !== undefined ? `deeper at ≤ ${rule.deeperAtEmpty} empty` : '', rule.shallowerAtEmpty !== undefined ? `shallower at ≥ ${rule.shallowerAtEmpty} empty` : ''].filter(Boolean).join(', ')})` : '';
-          contenders.push({ label: basename(network) + depthSuffix(depth, cprob) + ruled, network: player });
+          contenders.push({ label: basename(network) + depthSuffix(ownDepth, ownCprob) + ruled, network: player });
           continue;
         }
         const external = await externalContender(spec, named);
@@ -210,8 +213,11 @@ export function command(): Command {
           contenders.push({ label: external.label, external: external.spec });
           continue;
         }
+        // A weights file's own search (the depth and cutoff its run validated it at) plays unless @dN or @cP says otherwise.
         const weights = loadWeights(spec);
-        contenders.push({ label: (weights.name ?? spec) + depthSuffix(depth, cprob), weights, ...(depth !== undefined ? { depth } : {}), ...(cprob !== undefined ? { cprob } : {}) });
+        const ownDepth = depth ?? (opts.msPerMove === undefined ? weights.search?.depth : undefined);
+        const ownCprob = cprob ?? weights.search?.cprob;
+        contenders.push({ label: (weights.name ?? spec) + depthSuffix(ownDepth, ownCprob), weights, ...(ownDepth !== undefined ? { depth: ownDepth } : {}), ...(ownCprob !== undefined ? { cprob: ownCprob } : {}) });
       }
       await checkQueue(opts.queue);
       const db = openGameMemo(opts);

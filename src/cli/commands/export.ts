@@ -10,7 +10,7 @@ import { InputError } from '../../util/errors';
 import { dbOption, withStore } from '../db';
 import { parseIntegerOption, parseNumberOption, parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
-import { shellWord } from '../../util/command-hint';
+import { suggest } from '../../util/command-hint';
 
 /** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
 const FORMATS = ['json', 'nneonneo'] as const;
@@ -46,13 +46,17 @@ export function command(): Command {
         }
         if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));
         else if (!opts.out) process.stdout.write(text);
-        // A tuned depth is the search's, not the file's: say how to play it.
+        // A tuned search: a JSON file carries it and plays at it; the constants block cannot, so say the flags.
         if (search.depth !== undefined || search.cprob !== undefined) {
-          const flags = [search.depth !== undefined ? `-d ${search.depth}` : '', search.cprob !== undefined ? `--cprob ${search.cprob}` : ''].filter(Boolean).join(' ');
-          const what = [search.depth !== undefined ? `depth ${search.depth}` : '', search.cprob !== undefined ? `cprob ${search.cprob}` : ''].filter(Boolean).join(' and ');
-          const contender = opts.out ? `${isNetworkSettings(best) ? 'network:' : ''}${opts.out}${search.depth !== undefined ? `@d${search.depth}` : ''}${search.cprob !== undefined ? `@c${search.cprob}` : ''}` : null;
-          const play = opts.out && opts.format === 'json' ? `: ${isNetworkSettings(best) ? `tune2048 play --player network:${shellWord(opts.out)}` : `tune2048 play -w ${shellWord(opts.out)}`} ${flags} (a compare contender: ${shellWord(contender!)})` : ` (${flags})`;
-          console.error(`tune2048: run ${runId} tuned the search too: play this at ${what}${play}`);
+          const carried = isNetworkSettings(best) ? { depth: (best as { depth?: number }).depth, cprob: (best as { cprob?: number }).cprob } : ((best as Weights).search ?? {});
+          const what = [carried.depth !== undefined ? `depth ${carried.depth}` : '', carried.cprob !== undefined ? `cprob ${carried.cprob}` : ''].filter(Boolean).join(' and ');
+          if (opts.format === 'json') {
+            const play = opts.out ? `: ${suggest(isNetworkSettings(best) ? ['play', '--player', `network:${opts.out}`] : ['play', '-w', opts.out])}` : '';
+            console.error(`tune2048: run ${runId} tuned the search too: the file carries it (${what}) and plays at it unless -d or --cprob says otherwise${play}`);
+          } else {
+            const flags = [search.depth !== undefined ? `-d ${search.depth}` : '', search.cprob !== undefined ? `--cprob ${search.cprob}` : ''].filter(Boolean).join(' ');
+            console.error(`tune2048: run ${runId} tuned the search too: nneonneo's constants do not hold it; it was validated at ${what} (${flags})`);
+          }
         }
         if (gap) console.error(`tune2048: run ${runId}: ${gap}`);
         // Said after the file is written (a refused export says only why): the export may be the start itself.
