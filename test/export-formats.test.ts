@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { loadWeights } from '../src/heuristic/weights';
 import { nneonneoConstants, outsideNneonneoFamily } from '../src/heuristic/nneonneo-format';
 import { runCli } from './helpers/cli';
+import { looksRounded } from '../src/player/external/protocol';
 import { SMOKE, tempDb, writeConfig } from './helpers/runs';
 
 // nneonneo/2048-ai, 2048.cpp (lines 82–88 at 41e298f), as it ships.
@@ -99,5 +100,68 @@ describe('numbers as the report and the dashboard print them', () => {
     expect(num(1234.56, 1)).toBe('1,234.6');
     expect(num(null)).toBe('–');
     expect(interval(-12811, 10448)).toBe('−12,811 to 10,448');
+  });
+});
+
+describe('exports any solver reads: --format lines and --template', () => {
+  const FIXTURE = join(__dirname, 'fixtures', 'players', 'fixture-player.js');
+
+  it('lines: every number of the export as "name value", each reading back to the number the JSON export holds', () => {
+    const db = tempDb();
+    const config = writeConfig({ ...SMOKE, space: { start: 'nneonneo', params: { ...SMOKE.space.params, 'matrix[0][0]': { min: 0, max: 10 } } } });
+    expect(runCli(['tune', '-c', config, '--db', db]).code).toBe(0);
+    const weights = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as Record<string, unknown> & { matrix: number[][] };
+    const lines = runCli(['export', '1', '--db', db, '--format', 'lines']);
+    expect(lines.code, lines.stderr).toBe(0);
+    const read = new Map(lines.stdout.trim().split('\n').map((l) => {
+      const [name, value, ...rest] = l.split(' ');
+      expect(rest).toEqual([]);
+      return [name, Number(value)] as const;
+    }));
+    for (const name of ['empty', 'merges', 'monotonicity', 'alive', 'sum', 'sumPower', 'monotonicityPower']) expect(read.get(name), name).toBe(weights[name]);
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) expect(read.get(`matrix[${r}][${c}]`)).toBe(weights.matrix[r][c]);
+    expect([...read.keys()].some((k) => /provenance|name|format/.test(k))).toBe(false);
+  });
+
+  it("template: a C header with {{name}} placeholders filled; one naming no value is refused in one line, nothing written", () => {
+    const db = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).code).toBe(0);
+    const dir = dirname(db);
+    const template = join(dir, 'weights.h.in');
+    writeFileSync(template, '#define EMPTY {{empty}}\n#define MERGES {{ merges }}\n#define MONO {{monotonicity}}\n');
+    const out = join(dir, 'weights.h');
+    const r = runCli(['export', '1', '--db', db, '--template', template, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const weights = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as Record<string, number>;
+    expect(readFileSync(out, 'utf8')).toBe(`#define EMPTY ${weights.empty}\n#define MERGES ${weights.merges}\n#define MONO ${weights.monotonicity}\n`);
+    writeFileSync(template, '#define X {{no_such}}\n');
+    const bad = runCli(['export', '1', '--db', db, '--template', template, '--out', join(dir, 'other.h')]);
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(bad.stderr).toMatch(/^tune2048: template ".*weights\.h\.in": \{\{no_such\}\} names no value of this export \(it has alive, empty, /);
+    expect(existsSync(join(dir, 'other.h'))).toBe(false);
+    expect(runCli(['export', '1', '--db', db, '--template', join(dir, 'missing.in')]).stderr).toMatch(/^tune2048: cannot read template ".*missing\.in": /);
+  });
+
+  it("an external player's parameters as lines, for its own reader; a default announced with printf's six digits is warned of once", () => {
+    const player = join(dirname(tempDb()), 'rounded.json');
+    writeFileSync(player, JSON.stringify({ format: 'tune2048/player', name: 'fixture', command: [process.execPath, FIXTURE, 'rounded'] }));
+    const played = runCli(['play', '--player', `external:${player}`, '-n', '1']);
+    expect(played.code, played.stderr).toBe(0);
+    const warnings = played.stderr.split('\n').filter((l) => l.includes('printf'));
+    expect(warnings).toEqual([`tune2048: player "fixture" announces a default with the six digits printf's %g or %f keeps (third "0.333333"): tune2048 plays "its defaults" at these numbers, so if its own have more digits its games here differ from its games alone; announce them with %.17g (C) or repr() (Python): docs/protocol.md, "Defaults"`]);
+    const db = tempDb();
+    const config = writeConfig({ seed: 2, space: { start: 'defaults' }, optimizer: { population: 4, generations: 1, elitism: 1, tournament: 2 }, fitness: { games: 2, player: `external:${player}` }, validation: { finalists: 1, games: 2 } });
+    expect(runCli(['tune', '-c', config, '--db', db]).code).toBe(0);
+    const params = JSON.parse(runCli(['export', '1', '--db', db]).stdout) as { params: Record<string, number> };
+    expect(runCli(['export', '1', '--db', db, '--format', 'lines']).stdout).toBe(Object.entries(params.params).map(([k, v]) => `${k} ${v}\n`).join(''));
+  });
+});
+
+describe('looksRounded: a default as printf prints a double by default', () => {
+  it.each([
+    ['0.333333', true], ['3.33333e-05', true], ['123457', false], ['0.5', false], ['0.100000', false], ['0.1', false],
+    ['0.33333333333333331', false], ['1', false], ['2.500000', false], ['0.000123', true], ['1.23457e+06', true],
+  ])('%s: %s', (text, rounded) => {
+    expect(looksRounded(text as string)).toBe(rounded);
   });
 });

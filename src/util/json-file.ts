@@ -5,6 +5,15 @@ import { describeFsError, InputError } from './errors';
 import { didYouMean } from './valibot-issues';
 import { shellWord } from './command-hint';
 
+/** Reads a text file the user names (a template), with a one-line error naming the file on any failure. */
+export function readTextFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${what} "${path}": ${describeFsError(e)}${(e as NodeJS.ErrnoException).code === 'ENOENT' ? siblingGuess(path) : ''}`);
+  }
+}
+
 /** Reads a JSON file, with a one-line error naming the file on any failure. */
 export function readJsonFile(path: string, what: string): unknown {
   let text: string;

@@ -4,16 +4,18 @@ import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
 import type { Weights } from '../../heuristic/weights';
 import { exportPoint, type FrontChoice } from '../../tuner/export';
+import { exportedValues, fillTemplate, linesText } from '../../tuner/solver-formats';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
 import { InputError } from '../../util/errors';
+import { readTextFile } from '../../util/json-file';
 import { dbOption, withStore } from '../db';
 import { parseIntegerOption, parseNumberOption, parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { suggest } from '../../util/command-hint';
 
-/** json: the form tune2048 reads (weights, or an external player's parameter file); nneonneo: 2048.cpp's constants block. */
-const FORMATS = ['json', 'nneonneo'] as const;
+/** json: the form tune2048 reads (weights, a parameter file, a network player file); nneonneo: 2048.cpp's constants block; lines: `name value` a line, for any solver. */
+const FORMATS = ['json', 'nneonneo', 'lines'] as const;
 type Format = (typeof FORMATS)[number];
 
 export function command(): Command {
@@ -23,12 +25,15 @@ export function command(): Command {
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: stdout)')
     .option('--force', 'overwrite --out when it exists (without it, an existing file is refused: weights are easy to lose)')
-    .addOption(new Option('--format <format>', 'json (tune2048\'s own: weights or a parameter file), or nneonneo (the seven SCORE_* constants of its 2048.cpp; weights of its family only)').choices([...FORMATS]).default('json'))
+    .addOption(new Option('--format <format>', 'json (tune2048\'s own: weights, a parameter file or a network player file), nneonneo (the seven SCORE_* constants of its 2048.cpp; weights of its family only), or lines ("name value" a line, every number of the export, for any solver)').choices([...FORMATS]).default('json'))
+    .option('--template <file>', 'instead of a format: this file with each {{name}} replaced by its value (names as --format lines prints them), e.g. a C header or a command line for your solver')
     .option('--json', 'one JSON object on stdout: {run, out, weights} (with --format nneonneo: {run, out, format, text})')
     .addOption(new Option('--point <k>', 'a run with a front (fitness.cost): its point K, as `show` numbers them (1: the cheapest)').argParser(parseIntegerOption('--point', 1)).conflicts(['maxCost', 'maxMsPerMove']))
     .addOption(new Option('--max-cost <nodes>', 'a run with a front: its strongest validated point that searches at most this many positions a move').argParser(parseNumberOption('--max-cost', 0, Number.MAX_VALUE)).conflicts(['maxMsPerMove']))
     .addOption(new Option('--max-ms-per-move <ms>', 'a run with a front: its strongest validated point at most this many ms a move (as measured when it was validated)').argParser(parseNumberOption('--max-ms-per-move', 0, Number.MAX_VALUE)))
-    .action(async (runId: number, opts: { db: string; out?: string; format: Format; json?: boolean; force?: boolean } & FrontChoice) => {
+    .action(async (runId: number, opts: { db: string; out?: string; format: Format; template?: string; json?: boolean; force?: boolean } & FrontChoice) => {
+      if (opts.template !== undefined && opts.format !== 'json') throw new InputError('--template and --format exclude each other: the template is the format');
+      const template = opts.template === undefined ? null : readTextFile(opts.template, 'template');
       if (opts.out) checkOutputPath(opts.out, { force: opts.force });
       await withStore(opts.db, 'read', (store) => {
         const { file: best, search, gap } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
@@ -37,6 +42,10 @@ export function command(): Command {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
           if (isNetworkSettings(best)) throw new InputError(`run ${runId} tuned what sits on a network: it exports as a network player file (--format json), not as nneonneo's constants`);
           text = nneonneoConstants(best as Weights, `run ${runId}'s best weights`, search);
+        } else if (template !== null) {
+          text = fillTemplate(template, exportedValues(best), `template "${opts.template}"`);
+        } else if (opts.format === 'lines') {
+          text = linesText(exportedValues(best));
         } else {
           text = JSON.stringify(best, null, 2) + '\n';
         }
@@ -44,15 +53,17 @@ export function command(): Command {
           writeOutputFile(opts.out, text, { force: opts.force });
           console.error(`wrote ${opts.out}`);
         }
-        if (opts.json) console.log(JSON.stringify(opts.format === 'json' ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: opts.format, text }));
+        if (opts.json) console.log(JSON.stringify(opts.format === 'json' && template === null ? { run: runId, out: opts.out ?? null, weights: best } : { run: runId, out: opts.out ?? null, format: template === null ? opts.format : 'template', text }));
         else if (!opts.out) process.stdout.write(text);
         // A tuned search: a JSON file carries it and plays at it; the constants block cannot, so say the flags.
         if (search.depth !== undefined || search.cprob !== undefined) {
           const carried = isNetworkSettings(best) ? { depth: (best as { depth?: number }).depth, cprob: (best as { cprob?: number }).cprob } : ((best as Weights).search ?? {});
           const what = [carried.depth !== undefined ? `depth ${carried.depth}` : '', carried.cprob !== undefined ? `cprob ${carried.cprob}` : ''].filter(Boolean).join(' and ');
-          if (opts.format === 'json') {
+          if (opts.format === 'json' && template === null) {
             const play = opts.out ? `: ${suggest(isNetworkSettings(best) ? ['play', '--player', `network:${opts.out}`] : ['play', '-w', opts.out])}` : '';
             console.error(`tune2048: run ${runId} tuned the search too: the file carries it (${what}) and plays at it unless -d or --cprob says otherwise${play}`);
+          } else if (opts.format !== 'nneonneo') {
+            console.error(`tune2048: run ${runId} tuned the search too: ${what}, named ${isNetworkSettings(best) ? 'depth and cprob' : 'search.depth and search.cprob'} here`);
           } else {
             const flags = [search.depth !== undefined ? `-d ${search.depth}` : '', search.cprob !== undefined ? `--cprob ${search.cprob}` : ''].filter(Boolean).join(' ');
             console.error(`tune2048: run ${runId} tuned the search too: nneonneo's constants do not hold it; it was validated at ${what} (${flags})`);

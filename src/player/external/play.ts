@@ -99,10 +99,20 @@ function checkName(process: ExternalProcess, name: string): void {
 
 /** Starts the program defined as `name`, reads what it announces (its name must be `name`) and lets it go. */
 export async function readAnnouncement(name: string, launch: Launch): Promise<Announcement> {
-  const process = await ExternalProcess.start(name, launch);
-  checkName(process, name);
-  process.close();
-  return process.announcement;
+  const started = await ExternalProcess.start(name, launch);
+  checkName(started, name);
+  started.close();
+  warnRoundedDefaults(name, started.roundedDefaults);
+  return started.announcement;
+}
+
+const warned = new Set<string>();
+/** Once a command: defaults that read back as other numbers than the program's own (docs/protocol.md, "Defaults"). */
+function warnRoundedDefaults(name: string, rounded: readonly string[]): void {
+  if (rounded.length === 0 || warned.has(name)) return;
+  warned.add(name);
+  const list = rounded.map((r) => `${r.split(' ')[0]} "${r.split(' ')[1]}"`).join(', ');
+  process.stderr.write(`tune2048: player "${name}" announces ${rounded.length === 1 ? 'a default' : 'defaults'} with the six digits printf's %g or %f keeps (${list}): tune2048 plays "its defaults" at these numbers, so if its own have more digits its games here differ from its games alone; announce them with %.17g (C) or repr() (Python): docs/protocol.md, "Defaults"\n`);
 }
 
 /**

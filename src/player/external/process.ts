@@ -32,6 +32,8 @@ export class ExternalProcess {
   /** The parameter values the player holds now (only changed ones are sent again). */
   private sent = new Map<string, number>();
   announcement!: Announcement;
+  /** Parameters whose announced default looks rounded by printf (protocol.ts, looksRounded). */
+  roundedDefaults: string[] = [];
 
   private constructor(
     readonly label: string,
@@ -81,6 +83,7 @@ export class ExternalProcess {
         }
         if (done) {
           p.announcement = done;
+          p.roundedDefaults = reader.roundedDefaults;
           return p;
         }
       }

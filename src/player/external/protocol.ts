@@ -38,6 +38,8 @@ const VERSION = /^[A-Za-z0-9_.+-]{1,64}$/;
 
 /** Builds an announcement line by line; each problem is one sentence about the line the player printed. */
 export class AnnouncementReader {
+  /** Parameters whose default was announced as printf's six digits print it (looksRounded): "name default-text". */
+  readonly roundedDefaults: string[] = [];
   private name: string | null = null;
   private version: string | null = null;
   private readonly params: AnnouncedParam[] = [];
@@ -57,6 +59,7 @@ export class AnnouncementReader {
         return null;
       case 'param':
         this.params.push(parseParamLine(line, words, this.params));
+        if (looksRounded(words[2])) this.roundedDefaults.push(`${words[1]} ${words[2]}`);
         return null;
       case 'cost':
         if (words.length !== 2 || words[1] !== 'nodes') throw new Error(`announced a bad cost "${clip(line)}" (cost nodes)`);
@@ -73,6 +76,20 @@ export class AnnouncementReader {
         throw new Error(`printed "${clip(line)}" while announcing itself (expected name, version, param, cost or ready)`);
     }
   }
+}
+
+/**
+ * A default written as C's printf writes a double by default, six digits (%g: six significant, %f: six after the
+ * point, the last not 0): likely rounded from the program's own value. tune2048 sends the announced text back
+ * as the value, so such a program plays "its defaults" differently under tune2048 than on its own.
+ */
+export function looksRounded(text: string): boolean {
+  const m = /^[-+]?(\d*)(?:\.(\d*))?(?:[eE][-+]?\d+)?$/.exec(text);
+  if (!m) return false;
+  const [, whole, fraction = ''] = m;
+  const significant = (whole + fraction).replace(/^0+/, '');
+  const hasFraction = fraction !== '' || /[eE]/.test(text);
+  return (fraction.length === 6 && !fraction.endsWith('0')) || (hasFraction && significant.replace(/0+$/, '').length === 6);
 }
 
 function parseParamLine(line: string, words: string[], known: readonly AnnouncedParam[]): AnnouncedParam {
