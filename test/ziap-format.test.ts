@@ -14,7 +14,7 @@ import { readNetworkFile, writeNetworkFile } from '../src/learn/ntuple/network-f
 import { referenceValue, symmetries } from '../src/learn/ntuple/reference';
 import { ZIAP_STRUCTURES, ziapFileBytes } from '../src/learn/ntuple/ziap-format';
 import { DEFAULT_TUPLES } from '../src/learn/ntuple/shape';
-import { runCli } from './helpers/cli';
+import { ROOT, runCli } from './helpers/cli';
 
 const dirs: string[] = [];
 const dir = () => {
@@ -127,10 +127,11 @@ describe('ziap/2048-tdl weight files', () => {
       expect(r.stderr).toMatch(text);
       expect(existsSync(net)).toBe(false);
     };
-    // The default structure is nw4x6: a file of nw5x4's size is named as one.
-    refused(['learn', 'import', '--from', 'ziap', file, '--out', net], /1310720 bytes; structure nw4x6 needs 268435456: it is the size of nw5x4 \(--structure nw5x4\)/);
+    // A structure given that is not the file's: the file's size names its own.
+    refused(['learn', 'import', '--from', 'ziap', file, '--structure', 'nw4x6', '--out', net], /1310720 bytes; structure nw4x6 needs 268435456: it is the size of nw5x4 \(leave --structure out, or give nw5x4\)/);
     const short = join(d, 'short.bin');
     writeFileSync(short, readFileSync(file).subarray(0, 1000));
+    refused(['learn', 'import', '--from', 'ziap', short, '--out', net], /is 1000 bytes, the size of none of ziap\/2048-tdl's structures \(nw5x4 1310720, nw4x5 16777216, .*nw8x6 536870912\): truncated/);
     refused(['learn', 'import', '--from', 'ziap', short, '--structure', 'nw5x4', '--out', net], /is 1000 bytes; structure nw5x4 needs 1310720: truncated/);
     const nan = join(d, 'nan.bin');
     tables[2][77] = NaN;
@@ -150,6 +151,12 @@ describe('ziap/2048-tdl weight files', () => {
     expect(readFileSync(net).equals(before)).toBe(true);
     expect(runCli(['learn', 'import', '--from', 'ziap', file, '--structure', 'nw5x4', '--out', net, '--force']).code).toBe(0);
 
+    // Without --structure, the file's size names it.
+    const bySize = runCli(['learn', 'import', '--from', 'ziap', file, '--out', join(d, 'by-size.bin'), '--json']);
+    expect(bySize.code, bySize.stderr).toBe(0);
+    expect(JSON.parse(bySize.stdout)).toMatchObject({ structure: 'nw5x4', tuples: ZIAP_STRUCTURES.nw5x4 });
+    expect(readFileSync(join(d, 'by-size.bin')).equals(readFileSync(net))).toBe(true);
+
     // A network ziap cannot hold: two stages, or tuples of none of its structures.
     const staged = join(d, 'staged.bin');
     const shape = { tuples: [[0, 1, 2, 3]], stages: [{ maxTile: [2, 2048] as const }, { maxTile: [4096, 32768] as const }], promote: true };
@@ -162,10 +169,48 @@ describe('ziap/2048-tdl weight files', () => {
     writeNetworkFile(odd, { ...shape, stages: [{ maxTile: [2, 32768] as const }] }, [new Float32Array(65536)]);
     const r2 = runCli(['learn', 'export', odd, '--format', 'ziap', '--out', out]);
     expect(r2.code).toBe(2);
-    expect(r2.stderr).toMatch(/none of ziap\/2048-tdl's structures/);
+    expect(r2.stderr).toMatch(/none of ziap\/2048-tdl's structures \(nw5x4, .*: docs\/networks\.md lists their cells; the shipped learn-ziap-nw5x4 learns one\)/);
     expect(existsSync(out)).toBe(false);
     const r3 = runCli(['learn', 'export', net, '--out', out]);
     expect(r3.code).toBe(2);
     expect(r3.stderr).toMatch(/is not a learning run id/);
+  });
+});
+
+describe('the shipped learn-ziap-nw5x4', () => {
+  it("learns a network of ziap's nw5x4 that goes to ziap's layout and back to the bit", () => {
+    const d = dir();
+    const shipped = JSON.parse(readFileSync(join(ROOT, 'configs', 'learn-ziap-nw5x4.json'), 'utf8')) as { network: { tuples: number[][] } };
+    expect(shipped.network.tuples).toEqual(ZIAP_STRUCTURES.nw5x4);
+    const config = join(d, 'short.json');
+    writeFileSync(config, JSON.stringify({ ...shipped, games: 200, checkpointEvery: 200, heldOut: { games: 2, seed: 1 } }));
+    const db = join(d, 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config, '--db', db]).code).toBe(0);
+    const ziap = join(d, 'weights.bin');
+    const out = runCli(['learn', 'export', '1', '--db', db, '--format', 'ziap', '--out', ziap]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain('ziap/2048-tdl reads it as nw5x4/weights.bin');
+    const net = join(d, 'net.bin');
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', net]).code).toBe(0);
+    const back = join(d, 'back.bin');
+    expect(runCli(['learn', 'import', '--from', 'ziap', ziap, '--out', back]).code).toBe(0);
+    const again = join(d, 'again.bin');
+    expect(runCli(['learn', 'export', back, '--format', 'ziap', '--out', again]).code).toBe(0);
+    expect(readFileSync(again).equals(readFileSync(ziap))).toBe(true);
+    // The same network: equal greedy games from either file.
+    const play = (file: string) => JSON.parse(runCli(['play', '--player', `network:${file}`, '-d', '0', '-n', '3', '--json']).stdout).games.map((g: { score: number }) => g.score);
+    expect(play(back)).toEqual(play(net));
+  });
+});
+
+describe("docs/networks.md's table of ziap's structures", () => {
+  it('lists each structure with its cells and file size as the code has them', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'networks.md'), 'utf8');
+    for (const [name, tuples] of Object.entries(ZIAP_STRUCTURES)) {
+      const row = new RegExp(`^\\| \`${name}\`[^|]*\\| ([^|]+) \\| ([\\d,]+) bytes \\|$`, 'm').exec(doc);
+      expect(row, name).not.toBeNull();
+      expect(row![1].trim()).toBe(tuples.map((t) => t.join(' ')).join(' · '));
+      expect(Number(row![2].replace(/,/g, ''))).toBe(ziapFileBytes(tuples));
+    }
   });
 });

@@ -7,7 +7,7 @@ import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-ru
 import { checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
 import { copyNetworkFile, readNetworkFile, readStoredNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
-import { readZiapWeights, toZiapTables, ZIAP_DEFAULT_STRUCTURE, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
+import { readZiapWeights, toZiapTables, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
 import { describeShape, type NetworkShape } from '../../learn/ntuple/shape';
 import { textChart } from '../text-chart';
 import { table } from '../format';
@@ -297,16 +297,16 @@ export function command(): Command {
     .requiredOption('--from <program>', 'the program that wrote the file: ziap')
     .argument('<file>', "the weights file (ziap's weights.bin, not its .tc accumulators)")
     .requiredOption('-o, --out <file>', 'the network file to write')
-    .option('--structure <name>', `ziap's STRUCTURE the file was trained with (${Object.keys(ZIAP_STRUCTURES).join(', ')})`, ZIAP_DEFAULT_STRUCTURE)
+    .option('--structure <name>', `ziap's STRUCTURE the file was trained with (${Object.keys(ZIAP_STRUCTURES).join(', ')}; default: the one of the file's size, as their sizes all differ)`)
     .option('--force', 'overwrite --out when it exists')
     .option('--json', 'one JSON object on stdout: {out, sha256, structure, tuples}')
-    .action((file: string, opts: { from: string; out: string; structure: string; force?: boolean; json?: boolean }) => {
+    .action((file: string, opts: { from: string; out: string; structure?: string; force?: boolean; json?: boolean }) => {
       if (opts.from !== 'ziap') throw new InputError(`--from: "${opts.from}" is not a program tune2048 reads weights of (ziap)`);
       checkOutputPath(opts.out, { force: opts.force });
-      const { shape, tables } = readZiapWeights(file, opts.structure);
+      const { structure, shape, tables } = readZiapWeights(file, opts.structure);
       const hash = writeNetworkFile(opts.out, shape, tables);
-      console.error(`wrote ${opts.out} (${describeShape(shape)}, from ziap/2048-tdl's ${opts.structure}; sha256 ${hash})`);
-      if (opts.json) console.log(JSON.stringify({ out: opts.out, sha256: hash, structure: opts.structure, tuples: shape.tuples }));
+      console.error(`wrote ${opts.out} (${describeShape(shape)}, from ziap/2048-tdl's ${structure}; sha256 ${hash})`);
+      if (opts.json) console.log(JSON.stringify({ out: opts.out, sha256: hash, structure, tuples: shape.tuples }));
       else console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, '-d', '0', '-n', '100'])}`);
     });
   return learn;

@@ -34,7 +34,6 @@ export const ZIAP_STRUCTURES: Readonly<Record<string, readonly (readonly number[
     [0, 1, 2, 4, 6, 10],
   ],
 };
-export const ZIAP_DEFAULT_STRUCTURE = 'nw4x6';
 
 export function ziapFileBytes(tuples: readonly (readonly number[])[]): number {
   return tuples.reduce((sum, cells) => sum + tableEntries(cells), 0) * 4;
@@ -68,21 +67,33 @@ export function ziapShape(structure: string): NetworkShape {
   return { tuples: structureNamed(structure).map((t) => [...t]), stages: ONE_STAGE, promote: true };
 }
 
+/** The structure whose file has `size` bytes (their sizes all differ), or null. */
+export function ziapStructureOfSize(size: number): string | null {
+  return Object.keys(ZIAP_STRUCTURES).find((name) => ziapFileBytes(ZIAP_STRUCTURES[name]) === size) ?? null;
+}
+
 /**
- * Reads a ziap weights file of `structure` into tune2048 tables (one per tuple, tune2048's index order).
- * The size must be the structure's; every entry must be finite and within ±MAX_ENTRY, as a network file's.
+ * Reads a ziap weights file into tune2048 tables (one per tuple, tune2048's index order): of `structure`, or
+ * (undefined) of the structure its size names. Every entry must be finite and within ±MAX_ENTRY, as a
+ * network file's.
  */
-export function readZiapWeights(path: string, structure: string): { shape: NetworkShape; tables: Float32Array[] } {
-  const shape = ziapShape(structure);
+export function readZiapWeights(path: string, structure?: string): { structure: string; shape: NetworkShape; tables: Float32Array[] } {
+  if (structure !== undefined) structureNamed(structure); // a bad name before the file
   const fd = openFile(path, 'ziap weights file');
   try {
     const size = fstatSync(fd).size;
+    const bySize = ziapStructureOfSize(size);
+    if (structure === undefined && bySize === null) {
+      const sizes = Object.keys(ZIAP_STRUCTURES).map((name) => `${name} ${ziapFileBytes(ZIAP_STRUCTURES[name])}`).join(', ');
+      throw new InputError(`ziap weights file "${path}" is ${size} bytes, the size of none of ziap/2048-tdl's structures (${sizes}): truncated, or not a ziap weights file`);
+    }
+    structure ??= bySize!;
+    const shape = ziapShape(structure);
     const expected = ziapFileBytes(shape.tuples);
     if (size !== expected) {
-      const other = Object.keys(ZIAP_STRUCTURES).find((name) => ziapFileBytes(ZIAP_STRUCTURES[name]) === size);
       throw new InputError(
         `ziap weights file "${path}" is ${size} bytes; structure ${structure} needs ${expected}` +
-          (other ? `: it is the size of ${other} (--structure ${other})` : ': truncated, or not a ziap/2048-tdl weights file'),
+          (bySize ? `: it is the size of ${bySize} (leave --structure out, or give ${bySize})` : ': truncated, or not a ziap/2048-tdl weights file'),
       );
     }
     let position = 0;
@@ -105,7 +116,7 @@ export function readZiapWeights(path: string, structure: string): { shape: Netwo
       }
       return table;
     });
-    return { shape, tables };
+    return { structure, shape, tables };
   } finally {
     closeSync(fd);
   }
@@ -119,7 +130,7 @@ export function ziapStructureOf(shape: NetworkShape): string {
   if (shape.stages.length !== 1) throw new InputError(`ziap/2048-tdl's networks have one stage; this network has ${shape.stages.length}`);
   const key = (tuples: readonly (readonly number[])[]) => JSON.stringify(tuples.map((t) => [...t].sort((a, b) => a - b)));
   const name = Object.keys(ZIAP_STRUCTURES).find((n) => key(ZIAP_STRUCTURES[n]) === key(shape.tuples));
-  if (!name) throw new InputError(`this network's tuples ${JSON.stringify(shape.tuples)} are none of ziap/2048-tdl's structures (${Object.keys(ZIAP_STRUCTURES).join(', ')}: its src/network/tuplenet.h)`);
+  if (!name) throw new InputError(`this network's tuples ${JSON.stringify(shape.tuples)} are none of ziap/2048-tdl's structures (${Object.keys(ZIAP_STRUCTURES).join(', ')}: docs/networks.md lists their cells; the shipped learn-ziap-nw5x4 learns one)`);
   return name;
 }
 
