@@ -229,13 +229,27 @@ describe('the validated front and export by budget (a stored run built by hand)'
     expect(heuristic.series[0].values).toEqual(detail.front!.map((p) => p.validation));
     expect(heuristic.band!.high.map((h, i) => h! - heuristic.series[0].values[i]!)).toEqual(detail.front!.map((p) => p.halfWidth));
     const published = (spec: ChartSpec) => spec.series.filter((s) => s.dashed);
-    const network = frontChartSpec({ ...detail, settings: { ...detail.settings, player: 'network:D.bin' } });
+    // The y axis is the front's own (its band with a margin): the published levels, all above 200,000, do not stretch
+    // a front of 50,000–120,000 into a flat line; they are named under the chart instead. The points are marked.
+    const low = frontChartSpec({ ...detail, settings: { ...detail.settings, player: 'network:D.bin' } });
+    expect(published(low)).toEqual([]);
+    expect(low.notes).toEqual(PUBLISHED_NETWORK_ROWS.map((row) => `${publishedLabel(row)} (above this chart)`));
+    const bandLow = Math.min(...low.band!.low.filter((v): v is number => v !== null));
+    const bandHigh = Math.max(...low.band!.high.filter((v): v is number => v !== null));
+    expect(low.yRange![0]).toBeLessThan(bandLow);
+    expect(low.yRange![1]).toBeGreaterThan(bandHigh);
+    expect(low.yRange![1] - low.yRange![0]).toBeLessThan(1.25 * (bandHigh - bandLow));
+    expect(low.series[0].markers).toBe(true);
+    // A front that reaches them draws them as levels, each at its mean.
+    const strong = { ...detail, front: detail.front!.map((p) => ({ ...p, validation: 4.3 * p.validation })), settings: { ...detail.settings, player: 'network:D.bin' } };
+    const network = frontChartSpec(strong);
     expect(published(network).map((s) => s.name)).toEqual(PUBLISHED_NETWORK_ROWS.map(publishedLabel));
     for (const [k, s] of published(network).entries()) expect(s.values).toEqual([10, 100, 1000].map(() => PUBLISHED_NETWORK_ROWS[k].mean));
     expect(published(network).map((s) => s.name)).toContain('published: ziap/2048-tdl 4×6, TD(λ) + TC + restarts, 1 M games, 3-ply (depth 2): 419,479, 32768 in 35.7 %');
-    const beside = frontChartSpec({ ...detail, otherFronts: [{ run: 2, name: 'net', player: 'network:D.bin', points: detail.front! }] });
+    expect(network.notes).toBeUndefined();
+    const beside = frontChartSpec({ ...strong, settings: detail.settings, otherFronts: [{ run: 2, name: 'net', player: 'network:D.bin', points: strong.front }] });
     expect(published(beside)).toHaveLength(PUBLISHED_NETWORK_ROWS.length);
-    expect(published(frontChartSpec({ ...detail, settings: { ...detail.settings, player: 'network:D.bin', objective: 'reach-rate' } }))).toHaveLength(0);
+    expect(published(frontChartSpec({ ...strong, settings: { ...strong.settings, objective: 'reach-rate' } }))).toHaveLength(0);
     // Colours: with 13 series, a level still never shares a data series' colour (levels come last; data wrap the palette).
     const many: { dashed?: boolean }[] = [...Array.from({ length: 12 }, () => ({})), ...published(network), { dashed: false }];
     const strokes = seriesStrokes(many);

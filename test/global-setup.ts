@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..');
@@ -33,8 +33,22 @@ function buildCliIfStale(): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
 }
 
+/** The entries of the home folder and of its .config, .cache and .local/share: what a test must not add to. */
+function homeEntries(): Set<string> {
+  const home = homedir();
+  const list = (dir: string) => {
+    try {
+      return readdirSync(join(home, dir)).map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  };
+  return new Set([...list(''), ...list('.config'), ...list('.cache'), ...list(join('.local', 'share'))]);
+}
+
 export default function setup(): () => void {
   buildCliIfStale();
+  const homeBefore = homeEntries();
   const system = tmpdir();
   const ours = (names: string[]) => names.filter((n) => n.startsWith('tune2048'));
   const before = new Set(ours(readdirSync(system)));
@@ -50,15 +64,19 @@ export default function setup(): () => void {
   symlinkSync(join(ROOT, 'dist', 'cli', 'main.js'), join(bin, 'tune2048'));
   process.env.PATH = `${bin}:${process.env.PATH ?? ''}`;
   process.env.TUNE2048_TEST_BIN = bin;
+  // Players built on first use (src/player/external/build.ts) go to the suite's folder, not the user's cache.
+  process.env.TUNE2048_CACHE = join(dir, 'cache');
   return () => {
     process.env.TMPDIR = system;
     process.env.PATH = (process.env.PATH ?? '').split(':').filter((d) => d !== bin).join(':');
     rmSync(dir, { recursive: true, force: true });
     const left = ours(readdirSync(system)).filter((n) => !before.has(n));
-    if (left.length > 0) {
+    const inHome = [...homeEntries()].filter((e) => !homeBefore.has(e));
+    if (left.length > 0 || inHome.length > 0) {
       // vitest reports an error thrown here but still exits 0: the exit code is set as well.
       process.exitCode = 1;
-      throw new Error(`the suite left ${left.length} folder(s) in ${system}, made outside TMPDIR: ${left.join(', ')}`);
+      if (left.length > 0) throw new Error(`the suite left ${left.length} folder(s) in ${system}, made outside TMPDIR: ${left.join(', ')}`);
+      throw new Error(`the suite left ${inHome.length} new entr${inHome.length === 1 ? 'y' : 'ies'} in the home folder ${homedir()}: ${inHome.join(', ')}`);
     }
   };
 }

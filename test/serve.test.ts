@@ -16,6 +16,8 @@ import { launchBrowser, openPage } from './helpers/browser';
 import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
 import { SLOW, SMOKE, gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
 import { handBuiltRun } from './helpers/front-run';
+import { trainSmallNetwork } from './helpers/network';
+import { PUBLISHED_NETWORK_ROWS } from '../src/report/published';
 
 let browser: Browser;
 const errors: string[] = [];
@@ -318,6 +320,45 @@ describe('tune2048 serve in Chromium', () => {
     await page.waitForSelector('#chart-learn-rates canvas');
     expect(await page.$$eval('canvas', (c) => c.length)).toBe(2);
     expect(await page.$eval('.table-scroll tbody tr:last-child', (tr) => tr.textContent)).toContain(last);
+  });
+
+  it("a network's front page: the y axis spans the run's own points (each marked), the published levels far above are named under the chart, it fits 1280 px, no empty section, the network named as one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-netfront-'));
+    await trainSmallNetwork({ tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]], stages: [{ maxTile: [2, 32768] }], promote: true }, join(dir, 'net.bin'), 4, 1000);
+    const config = join(dir, 'front.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        seed: 5,
+        space: { start: 'defaults', params: { depth: { min: 0, max: 1 }, 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } },
+        optimizer: { kind: 'nsga2', population: 4, generations: 2 },
+        fitness: { games: 2, depth: 1, cost: 'nodes', player: { kind: 'network', file: 'net.bin' } },
+        validation: { front: 4, games: 4 },
+        pool: { batchGames: 2 },
+      }),
+    );
+    const db = tempDb();
+    const tuned = runCli(['tune', '-c', config, '--db', db, '--workers', '2']);
+    expect(tuned.code, tuned.stderr).toBe(0);
+    const url = await serve(db);
+    const page = await openPage(browser, errors);
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${url}/runs/1`);
+    await page.waitForSelector('#chart-front[data-y-range]');
+    const chart = await page.$eval('#chart-front', (e) => ({ ...(e as HTMLElement).dataset }));
+    const front = (JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { front: { validation: number; halfWidth: number | null }[] }).front;
+    const [low, high] = JSON.parse(chart.yRange!) as [number, number];
+    expect(low).toBeLessThanOrEqual(Math.min(...front.map((p) => p.validation - (p.halfWidth ?? 0))));
+    expect(high).toBeGreaterThanOrEqual(Math.max(...front.map((p) => p.validation + (p.halfWidth ?? 0))));
+    expect(high).toBeLessThan(2 * Math.max(...front.map((p) => p.validation + (p.halfWidth ?? 0))) + 1000); // not stretched to the published 200,000+
+    expect(JSON.parse(chart.markers!)).toContain('the validated front (held-out)');
+    const notes = await page.$$eval('#chart-front .chart-notes li', (li) => li.map((l) => l.textContent));
+    expect(notes).toHaveLength(PUBLISHED_NETWORK_ROWS.length);
+    for (const note of notes) expect(note).toMatch(/^published: .*\(above this chart\)$/);
+    expect(await page.$('#chart-step')).toBeNull();
+    expect(await page.$$eval('h2', (h) => h.map((x) => x.textContent))).not.toContain('Step size');
+    expect(await page.$eval('#best', (e) => e.textContent)).toMatch(/of the network net\.bin \(sha256 [0-9a-f]{12}…\)/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
   });
 
   it('no page logged a console error', () => {

@@ -17,6 +17,8 @@ export interface ChartSeries {
   pointsOnly?: boolean;
   /** A thin dashed line (a reference level, e.g. a published result). */
   dashed?: boolean;
+  /** A marker at every point of the line, however many series the chart has (a front's points are its results). */
+  markers?: boolean;
 }
 
 export interface ChartSpec {
@@ -31,6 +33,10 @@ export interface ChartSpec {
   stepped?: boolean;
   /** A log scale on x (costs: each ply multiplies them). */
   logX?: boolean;
+  /** The y range to show (else uPlot fits every series): the chart's own points, not a reference far above them. */
+  yRange?: [number, number];
+  /** Lines under the chart: what it does not draw, e.g. references outside its range. */
+  notes?: string[];
 }
 
 /**
@@ -56,7 +62,7 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
         ? { label: s.name, stroke: c, fill: c, paths: () => null, points: { show: true, size: 9, fill: c } }
         : s.dashed
           ? { label: s.name, stroke: c, width: 1, dash: [6, 4], spanGaps: true, points: { show: false } }
-          : { label: s.name, stroke: c, width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points, ...(paths ? { paths } : {}) },
+          : { label: s.name, stroke: c, width: spec.series.length > 6 ? 1.5 : 2, spanGaps: true, points: s.markers ? { show: true, size: 7, fill: c } : points, ...(paths ? { paths } : {}) },
     );
   });
   const opts: uPlot.Options = {
@@ -66,7 +72,7 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
     series,
     // Whole-number x values (generations, games) get whole-number ticks only; the y label gets the room it needs.
     axes: [{ label: spec.xLabel, ...(spec.x.every(Number.isInteger) && !spec.logX ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] } : {}) }, { label: spec.yLabel, size: 80, labelSize: 30 }],
-    scales: { x: spec.logX ? { time: false, distr: 3 } : { time: false } },
+    scales: { x: spec.logX ? { time: false, distr: 3 } : { time: false }, ...(spec.yRange ? { y: { range: () => spec.yRange! } } : {}) },
     legend: { live: chartSettings.liveLegend },
   };
   if (spec.band) {
@@ -76,8 +82,17 @@ export function drawChart(el: HTMLElement, spec: ChartSpec): uPlot {
     (data as unknown as (number | null)[][]).push(spec.band.low, spec.band.high);
     opts.bands = [{ series: [n + 1, n], fill: 'rgba(31,119,180,0.12)' }];
   }
+  // What the chart shows, for readers of the page (and its tests): the y range drawn and the series with markers.
+  opts.hooks = { draw: [(u) => void (el.dataset.yRange = JSON.stringify([u.scales.y.min, u.scales.y.max]))] };
   const chart = new uPlot(opts, data, el);
   el.dataset.series = JSON.stringify(spec.series.map((s) => s.name));
+  el.dataset.markers = JSON.stringify(spec.series.filter((s) => s.markers || s.pointsOnly).map((s) => s.name));
+  if (spec.notes && spec.notes.length > 0) {
+    const notes = document.createElement('ul');
+    notes.className = 'chart-notes note';
+    for (const line of spec.notes) notes.appendChild(document.createElement('li')).textContent = line;
+    el.appendChild(notes);
+  }
   return chart;
 }
 

@@ -127,7 +127,7 @@ function runPage(id: number): void {
   document.title = `tune2048 — run ${id}`;
   app.innerHTML = `<h1>Run ${id}</h1><div id="run-summary">loading…</div>
 <h2>Fitness</h2><div id="chart-fitness" class="chart"></div><div id="generations"></div>
-<h2>Step size</h2><div id="chart-step" class="chart"></div>
+<div id="step"></div>
 <h2>Tuned parameters</h2><div id="chart-params" class="chart"></div><div id="params"></div>
 <h2>Best weights</h2><div id="best"></div>
 <div id="front"></div>
@@ -147,10 +147,16 @@ function runPage(id: number): void {
       d.generations.map((g) => [String(g.idx), num(g.best, 1), num(g.mean, 1), num(g.stdev, 1), num(g.step, 4), num(g.games), ...(s.racing ? [g.gamesPerCandidate.join(' ')] : []), num(g.seconds, 1), ...(modelled ? [g.model ? esc(describeModel(g.model)) : ''] : [])]),
     );
     document.getElementById('params')!.innerHTML = table(['parameter', 'min', 'max', 'scale', d.best?.validated ? 'best (validated)' : 'best so far (in-sample)'], d.params.map((p) => [esc(p.name), num(p.min, 2), num(p.max, 2), esc(p.scale), num(p.best, 4)]));
+    // A step size is an evolution strategy's (GA, CMA-ES); NSGA-II and random search have none: no empty section.
+    const step = document.getElementById('step')!;
+    const stepped = d.generations.some((g) => g.step !== null);
+    if (stepped !== (step.childElementCount > 0)) step.innerHTML = stepped ? '<h2>Step size</h2><div id="chart-step" class="chart"></div>' : '';
     const w = d.best?.weights;
     const external = d.best?.player;
+    // A run on a network names its player "network:FILE" (version: the network's hash): it is no external program.
+    const playerName = (p: { name: string; version: string }) => (p.name.startsWith('network:') ? `the network <code>${esc(p.name.slice('network:'.length))}</code> (sha256 ${esc(p.version)}…)` : `the external player <code>${esc(p.name)}</code> version ${esc(p.version)}`);
     document.getElementById('best')!.innerHTML = external
-      ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'} of the external player <code>${esc(external.name)}</code> version ${esc(external.version)}.</p>
+      ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'} of ${playerName(external)}.</p>
          ${table(['parameter', 'value'], Object.entries(external.params).map(([k, x]) => [esc(k), num(x, 4)]))}`
       : w
       ? `<p>Candidate ${d.best!.candidate}${d.best!.validated ? ' (validated on held-out games)' : ' (best in-sample of the last generation; not yet validated)'}.</p>
@@ -158,7 +164,7 @@ function runPage(id: number): void {
       : '<p>No generation finished yet.</p>';
     // Written before the charts are drawn: the front's chart goes into its div.
     document.getElementById('front')!.innerHTML = d.front
-      ? `<h2>Strength against cost: the validated front</h2><div id="chart-front" class="chart"></div>${table(FRONT_HEADERS, frontRows(d.front).map((r) => r.map(esc)))}<p class="note">${esc(FRONT_NOTE)}</p>`
+      ? `<h2>Strength against cost: the validated front</h2><div id="chart-front" class="chart"></div><div class="table-scroll">${table(FRONT_HEADERS, frontRows(d.front).map((r) => r.map(esc)), 'front-table')}</div><p class="note">${esc(FRONT_NOTE)}</p>`
       : '';
     document.getElementById('finalists')!.innerHTML = d.finalists.length
       ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)])) +

@@ -30,18 +30,30 @@ export function frontChartSpec(detail: RunDetail): ChartSpec {
   const others = detail.otherFronts.map((o) => ({ name: `run ${o.run} "${o.name}" (${o.player})`, points: new Map(o.points.map((p) => [at(p.costPerMove), p.validation])) }));
   const x = [...new Set([...front.keys(), ...[...references, ...others].flatMap((r) => [...r.points.keys()])])].sort((a, b) => a - b);
   const onFront = (f: (p: NonNullable<RunDetail['front']>[number]) => number) => x.map((v) => (front.has(v) ? f(front.get(v)!) : null));
+  // The y axis spans the chart's own results (the front, its band, the other fronts, the stored references) with
+  // a margin; a published level is drawn where it falls inside, and named under the chart where it does not.
+  const own = [...detail.front!.flatMap((p) => [p.validation - (p.halfWidth ?? 0), p.validation + (p.halfWidth ?? 0)]), ...[...references, ...others].flatMap((r) => [...r.points.values()])];
+  const low = Math.min(...own);
+  const high = Math.max(...own);
+  const margin = Math.max(0.08 * (high - low), 0.02 * Math.abs(high), 1);
+  const yRange: [number, number] = [Math.max(0, low - margin), high + margin];
+  const published = publishedRowsFor(detail.settings.objective, [detail.settings.player, ...detail.otherFronts.map((o) => o.player)]);
+  const inside = published.filter((row) => row.mean >= yRange[0] && row.mean <= yRange[1]);
+  const outside = published.filter((row) => !inside.includes(row));
   return {
     title: "The validated front: held-out strength against the search's cost (log scale)",
     xLabel: 'positions searched per move',
     yLabel: detail.settings.objective,
     x,
     series: [
-      { name: 'the validated front (held-out)', values: onFront((p) => p.validation) },
-      ...others.map((o) => ({ name: `front of ${o.name}`, values: x.map((v) => o.points.get(v) ?? null) })),
+      { name: 'the validated front (held-out)', values: onFront((p) => p.validation), markers: true },
+      ...others.map((o) => ({ name: `front of ${o.name}`, values: x.map((v) => o.points.get(v) ?? null), markers: true })),
       ...references.map((r) => ({ name: r.name, values: x.map((v) => r.points.get(v) ?? null), pointsOnly: true })),
-      ...publishedRowsFor(detail.settings.objective, [detail.settings.player, ...detail.otherFronts.map((o) => o.player)]).map((row) => ({ name: publishedLabel(row), values: x.map(() => row.mean), dashed: true })),
+      ...inside.map((row) => ({ name: publishedLabel(row), values: x.map(() => row.mean), dashed: true })),
     ],
     band: { name: 'held-out ± 95 %', low: onFront((p) => p.validation - (p.halfWidth ?? 0)), high: onFront((p) => p.validation + (p.halfWidth ?? 0)) },
     logX: true,
+    yRange,
+    ...(outside.length > 0 ? { notes: outside.map((row) => `${publishedLabel(row)} (${row.mean > yRange[1] ? 'above' : 'below'} this chart)`) } : {}),
   };
 }
