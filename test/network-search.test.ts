@@ -9,13 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { countEmpty, type Board } from '../src/engine/board';
+import { countEmpty, formatBoard, parseBoard, type Board } from '../src/engine/board';
 import { applyMove, DIRECTIONS, DOWN, LEFT, RIGHT, UP } from '../src/engine/moves';
 import { buildHeuristicTables, loadableTables, tableHeuristic } from '../src/heuristic/tables';
 import { loadWeights, stageOf, stageWeights } from '../src/heuristic/weights';
 import { playGame } from '../src/engine/game';
 import { NetworkMachine } from '../src/learn/ntuple/machine';
-import { referenceChoice, referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
+import { referenceChoice, referenceSearchMove, referenceValue, type ReferenceNetwork } from '../src/learn/ntuple/reference';
 import { ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
 import { cacheBits } from '../src/player/expectimax';
 import { closeNetworkThreads, collectGarbage, createNetworkPlayer, networkHelperTasks, networkMachineFor, networkPlayerSpec } from '../src/player/network-player';
@@ -226,6 +226,24 @@ describe('the network player at a depth', () => {
       const g = d0.decide!(b);
       expect(d0.chooseMove(b)).toBe(g.move);
     }
+  });
+
+  it("hint -d 0 gives each move's reward, its afterstate's value (the reference's) and their sum, by which it chooses", () => {
+    const board = fewEmpty[3];
+    const r = runCli(['hint', '--player', `network:${file}`, '-d', '0', '--json', formatBoard(board)]);
+    expect(r.code, r.stderr).toBe(0);
+    const hint = JSON.parse(r.stdout) as { best: string; moves: { move: string; legal: boolean; board: string; score: number; value: number | null; afterstate: number | null }[] };
+    for (const m of hint.moves) {
+      if (!m.legal) {
+        expect([m.value, m.afterstate]).toEqual([null, null]);
+        continue;
+      }
+      expect(m.afterstate).toBeCloseTo(referenceValue(trained, parseBoard(m.board)), 3);
+      expect(m.value).toBeCloseTo(m.score + m.afterstate!, 6);
+    }
+    const legal = hint.moves.filter((m) => m.legal);
+    expect(hint.best).toBe(legal.reduce((a, b) => (b.value! > a.value! ? b : a)).move);
+    expect(runCli(['hint', '--player', `network:${file}`, '-d', '0', formatBoard(board)]).stdout).toMatch(/move\s+legal\s+score\s+afterstate\s+value/);
   });
 
   it('an untrained network (every entry 0): greedy play, the searched choice and the reference break ties up, right, down, left', () => {

@@ -48,6 +48,12 @@ function learnConfig(where: string, extra: Record<string, unknown> = {}): string
   return path;
 }
 
+function writeConfigFile(where: string, data: unknown): string {
+  const path = join(where, 'tune.json');
+  writeFileSync(path, JSON.stringify(data));
+  return path;
+}
+
 const checkpoints = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM learn_checkpoints WHERE run_id = 1')?.n ?? 0;
 
 describe('learn show --follow', () => {
@@ -160,6 +166,24 @@ describe('a read never writes', () => {
       const resumed = runCli(['learn', 'resume', '1', '--games', String((last + 1) * 1000), '--db', db]);
       expect(resumed.code, resumed.stderr).toBe(0);
       readsWork(join(readOnlyCopy(where, ['learn.sqlite', 'learn.sqlite.networks']), 'learn.sqlite'), LEARN_READS);
+    });
+
+    it('an output that cannot be written: one line saying "permission denied", as every command says it', () => {
+      const where = dir();
+      const db = join(where, 'learn.sqlite');
+      // ziap's nw5x4 tuples, so that its layout takes the network too.
+      expect(runCli(['learn', 'start', '-c', learnConfig(where, { games: 1000, network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [1, 2, 5, 6], [5, 6, 9, 10]] } }), '--db', db]).code).toBe(0);
+      const tuneDb = join(where, 'tune.sqlite');
+      expect(runCli(['tune', '-c', writeConfigFile(where, SMOKE), '--db', tuneDb]).code).toBe(0);
+      const closed = dir(); // 0o755, root's: nobody cannot write in it
+      for (const args of [['learn', 'export', '1', '--db', db, '--out', join(closed, 'net.bin')], ['learn', 'export', '1', '--db', db, '--format', 'ziap', '--out', join(closed, 'z.bin')], ['export', '1', '--db', tuneDb, '--out', join(closed, 'w.json')], ['report', '1', '--db', tuneDb, '--out', join(closed, 'r.html')], ['learn', 'report', '1', '--db', db, '--out', join(closed, 'l.html')]]) {
+        const r = runCli(args, asNobody());
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+        expect(r.stderr, args.join(' ')).toMatch(/permission denied/);
+        expect(r.stderr, args.join(' ')).not.toMatch(/EACCES/);
+      }
+      expect(readdirSync(closed)).toEqual([]);
     });
 
     it('a tuning database killed with -9 mid-run, copied with its -wal: runs, show and report', async () => {

@@ -20,15 +20,19 @@ interface HintOptions extends PlayerCliOptions {
   json?: boolean;
 }
 
-/** A decision as hint shows it: every move's result and the value the player saw. */
-export function hintFrom(board: Board, { move, values }: Decision, depth: number | 'auto' | 'its own') {
+/**
+ * A decision as hint shows it: every move's result (`score`: the move's reward, the merges' sum) and the value
+ * the player saw. A greedy network's value is that reward + its afterstate's value: `afterstate` gives the second.
+ */
+export function hintFrom(board: Board, { move, values }: Decision, depth: number | 'auto' | 'its own', greedyNetwork = false) {
   return {
     board: formatBoard(board),
     best: move === -1 ? null : DIRECTION_NAMES[move],
     depth,
     moves: ([0, 1, 2, 3] as Direction[]).map((dir) => {
       const after = applyMove(board, dir);
-      return { move: DIRECTION_NAMES[dir], legal: after.legal, board: formatBoard(after.board), score: after.score, value: after.legal && !Number.isNaN(values[dir]) ? values[dir] : null };
+      const value = after.legal && !Number.isNaN(values[dir]) ? values[dir] : null;
+      return { move: DIRECTION_NAMES[dir], legal: after.legal, board: formatBoard(after.board), score: after.score, value, ...(greedyNetwork ? { afterstate: value === null ? null : value - after.score } : {}) };
     }),
   };
 }
@@ -37,8 +41,12 @@ type Hint = ReturnType<typeof hintFrom>;
 
 function render(board: Board, h: Hint, json: boolean): string {
   if (json) return JSON.stringify(h);
-  const rows = [['move', 'legal', 'score', 'value', 'board after the move']];
-  for (const m of h.moves) rows.push([m.move, m.legal ? 'yes' : 'no', String(m.score), m.value === null ? '-' : m.value.toFixed(1), m.board]);
+  const afterstate = h.moves.some((m) => 'afterstate' in m);
+  const rows = [['move', 'legal', 'score', ...(afterstate ? ['afterstate'] : []), 'value', 'board after the move']];
+  for (const m of h.moves) {
+    const a = (m as { afterstate?: number | null }).afterstate;
+    rows.push([m.move, m.legal ? 'yes' : 'no', String(m.score), ...(afterstate ? [a === null || a === undefined ? '-' : a.toFixed(1)] : []), m.value === null ? '-' : m.value.toFixed(1), m.board]);
+  }
   return `${prettyBoard(board)}\nbest: ${h.best ?? 'none (game over)'}  (depth ${h.depth})\n${table(rows)}`;
 }
 
@@ -111,7 +119,8 @@ export function command(): Command {
           try {
             const decision = await decide(board);
             // The depth the player searched on this board (auto and a network's depth rule deepen some boards).
-            return hintFrom(board, decision, decision.depth ?? opts.depth);
+            const depth = decision.depth ?? opts.depth;
+            return hintFrom(board, decision, depth, spec.kind === 'network' && depth === 0);
           } finally {
             notice.cancel();
           }

@@ -87,7 +87,7 @@ function* filePieces(header: Buffer | null, tables: readonly Float32Array[], has
 
 function writeFailure(what: string, path: string, e: unknown): InputError {
   const code = (e as NodeJS.ErrnoException).code;
-  return new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : (code ?? (e as Error).message)}`);
+  return new InputError(`cannot write ${what} "${path}": ${code === 'ENOSPC' ? 'the disk is full' : describeFsError(e)}`);
 }
 
 function writeTables(path: string, header: Buffer | null, tables: readonly Float32Array[], what: string): string {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from '../../util/errors';
+import { describeFsError, InputError } from '../../util/errors';
 
 /** Where built players go: $TUNE2048_CACHE, else $XDG_CACHE_HOME/tune2048, else ~/.cache/tune2048. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -49,7 +49,7 @@ export function builtProgram(name: string, program: string, build: readonly stri
   try {
     mkdirSync(folder, { recursive: true });
   } catch (e) {
-    throw new InputError(`player "${name}": its program ${program} is not built, and the cache folder ${folder} cannot be made (${(e as Error).message}): set TUNE2048_CACHE to a writable folder, or build it yourself: ${asYouWould}`);
+    throw new InputError(`player "${name}": its program ${program} is not built, and the cache folder ${folder} cannot be made (${describeFsError(e)}): set TUNE2048_CACHE to a writable folder, or build it yourself: ${asYouWould}`);
   }
   // Built under a name of its own, then renamed: two commands starting at once never run a half-written file.
   const partial = `${out}.${process.pid}.partial`;
