@@ -78,4 +78,28 @@ describe('the README', () => {
       expect(existsSync(join(ROOT, target)), target).toBe(true);
     }
   });
+
+  it('a newcomer\'s README: one results table of at most 8 rows, no figure of the package or the suite that goes stale, the two commands saying what they do', () => {
+    const tables = README.split('\n\n').filter((block) => block.split('\n').filter((l) => l.startsWith('|')).length >= 3);
+    expect(tables).toHaveLength(1);
+    expect(tables[0].split('\n').filter((l) => l.startsWith('|')).length - 2).toBeLessThanOrEqual(8);
+    // Sizes of the package and times of the demo or the suite change with every commit and machine: computed elsewhere, or left out.
+    expect(README).not.toMatch(/\d+ kB|\d+ files\)|~\d+ s of tuning|suite takes about/);
+    const two = /## Two commands\n\n```sh\n([\s\S]*?)```/.exec(README)![1].trim().split('\n');
+    expect(two).toHaveLength(2);
+    expect(two[1]).toMatch(/^npm test\s+#.*redis-server.*chromium/);
+    expect(two[1]).toMatch(/as root/);
+  });
+
+  it("docs/results.md opens with an index by question whose every link names one of its headings", () => {
+    const results = readFileSync(join(ROOT, 'docs', 'results.md'), 'utf8');
+    const headings = results.split('\n').filter((l) => /^#{2,3} /.test(l)).map((l) => l.replace(/^#+ /, ''));
+    expect(headings[0]).toBe('Index, by question');
+    const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
+    const slugs = new Set(headings.map(slug));
+    const index = results.slice(results.indexOf('## Index, by question'), results.indexOf('\n## ', results.indexOf('## Index, by question') + 5));
+    const links = [...index.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(10);
+    for (const link of links) expect(slugs.has(link), link).toBe(true);
+  });
 });

@@ -103,7 +103,7 @@ export function command(): Command {
   learn
     .command('start')
     .description('start a learning run from a learning config')
-    .requiredOption('-c, --config <file>', 'learning config: a file, or a shipped one by name (learn-ntuple-restarts: the strongest network, restarts, TD(λ) and four stages, ~3 h of 2 cores; learn-ntuple-staged: two stages, the best greedy at an hour; learn-ntuple-small: a demo of about 1.5 minutes; learn-lines: line tables)')
+    .requiredOption('-c, --config <file>', 'learning config: a file, or a shipped one by name (learn-ntuple-restarts: the strongest network, restarts, TD(λ) and four stages over 400,000 games; learn-ntuple-staged: two stages; learn-ntuple-small: a 40,000-game demo; learn-ziap-nw5x4: the demo on ziap\'s nw5x4 tuples; learn-lines: line tables)')
     .addOption(dbOption())
     .option('--threads <n>', "n-tuple networks: training threads over one shared network (default: the config's, else 1; one thread is exact to the bit, several are not)", parseIntegerOption('--threads', 1, 64))
     .option('--json', 'one JSON object on stdout when it ends')
