@@ -167,7 +167,7 @@ describe('playing, comparing and hints', () => {
     expect(runs[2]).toEqual(runs[0]);
     const unknown = runCli(['tune', '-c', writeConfig(small('external:nosuch')), '--db', tempDb()]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.trim()).toMatch(/^tune2048: config ".*": field "fitness.player": unknown external player "nosuch" \(a player file's path, or one of configs\/players: expectimax-c, greedy-py\)$/);
+    expect(unknown.stderr.trim()).toMatch(/^tune2048: config ".*": field "fitness.player": unknown external player "nosuch": a player file's path, or a name among expectimax-c, greedy-py \(the players of .*configs\/players; TUNE2048_PLAYERS names more folders\)$/);
   });
 
   it('a parameter file alone as a contender plays with the player another contender names by its file (not only with configs/players)', () => {
@@ -199,7 +199,7 @@ describe('playing, comparing and hints', () => {
     expect(wrong.stderr.trim()).toBe(`tune2048: parameter file "${other}" is for the player "greedy-py", not "expectimax-c"`);
     const missing = runCli(['play', '--player', 'external:no-such-player', '-n', '1']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/unknown external player "no-such-player" \(a player file's path, or one of configs\/players: expectimax-c, greedy-py\)/);
+    expect(missing.stderr).toMatch(/unknown external player "no-such-player": a player file's path, or a name among expectimax-c, greedy-py \(the players of .*configs\/players; TUNE2048_PLAYERS names more folders\)/);
   });
 });
 

@@ -70,7 +70,8 @@ describe('the package', () => {
       const bin = join(prefix, 'bin', 'tune2048');
       // The user's PATH has the installed command (npm install -g links it into prefix/bin); players built on first use go to a cache of this test's own.
       const cache = join(dir, 'cache');
-      const env = { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, XDG_CACHE_HOME: cache };
+      const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, XDG_CACHE_HOME: cache };
+      delete env.TUNE2048_CACHE; // the suite's own (test/global-setup.ts): this test is the user's cache
       const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnSync(bin, args, { cwd: away, encoding: 'utf8', env: { ...env, ...extra } });
       expect(cli(['--version']).stdout).toMatch(/^tune2048 \d+\.\d+\.\d+\nsearch build [0-9a-f]{12}, learning build [0-9a-f]{12}\nNode v20/);
       const tune = cli(['tune', '-c', 'smoke', '--workers', '1']);
