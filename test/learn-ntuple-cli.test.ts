@@ -439,6 +439,44 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(runCli(['learn', 'export', '1', '--db', db, '--out', join(dir(), 'x.bin')]).code).toBe(0);
   });
 
+  it("resume of a run whose network files are missing or another config's: one line naming the file, exit 2, nothing changed", () => {
+    const where = dir();
+    const db = join(where, 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: 2000, coherence: true, learningRate: 1 }, where), '--db', db]).code).toBe(0);
+    const other = join(dir(), 'other.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: 1000, network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7]] } }), '--db', other]).code).toBe(0);
+    const net = join(`${db}.networks`, 'learn-1-2000.bin');
+    const acc = join(`${db}.networks`, 'learn-1-2000.accumulators');
+    const state = () => ({ run: peek<Record<string, unknown>>(db, 'SELECT status, error, config, finished_at FROM learn_runs WHERE id = 1'), checkpoints: checkpoints(db), files: networkFiles(db).sort() });
+    const before = state();
+    const refused = (pattern: RegExp) => {
+      const r = runCli(['learn', 'resume', '1', '--games', '3000', '--db', db]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+    };
+    const good = readFileSync(net);
+    writeFileSync(net, readFileSync(join(`${other}.networks`, 'learn-1-1000.bin')));
+    refused(/^tune2048: learning run 1's network file ".*learn-1-2000\.bin" holds another network \(2 tuples of 4 cells, one stage\) than the run's \(4 tuples of 4 cells, one stage\): written by another config/);
+    expect(state()).toEqual({ ...before, files: before.files });
+    rmSync(net);
+    refused(/^tune2048: cannot read network file ".*learn-1-2000\.bin": no such file or folder/);
+    writeFileSync(net, good);
+    const accumulators = readFileSync(acc);
+    rmSync(acc);
+    refused(/^tune2048: learning run 1's accumulators file ".*learn-1-2000\.accumulators" is missing/);
+    writeFileSync(acc, accumulators);
+    // A file of the right shape changed inside is found as it loads: the run is left as it was, not failed.
+    const changed = Buffer.from(good);
+    changed[changed.length - 5000] ^= 1;
+    writeFileSync(net, changed);
+    const r = runCli(['learn', 'resume', '1', '--db', db, '--games', '3000']);
+    expect(r.code).toBe(2);
+    expect(peek<{ status: string; error: string | null }>(db, 'SELECT status, error FROM learn_runs WHERE id = 1')).toEqual({ status: 'finished', error: null });
+    writeFileSync(net, good);
+    expect(runCli(['learn', 'resume', '1', '--db', db, '--games', '3000']).code).toBe(0);
+  });
+
   it('bad configs: one line naming the field, exit 2, no database created', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ network: { tuples: [[0, 1, 1]] } }, /network\.tuples\[0\]: cell 1 is repeated/],

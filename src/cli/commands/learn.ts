@@ -4,7 +4,7 @@ import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
 import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
-import { checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
+import { checkCheckpointFiles, checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
 import { copyNetworkFile, readNetworkFile, readStoredNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
 import { readZiapWeights, toZiapTables, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
@@ -131,6 +131,7 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number; learningRate?: number }) => {
       await withLearnStore(opts.db, 'write-existing', async (store) => {
         const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
+        checkCheckpointFiles(store, runId, config); // a missing or foreign file: one line, before anything changes
         const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
         if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
         const games = opts.games ?? config.games;

@@ -9,7 +9,7 @@
  * one thread a run stopped anywhere (Ctrl-C at a game boundary; kill -9: from its latest checkpoint) and
  * resumed ends with exactly the tables of a run never stopped.
  */
-import { mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { freemem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Store } from '../../store/store';
@@ -18,8 +18,8 @@ import { DEFAULT_HELD_OUT, learningRateAt, networkShapeOf, nextRateChange, type 
 import type { LearnOptions, LearnOutcome } from '../learn-run';
 import { runStartBoards } from '../late-starts';
 import { formatBytes } from './machine';
-import { networkFileBytes } from './network-file';
-import { describeShape, type NetworkShape } from './shape';
+import { networkFileBytes, readNetworkShape } from './network-file';
+import { describeShape, sameShape, type NetworkShape } from './shape';
 import { C } from './machine';
 import { NetworkTraining, type GamesSummary, type TrainingSnapshot } from './training';
 
@@ -119,6 +119,22 @@ export interface NetworkProgress {
   heldOut: GamesSummary | null;
 }
 
+/**
+ * Before a resume changes anything: the latest checkpoint's network file is there and holds this run's
+ * network (its header's shape; the whole file's hash is checked as it loads), and with temporal coherence
+ * its accumulators file is there. One line naming the file otherwise.
+ */
+export function checkCheckpointFiles(store: Store, runId: number, config: LearnConfig): void {
+  const shape = networkShapeOf(config);
+  const last = store.lastLearnCheckpoint(runId);
+  if (!shape || !last?.tableFile) return;
+  const path = storedNetworkPath(store.path, last.tableFile);
+  const found = readNetworkShape(path); // a missing or foreign file says so in one line
+  if (!sameShape(found, shape)) throw new InputError(`learning run ${runId}'s network file "${path}" holds another network (${describeShape(found)}) than the run's (${describeShape(shape)}): written by another config; put back the file its checkpoint at ${last.games} games wrote`);
+  const accumulators = accumulatorsFile(path);
+  if (config.coherence && !existsSync(accumulators)) throw new InputError(`learning run ${runId}'s accumulators file "${accumulators}" is missing: its checkpoint at ${last.games} games wrote it beside the network file, and the run goes on from both`);
+}
+
 export async function runNetworkLearning(
   store: Store,
   runId: number,
@@ -131,8 +147,12 @@ export async function runNetworkLearning(
   mkdirSync(dir, { recursive: true });
   const coherence = config.coherence ?? false;
   checkDisk(dir, shape, coherence);
+  checkCheckpointFiles(store, runId, config);
+  const before = store.requireLearnRun(runId);
   store.acquireLearnRun(runId);
   let training: NetworkTraining | null = null;
+  // Until the checkpoint is loaded nothing is trained: a file found wrong then leaves the run as it was, not failed.
+  let loaded = false;
   try {
     const boards = await runStartBoards(store, runId, config, options);
     if (boards === null) {
@@ -169,6 +189,7 @@ export async function runNetworkLearning(
     } else if (last) {
       throw new InputError(`learning run ${runId}'s latest checkpoint holds no network file`);
     }
+    loaded = true;
     removeStrays(dir, runId, last?.tableFile ? basename(last.tableFile) : null);
     let trainMs = 0;
     let chunkStart: number | null = null; // while the threads train: progress counts the chunk under way
@@ -276,7 +297,8 @@ export async function runNetworkLearning(
     // Best effort: on a full disk the database may refuse this write too, and the first error is the one to tell.
     if (!(e instanceof RunLostError)) {
       try {
-        store.releaseLearnRun(runId, 'failed', (e as Error).message);
+        if (!loaded && e instanceof InputError) store.releaseLearnRun(runId, before.status === 'running' ? 'stopped' : before.status, before.error);
+        else store.releaseLearnRun(runId, 'failed', (e as Error).message);
       } catch {
         // the run stays 'running' under this dead process: the next resume takes it over
       }

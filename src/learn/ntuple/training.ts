@@ -8,6 +8,7 @@ import { NetworkMachine, type RestartRule } from './machine';
 import { freemem } from 'node:os';
 import { readAccumulatorsFile, readNetworkFile, writeAccumulatorsFile, writeAccumulatorsFileAsync, writeNetworkFile, writeNetworkFileAsync } from './network-file';
 import { sameShape, type NetworkShape } from './shape';
+import { InputError } from '../../util/errors';
 import { Trainer } from './trainer';
 
 export interface TrainingSettings {
@@ -139,7 +140,7 @@ export class NetworkTraining {
     const expected = JSON.stringify(this.settings.shape);
     const file = readNetworkFile(path, (shape) => {
       if (!sameShape(shape, this.settings.shape)) {
-        throw new Error(`${origin} holds a network of another shape than ${expected}`);
+        throw new InputError(`${origin} holds a network of another shape than ${expected}: written by another config`);
       }
       return this.machine.tables();
     });
