@@ -1,10 +1,10 @@
 /**
  * External players through the CLI: the two example players (examples/players: C and Python) are tuned,
- * killed (-9) and resumed to the same run, compared, played and asked for hints; a faulty program's run
- * fails with one line and resumes once the program is fixed; no program outlives tune2048.
+ * killed (-9) and resumed to the same run, compared, played and asked for hints. (external-faults.test.ts:
+ * a faulty program's run, and a user's own players.)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,10 @@ import { parseConfig } from '../src/tuner/config';
 import { createRun, prepareRun } from '../src/tuner/run-problem';
 import { Tuner } from '../src/tuner/tuner';
 import { Store } from '../src/store/store';
-import { alive, ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
-import { all, dumpRun, tempDb, writeConfig } from './helpers/runs';
+import { ROOT, runCli, startCli, waitFor } from './helpers/cli';
+import { all, dumpRun, gamesIn, tempDb, writeConfig } from './helpers/runs';
+import { FIXTURE, fixture, pyPlayer, tuning } from './helpers/external';
 
-const FIXTURE = join(__dirname, 'fixtures', 'players', 'fixture-player.js');
 let dir: string;
 let cPlayerFile: string;
 let cBinary: string;
@@ -30,27 +30,7 @@ beforeAll(() => {
 });
 
 const cPlayer = () => ({ kind: 'external', name: 'expectimax-c', cwd: dir, command: [cBinary, '--depth', '1'] });
-const pyPlayer = { kind: 'external', name: 'greedy-py', cwd: join(ROOT, 'examples', 'players', 'python'), command: ['python3', 'greedy.py'] };
-const fixture = (mode = 'good', extra: Record<string, unknown> = {}) => ({ kind: 'external', name: 'fixture', command: [process.execPath, FIXTURE, mode], ...extra });
 
-const tuning = (player: unknown, overrides: Record<string, unknown> = {}) => ({
-  seed: 5,
-  space: { start: 'defaults' },
-  optimizer: { population: 6, generations: 6, elitism: 1, tournament: 2 },
-  fitness: { games: 8, player },
-  validation: { finalists: 2, games: 8 },
-  pool: { batchGames: 2 },
-  ...overrides,
-});
-
-/** Games stored so far (0 before the database or its schema exists: the command may be starting). */
-function gamesIn(db: string): number {
-  try {
-    return all<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM games')[0]?.n ?? 0;
-  } catch {
-    return 0;
-  }
-}
 
 async function reference(data: unknown) {
   const db = tempDb();
@@ -65,19 +45,6 @@ async function reference(data: unknown) {
   }
 }
 
-/** Processes whose command line holds `marker` (a program the test started through tune2048). */
-function processesWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && alive(Number(pid));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe('tuning an external player', () => {
   it.each([
@@ -200,108 +167,5 @@ describe('playing, comparing and hints', () => {
     const missing = runCli(['play', '--player', 'external:no-such-player', '-n', '1']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/unknown external player "no-such-player": a player file's path, or a name among expectimax-c, greedy-py \(the players of .*configs\/players; TUNE2048_PLAYERS names more folders\)/);
-  });
-});
-
-describe('faults of a program during a run', () => {
-  it('a crash mid-run fails the run with one line; the fixed program resumes it', () => {
-    const db = tempDb();
-    const config = writeConfig(tuning(fixture('crash-in-game', { nondeterministic: 'refuse' }), { optimizer: { population: 4, generations: 3, elitism: 1, tournament: 2 } }));
-    // crash-in-game 5: each program crashes in its 5th game (the start's replay check plays 2).
-    const failed = runCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'crash-in-game' } });
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^tune2048: run 1 failed: player fixture exited on SIGSEGV; finished games are stored, resume with: tune2048 resume 1 --db /m);
-    const stored = gamesIn(db);
-    const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_MODE: 'good' } });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(gamesIn(db)).toBeGreaterThan(stored);
-  });
-
-  it('a program whose version changed is refused on resume, naming both versions', async () => {
-    const db = tempDb();
-    const run = startCli(['tune', '-c', writeConfig(tuning(fixture('slow'))), '--db', db, '--workers', '2']);
-    await waitFor(() => gamesIn(db) >= 4);
-    run.child.kill('SIGKILL');
-    await run.done;
-    const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_VERSION: '2' } });
-    expect(resumed.code).toBe(1);
-    expect(resumed.stderr).toMatch(/player fixture now announces version 2 with parameters bias \(hash [0-9a-f]{16}\), not the version 1 it was set up with/);
-  });
-
-  it('a program that is not deterministic is refused before anything is created, or tuned with a warning', () => {
-    const db = tempDb();
-    const refused = runCli(['tune', '-c', writeConfig(tuning(fixture('random'))), '--db', db]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^tune2048: player fixture played seed \d+ twice and chose differently at move \d+: its games are not a function of the seed \(set fitness.player.nondeterministic to "warn" to tune it anyway\)$/);
-    expect(existsSync(db)).toBe(false);
-    const warned = runCli(['tune', '-c', writeConfig(tuning(fixture('random', { nondeterministic: 'warn' }), { optimizer: { population: 2, generations: 1, elitism: 0, tournament: 1 } })), '--db', db]);
-    expect(warned.code, warned.stderr).toBe(0);
-    expect(warned.stderr).toMatch(/warning: player fixture played seed \d+ twice and chose differently/);
-  });
-
-  it('a program that is not there: one line, exit 2, no database', () => {
-    const db = tempDb();
-    const r = runCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'ghost', command: ['./ghost-player'] })), '--db', db]);
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toMatch(/^tune2048: player ghost was not found \(.*\/ghost-player\)$/);
-    expect(existsSync(db)).toBe(false);
-  });
-
-  it.each([
-    ['kill -9', 'SIGKILL'],
-    ['Ctrl-C', 'SIGINT'],
-  ] as const)('no program outlives tune2048 or its workers (%s), even one that ignores its closed stdin', async (_name, signal) => {
-    const marker = mkdtempSync(join(tmpdir(), 'tune2048-orphan-'));
-    const copy = join(marker, 'fixture-player.js');
-    writeFileSync(copy, readFileSync(FIXTURE));
-    const db = tempDb();
-    const config = writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'good'] }));
-    const run = startCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'ignore-eof' } });
-    await waitForOutput(run, 'stdout', /^run 1$/m);
-    await waitFor(() => processesWith(copy).length >= 2);
-    run.child.kill(signal);
-    await run.done;
-    await waitFor(() => processesWith(copy).length === 0, 60_000);
-  });
-});
-
-describe("a user's own players", () => {
-  /** The Python example renamed: a player of the user's own, its file in `folder`. */
-  function ownPlayer(folder: string, name: string): void {
-    execFileSync('mkdir', ['-p', folder]);
-    writeFileSync(join(folder, `${name}.py`), readFileSync(join(ROOT, 'examples', 'players', 'python', 'greedy.py'), 'utf8').replace('NAME, VERSION = "greedy-py", "1.0"', `NAME, VERSION = "${name}", "1.0"`));
-    writeFileSync(join(folder, `${name}.json`), JSON.stringify({ format: 'tune2048/player', name, command: ['python3', `${name}.py`] }));
-  }
-
-  it('are found by name in ./configs/players and in the folders TUNE2048_PLAYERS names; their parameter files are contenders alone', () => {
-    const project = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
-    const elsewhere = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
-    ownPlayer(join(project, 'configs', 'players'), 'mine');
-    ownPlayer(join(elsewhere, 'players'), 'theirs');
-    const env = { ...process.env, TUNE2048_PLAYERS: join(elsewhere, 'players') };
-    const play = (name: string) => runCli(['play', '--player', `external:${name}`, '-n', '1', '--json'], { cwd: project, env });
-    for (const name of ['mine', 'theirs', 'greedy-py']) {
-      const r = play(name);
-      expect(r.code, r.stderr).toBe(0);
-    }
-    const unknown = runCli(['play', '--player', 'external:nobody', '-n', '1'], { cwd: project, env });
-    expect(unknown.stderr.trim()).toBe(`tune2048: unknown external player "nobody": a player file's path, or a name among expectimax-c, greedy-py, mine, theirs (the players of ${join(elsewhere, 'players')}, ${join(project, 'configs', 'players')}, ${join(ROOT, 'configs', 'players')}; TUNE2048_PLAYERS names more folders)`);
-    // A parameter file alone: its player found by the name it records.
-    writeFileSync(join(project, 'mine-params.json'), JSON.stringify({ format: 'tune2048/player-params', player: 'mine', version: '1.0', params: { empty: 3 } }));
-    const compared = runCli(['compare', 'mine-params.json', 'external:theirs', '-n', '2', '--json'], { cwd: project, env });
-    expect(compared.code, compared.stderr).toBe(0);
-  });
-
-  it('an exported parameter file records its player: a contender alone where no player of its name is found', () => {
-    const project = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
-    ownPlayer(join(project, 'players'), 'solo');
-    const db = tempDb();
-    const config = writeConfig(tuning({ kind: 'external', name: 'solo', cwd: join(project, 'players'), command: ['python3', 'solo.py'] }, { optimizer: { population: 4, generations: 1, elitism: 1, tournament: 2 }, fitness: { games: 2, player: { kind: 'external', name: 'solo', cwd: join(project, 'players'), command: ['python3', 'solo.py'] } }, validation: { finalists: 1, games: 2 } }));
-    expect(runCli(['tune', '-c', config, '--db', db]).code).toBe(0);
-    const out = join(project, 'solo-tuned.json');
-    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
-    expect(JSON.parse(readFileSync(out, 'utf8')).definition).toEqual({ command: ['python3', 'solo.py'], cwd: join(project, 'players'), timeoutSec: 60 });
-    const compared = runCli(['compare', out, 'nneonneo', '-n', '2', '-d', '0', '--json'], { cwd: tmpdir() });
-    expect(compared.code, compared.stderr).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import { runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
 import { peek, SMOKE } from './helpers/runs';
 import Database from 'better-sqlite3';
 import { Store } from '../src/store/store';
+import { checkpoints, smallLearnConfig } from './helpers/learn';
 
 const dirs: string[] = [];
 const dir = () => {
@@ -28,25 +29,8 @@ afterAll(() => {
   }
 });
 
-function learnConfig(where: string, extra: Record<string, unknown> = {}): string {
-  const path = join(where, 'learn.json');
-  writeFileSync(
-    path,
-    JSON.stringify({
-      format: 'tune2048/learn',
-      name: 'small tuples',
-      seed: 3,
-      games: 3000,
-      learningRate: 0.1,
-      checkpointEvery: 1000,
-      network: { tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]] },
-      threads: 1,
-      heldOut: { games: 20, seed: 424242 },
-      ...extra,
-    }),
-  );
-  return path;
-}
+/** The small network's config (helpers/learn.ts) at 3,000 games with 20 held-out games a checkpoint. */
+const learnConfig = (where: string, extra: Record<string, unknown> = {}) => smallLearnConfig(where, { games: 3000, heldOut: { games: 20, seed: 424242 }, ...extra });
 
 function writeConfigFile(where: string, data: unknown): string {
   const path = join(where, 'tune.json');
@@ -54,7 +38,6 @@ function writeConfigFile(where: string, data: unknown): string {
   return path;
 }
 
-const checkpoints = (db: string) => peek<{ n: number }>(db, 'SELECT count(*) AS n FROM learn_checkpoints WHERE run_id = 1')?.n ?? 0;
 
 describe('learn show --follow', () => {
   it('prints every checkpoint stored, the first included, when it started before there was any', async () => {

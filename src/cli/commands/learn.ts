@@ -131,7 +131,7 @@ export function command(): Command {
     .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number; learningRate?: number }) => {
       await withLearnStore(opts.db, 'write-existing', async (store) => {
         const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
-        checkCheckpointFiles(store, runId, config); // a missing or foreign file: one line, before anything changes
+        checkCheckpointFiles(store, runId, config, { whole: true }); // a missing, foreign or changed file: one line, before anything changes
         const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
         if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
         const games = opts.games ?? config.games;

@@ -18,7 +18,7 @@ import { DEFAULT_HELD_OUT, learningRateAt, networkShapeOf, nextRateChange, type 
 import type { LearnOptions, LearnOutcome } from '../learn-run';
 import { runStartBoards } from '../late-starts';
 import { formatBytes } from './machine';
-import { networkFileBytes, readNetworkShape } from './network-file';
+import { fileHash, networkFileBytes, readNetworkShape } from './network-file';
 import { describeShape, sameShape, type NetworkShape } from './shape';
 import { C } from './machine';
 import { NetworkTraining, type GamesSummary, type TrainingSnapshot } from './training';
@@ -121,10 +121,12 @@ export interface NetworkProgress {
 
 /**
  * Before a resume changes anything: the latest checkpoint's network file is there and holds this run's
- * network (its header's shape; the whole file's hash is checked as it loads), and with temporal coherence
- * its accumulators file is there. One line naming the file otherwise.
+ * network (its header's shape), and with temporal coherence its accumulators file is there; with `whole`,
+ * both files are the very ones the checkpoint stored (their SHA-256, a read of each: what `learn resume`
+ * checks before it raises a target, so that a refused resume leaves the run as it was). One line naming the
+ * file otherwise.
  */
-export function checkCheckpointFiles(store: Store, runId: number, config: LearnConfig): void {
+export function checkCheckpointFiles(store: Store, runId: number, config: LearnConfig, { whole = false } = {}): void {
   const shape = networkShapeOf(config);
   const last = store.lastLearnCheckpoint(runId);
   if (!shape || !last?.tableFile) return;
@@ -133,6 +135,15 @@ export function checkCheckpointFiles(store: Store, runId: number, config: LearnC
   if (!sameShape(found, shape)) throw new InputError(`learning run ${runId}'s network file "${path}" holds another network (${describeShape(found)}) than the run's (${describeShape(shape)}): written by another config; put back the file its checkpoint at ${last.games} games wrote`);
   const accumulators = accumulatorsFile(path);
   if (config.coherence && !existsSync(accumulators)) throw new InputError(`learning run ${runId}'s accumulators file "${accumulators}" is missing: its checkpoint at ${last.games} games wrote it beside the network file, and the run goes on from both`);
+  if (!whole) return;
+  const notThe = (file: string, what: string, found: string, stored: string) => new InputError(`learning run ${runId}'s ${what} "${file}" is not the one its checkpoint at ${last.games} games stored (sha256 ${found.slice(0, 12)}…, stored ${stored.slice(0, 12)}…)`);
+  const hash = fileHash(path);
+  if (hash !== last.tableSha256) throw notThe(path, 'network file', hash, String(last.tableSha256));
+  const storedAccumulators = (last.stats as CheckpointStats | null)?.accumulatorsSha256;
+  if (config.coherence && storedAccumulators) {
+    const sum = fileHash(accumulators, 'accumulators file');
+    if (sum !== storedAccumulators) throw notThe(accumulators, 'accumulators file', sum, storedAccumulators);
+  }
 }
 
 export async function runNetworkLearning(

@@ -1,0 +1,117 @@
+/**
+ * External players through the CLI when things go wrong, and a user's own players: a faulty program's run fails
+ * with one line and resumes once the program is fixed; a changed version, a nondeterministic or missing program
+ * refused; no program outlives tune2048; players found in ./configs/players and $TUNE2048_PLAYERS, their
+ * parameter files contenders alone.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
+import { gamesIn, tempDb, writeConfig } from './helpers/runs';
+import { FIXTURE, fixture, processesWith, tuning } from './helpers/external';
+
+describe('faults of a program during a run', () => {
+  it('a crash mid-run fails the run with one line; the fixed program resumes it', () => {
+    const db = tempDb();
+    const config = writeConfig(tuning(fixture('crash-in-game', { nondeterministic: 'refuse' }), { optimizer: { population: 4, generations: 3, elitism: 1, tournament: 2 } }));
+    // crash-in-game 5: each program crashes in its 5th game (the start's replay check plays 2).
+    const failed = runCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'crash-in-game' } });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^tune2048: run 1 failed: player fixture exited on SIGSEGV; finished games are stored, resume with: tune2048 resume 1 --db /m);
+    const stored = gamesIn(db);
+    const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_MODE: 'good' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(gamesIn(db)).toBeGreaterThan(stored);
+  });
+
+  it('a program whose version changed is refused on resume, naming both versions', async () => {
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(tuning(fixture('slow'))), '--db', db, '--workers', '2']);
+    await waitFor(() => gamesIn(db) >= 4);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_VERSION: '2' } });
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(/player fixture now announces version 2 with parameters bias \(hash [0-9a-f]{16}\), not the version 1 it was set up with/);
+  });
+
+  it('a program that is not deterministic is refused before anything is created, or tuned with a warning', () => {
+    const db = tempDb();
+    const refused = runCli(['tune', '-c', writeConfig(tuning(fixture('random'))), '--db', db]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(/^tune2048: player fixture played seed \d+ twice and chose differently at move \d+: its games are not a function of the seed \(set fitness.player.nondeterministic to "warn" to tune it anyway\)$/);
+    expect(existsSync(db)).toBe(false);
+    const warned = runCli(['tune', '-c', writeConfig(tuning(fixture('random', { nondeterministic: 'warn' }), { optimizer: { population: 2, generations: 1, elitism: 0, tournament: 1 } })), '--db', db]);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toMatch(/warning: player fixture played seed \d+ twice and chose differently/);
+  });
+
+  it('a program that is not there: one line, exit 2, no database', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'ghost', command: ['./ghost-player'] })), '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^tune2048: player ghost was not found \(.*\/ghost-player\)$/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it.each([
+    ['kill -9', 'SIGKILL'],
+    ['Ctrl-C', 'SIGINT'],
+  ] as const)('no program outlives tune2048 or its workers (%s), even one that ignores its closed stdin', async (_name, signal) => {
+    const marker = mkdtempSync(join(tmpdir(), 'tune2048-orphan-'));
+    const copy = join(marker, 'fixture-player.js');
+    writeFileSync(copy, readFileSync(FIXTURE));
+    const db = tempDb();
+    const config = writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'good'] }));
+    const run = startCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'ignore-eof' } });
+    await waitForOutput(run, 'stdout', /^run 1$/m);
+    await waitFor(() => processesWith(copy).length >= 2);
+    run.child.kill(signal);
+    await run.done;
+    await waitFor(() => processesWith(copy).length === 0, 60_000);
+  });
+});
+
+describe("a user's own players", () => {
+  /** The Python example renamed: a player of the user's own, its file in `folder`. */
+  function ownPlayer(folder: string, name: string): void {
+    execFileSync('mkdir', ['-p', folder]);
+    writeFileSync(join(folder, `${name}.py`), readFileSync(join(ROOT, 'examples', 'players', 'python', 'greedy.py'), 'utf8').replace('NAME, VERSION = "greedy-py", "1.0"', `NAME, VERSION = "${name}", "1.0"`));
+    writeFileSync(join(folder, `${name}.json`), JSON.stringify({ format: 'tune2048/player', name, command: ['python3', `${name}.py`] }));
+  }
+
+  it('are found by name in ./configs/players and in the folders TUNE2048_PLAYERS names; their parameter files are contenders alone', () => {
+    const project = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
+    ownPlayer(join(project, 'configs', 'players'), 'mine');
+    ownPlayer(join(elsewhere, 'players'), 'theirs');
+    const env = { ...process.env, TUNE2048_PLAYERS: join(elsewhere, 'players') };
+    const play = (name: string) => runCli(['play', '--player', `external:${name}`, '-n', '1', '--json'], { cwd: project, env });
+    for (const name of ['mine', 'theirs', 'greedy-py']) {
+      const r = play(name);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const unknown = runCli(['play', '--player', 'external:nobody', '-n', '1'], { cwd: project, env });
+    expect(unknown.stderr.trim()).toBe(`tune2048: unknown external player "nobody": a player file's path, or a name among expectimax-c, greedy-py, mine, theirs (the players of ${join(elsewhere, 'players')}, ${join(project, 'configs', 'players')}, ${join(ROOT, 'configs', 'players')}; TUNE2048_PLAYERS names more folders)`);
+    // A parameter file alone: its player found by the name it records.
+    writeFileSync(join(project, 'mine-params.json'), JSON.stringify({ format: 'tune2048/player-params', player: 'mine', version: '1.0', params: { empty: 3 } }));
+    const compared = runCli(['compare', 'mine-params.json', 'external:theirs', '-n', '2', '--json'], { cwd: project, env });
+    expect(compared.code, compared.stderr).toBe(0);
+  });
+
+  it('an exported parameter file records its player: a contender alone where no player of its name is found', () => {
+    const project = mkdtempSync(join(tmpdir(), 'tune2048-own-'));
+    ownPlayer(join(project, 'players'), 'solo');
+    const db = tempDb();
+    const config = writeConfig(tuning({ kind: 'external', name: 'solo', cwd: join(project, 'players'), command: ['python3', 'solo.py'] }, { optimizer: { population: 4, generations: 1, elitism: 1, tournament: 2 }, fitness: { games: 2, player: { kind: 'external', name: 'solo', cwd: join(project, 'players'), command: ['python3', 'solo.py'] } }, validation: { finalists: 1, games: 2 } }));
+    expect(runCli(['tune', '-c', config, '--db', db]).code).toBe(0);
+    const out = join(project, 'solo-tuned.json');
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).definition).toEqual({ command: ['python3', 'solo.py'], cwd: join(project, 'players'), timeoutSec: 60 });
+    const compared = runCli(['compare', out, 'nneonneo', '-n', '2', '-d', '0', '--json'], { cwd: tmpdir() });
+    expect(compared.code, compared.stderr).toBe(0);
+  });
+});
