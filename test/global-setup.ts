@@ -48,6 +48,9 @@ function homeEntries(): Set<string> {
 
 export default function setup(): () => void {
   buildCliIfStale();
+  // dist/ is now these sources compiled: worker processes and threads of code run from the sources run it
+  // (src/util/thread-entry.ts) instead of compiling every module again with tsx as each starts.
+  process.env.TUNE2048_COMPILED = '1';
   const homeBefore = homeEntries();
   const system = tmpdir();
   const ours = (names: string[]) => names.filter((n) => n.startsWith('tune2048'));

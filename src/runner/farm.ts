@@ -28,6 +28,7 @@ import workerFarm from 'worker-farm';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { compiledTwin } from '../util/thread-entry';
 import { BatchFailedError, BatchTimeoutError, RunnerError, RunnerStoppedError } from '../util/errors';
 
 export interface PoolOptions {
@@ -40,11 +41,11 @@ export interface PoolOptions {
 }
 
 
-/** Running from TypeScript sources (tests, tsx): workers need tsx too. */
+/** Running from TypeScript sources (tests, tsx): workers need tsx too, unless they run dist/'s compiled twins (thread-entry.ts). */
 const FROM_SOURCE = __filename.endsWith('.ts');
-const EXT = FROM_SOURCE ? '.ts' : '.js';
-export const DEFAULT_WORKER = join(__dirname, `play-batch${EXT}`);
-const CHILD_MODULE = join(__dirname, `child${EXT}`);
+const moduleFile = (name: string) => (FROM_SOURCE ? (compiledTwin(__dirname, name) ?? join(__dirname, `${name}.ts`)) : join(__dirname, `${name}.js`));
+export const DEFAULT_WORKER = moduleFile('play-batch');
+const CHILD_MODULE = moduleFile('child');
 
 /** Every worker process of every pool of this process, killed when it exits. */
 const allChildren = new Set<ChildProcess>();
