@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { peek } from './helpers/runs';
-import { checkpoints, folders, networkFiles, smallLearnConfig } from './helpers/learn';
+import { checkpoints, networkFiles, smallLearnConfig } from './helpers/learn';
+import { folders } from './helpers/folders';
 
 const dir = folders('tune2048-ntuple-cli-');
 const config = (extra: Record<string, unknown> = {}, where = dir()) => smallLearnConfig(where, extra);

@@ -10,7 +10,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { peek } from './helpers/runs';
-import { checkpoints, exportedNetwork, folders, networkFiles, smallLearnConfig } from './helpers/learn';
+import { checkpoints, exportedNetwork, networkFiles, smallLearnConfig } from './helpers/learn';
+import { folders } from './helpers/folders';
 
 const dir = folders('tune2048-ntuple-cli-');
 const GAMES = 4000;

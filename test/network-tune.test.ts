@@ -16,6 +16,7 @@ import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
 import { loadWeights, type Weights } from '../src/heuristic/weights';
 import { runCli, startCli, waitForOutput } from './helpers/cli';
 import { all } from './helpers/runs';
+import { networkFrontConfig } from './helpers/network';
 
 const dir = mkdtempSync(join(tmpdir(), 'tune2048-network-tune-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -150,17 +151,7 @@ describe('tuning on a learned network', () => {
   it('strength against cost on a network: the front shows each point as it plays (depth, the rule in whole cells or off), and export --point K plays its validated games', () => {
     const db = tempDb();
     const path = join(dir, 'front.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        seed: 5,
-        space: { start: 'defaults', params: { depth: { min: 0, max: 1 }, 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } },
-        optimizer: { kind: 'nsga2', population: 4, generations: 2 },
-        fitness: { games: 2, depth: 1, cost: 'nodes', player: { kind: 'network', file: 'net.bin' } },
-        validation: { front: 4, games: 2 },
-        pool: { batchGames: 2 },
-      }),
-    );
+    writeFileSync(path, JSON.stringify(networkFrontConfig(2)));
     const r = runCli(['tune', '-c', path, '--db', db, '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
     const { front } = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout) as { front: { point: number; candidate: number; params: Record<string, number> }[] };

@@ -3,20 +3,14 @@
  * tune2048 (installed), "npx tune2048 …" in a checkout without it, "node …/main.js …" anywhere else; and a
  * missing database's message names the command that starts what the command looks for.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runCli, runPrinted, startCli, waitForOutput } from './helpers/cli';
 import { SMOKE, writeConfig } from './helpers/runs';
+import { folders } from './helpers/folders';
 
-const dirs: string[] = [];
-const dir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'tune2048-printed-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const dir = folders('tune2048-printed-');
 
 /** The suite's PATH without the folder that has this CLI as tune2048 (test/global-setup.ts): a checkout's user. */
 const notInstalled = { ...process.env, PATH: (process.env.PATH ?? '').split(':').filter((d) => d !== process.env.TUNE2048_TEST_BIN).join(':') };

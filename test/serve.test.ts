@@ -16,7 +16,7 @@ import { launchBrowser, openPage } from './helpers/browser';
 import { runCli, startCli, waitFor, waitForOutput, type RunningCli } from './helpers/cli';
 import { SLOW, SMOKE, gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
 import { handBuiltRun } from './helpers/front-run';
-import { trainSmallNetwork } from './helpers/network';
+import { networkFrontConfig, trainSmallNetwork } from './helpers/network';
 import { PUBLISHED_NETWORK_ROWS } from '../src/report/published';
 
 let browser: Browser;
@@ -326,17 +326,7 @@ describe('tune2048 serve in Chromium', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tune2048-netfront-'));
     await trainSmallNetwork({ tuples: [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]], stages: [{ maxTile: [2, 32768] }], promote: true }, join(dir, 'net.bin'), 4, 1000);
     const config = join(dir, 'front.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        seed: 5,
-        space: { start: 'defaults', params: { depth: { min: 0, max: 1 }, 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } },
-        optimizer: { kind: 'nsga2', population: 4, generations: 2 },
-        fitness: { games: 2, depth: 1, cost: 'nodes', player: { kind: 'network', file: 'net.bin' } },
-        validation: { front: 4, games: 4 },
-        pool: { batchGames: 2 },
-      }),
-    );
+    writeFileSync(config, JSON.stringify(networkFrontConfig(4)));
     const db = tempDb();
     const tuned = runCli(['tune', '-c', config, '--db', db, '--workers', '2']);
     expect(tuned.code, tuned.stderr).toBe(0);

@@ -1,21 +1,9 @@
-/** Learning runs of a small n-tuple network for the CLI tests: temporary folders, a config file, what a run stored. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/** Learning runs of a small n-tuple network for the CLI tests: a config file, what a run stored. */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { runCli } from './cli';
 import { peek } from './runs';
-
-/** A temporary folder made by `dirs()`'s function, removed when the test file ends. */
-export function folders(prefix: string): () => string {
-  const made: string[] = [];
-  afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  return () => {
-    const d = mkdtempSync(join(tmpdir(), prefix));
-    made.push(d);
-    return d;
-  };
-}
 
 /** Four 4-cell tuples (1 MB of tables): a network that learns in seconds. */
 export const SMALL_TUPLES = [[0, 1, 2, 3], [4, 5, 6, 7], [0, 1, 4, 5], [4, 5, 8, 9]];

@@ -14,3 +14,18 @@ export async function trainSmallNetwork(shape: NetworkShape, file: string, seed:
     await training.close();
   }
 }
+
+/**
+ * A two-objective run over a network's search beside `net.bin` in its folder: NSGA-II over the depth (0 or 1)
+ * and the depth rule's two bounds, ranked by the held-out mean and the positions searched a move.
+ */
+export function networkFrontConfig(validationGames: number): Record<string, unknown> {
+  return {
+    seed: 5,
+    space: { start: 'defaults', params: { depth: { min: 0, max: 1 }, 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } },
+    optimizer: { kind: 'nsga2', population: 4, generations: 2 },
+    fitness: { games: 2, depth: 1, cost: 'nodes', player: { kind: 'network', file: 'net.bin' } },
+    validation: { front: 4, games: validationGames },
+    pool: { batchGames: 2 },
+  };
+}
