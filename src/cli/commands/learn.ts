@@ -130,8 +130,10 @@ export function command(): Command {
     .option('--json', 'one JSON object on stdout when it ends')
     .action(async (runId: number, opts: { db: string; json?: boolean; threads?: number; games?: number; learningRate?: number }) => {
       await withLearnStore(opts.db, 'write-existing', async (store) => {
-        const config = parseLearnConfig(store.requireLearnRun(runId).storedConfig, `learning run ${runId}'s stored config`);
-        checkCheckpointFiles(store, runId, config, { whole: true }); // a missing, foreign or changed file: one line, before anything changes
+        const run = store.requireLearnRun(runId);
+        const config = parseLearnConfig(run.storedConfig, `learning run ${runId}'s stored config`);
+        // A missing, foreign or changed file: one line, before anything changes (a run another process trains is refused below, unread).
+        if (statusOf(run).status !== 'running') checkCheckpointFiles(store, runId, config, { whole: true });
         const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
         if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
         const games = opts.games ?? config.games;

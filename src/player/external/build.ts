@@ -56,7 +56,6 @@ export function builtProgram(name: string, program: string, build: readonly stri
   const r = spawnSync(tool, build.slice(1).map((w) => w.replaceAll('{program}', partial)), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.error || r.status !== 0) {
     rmSync(made ?? partial, { recursive: true, force: true }); // a failed build leaves nothing behind
-
     const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT') throw new InputError(`player "${name}": its program ${program} is not built, and building it needs "${tool}", which is not installed${tool === 'cc' || tool === 'gcc' ? ' (on Debian: apt-get install gcc)' : ''}; install it and run this again (the player is built once into ${folder}), or build it yourself: ${asYouWould}`);
     const last = `${r.stderr ?? ''}`.trim().split('\n').filter(Boolean).at(-1) ?? (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
