@@ -349,6 +349,8 @@ describe('tune2048 serve in Chromium', () => {
     expect(await page.$$eval('h2', (h) => h.map((x) => x.textContent))).not.toContain('Step size');
     expect(await page.$eval('#best', (e) => e.textContent)).toMatch(/of the network net\.bin \(sha256 [0-9a-f]{12}…\)/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    // The front's table whole in its box: no column (the settings) hidden behind a scroll.
+    expect(await page.$eval('#front-table', (t) => [t.parentElement!.scrollWidth, t.parentElement!.clientWidth])).toSatisfy(([scroll, client]: number[]) => scroll <= client);
   });
 
   it('no page logged a console error', () => {
