@@ -356,10 +356,16 @@ describe('the network player at a depth', () => {
     const json = join(dir, 'ruled.json');
     writeFileSync(json, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule }));
     expect(networkPlayerSpec(json, { depth: 1, cprob: 1e-4 }).search).toEqual({ depth: 1, cprob: 1e-4, depthRule: rule });
-    // compare's table names the rule beside the depth, as play does.
-    const compared = runCli(['compare', `network:${json}@d1`, `network:${file}@d1`, '-n', '2', '-s', '1', '--workers', '1']);
+    // compare's table names the rule beside the depth, as play does, and tile-downgrading (two players alike but for it were one label).
+    const downgrading = join(dir, 'ruled-down.json');
+    writeFileSync(downgrading, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule, downgradeAt: 2048 }));
+    const compared = runCli(['compare', `network:${json}@d1`, `network:${downgrading}@d1`, `network:${file}@d1`, '-n', '2', '-s', '1', '--workers', '1']);
     expect(compared.code, compared.stderr).toBe(0);
     expect(compared.stdout).toContain('ruled.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty)');
+    expect(compared.stdout).toContain('ruled-down.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty; tile-downgrading at 2048)');
+    const played = runCli(['play', '--player', `network:${downgrading}`, '-d', '1', '-n', '1', '-s', '1', '--workers', '1']);
+    expect(played.code, played.stderr).toBe(0);
+    expect(played.stdout).toContain('(depth 1 + its depth rule + tile-downgrading at 2048, seeds 1..1)');
   });
 
   it('three networks played in turn: the process keeps two, and a forgotten one\'s memory is handed back (a compare of three networks grew past 10 GB a worker)', async () => {
@@ -477,7 +483,7 @@ describe('the network player at a depth', () => {
     const next = /^next: tune2048 (.*)$/m.exec(w.stdout)![1].split(' ');
     const played = runCli([...next.map((a) => (a === '100' ? '2' : a))]);
     expect(played.code, played.stderr).toBe(0);
-    expect(played.stdout).toMatch(/^rule\.json \(network small\.bin\) \(depth 1 \+ its depth rule, seeds 1\.\.2\): 2 games$/m);
+    expect(played.stdout).toMatch(/^rule\.json \(network small\.bin\) \(depth 1 \+ its depth rule \+ tile-downgrading at 16384, seeds 1\.\.2\): 2 games$/m);
     // A full board: the rule searches one layer deeper, and hint says so.
     const full = runCli(['hint', '--player', `network:${rule}`, '-d', '1', '2 4 8 16/32 64 128 256/2 4 8 16/0 0 2 4', '--json']);
     expect(JSON.parse(full.stdout).depth).toBe(2);

@@ -50,6 +50,13 @@ export function ruledDepth(depth: number, empty: number, rule: DepthRule | undef
   return depth;
 }
 
+/** What a network's search adds to its depth, for labels: its depth rule and tile-downgrading (none: empty). */
+export function searchAdditions(search: { depthRule?: DepthRule; downgradeAt?: number }): string[] {
+  const rule = search.depthRule;
+  const sides = rule ? [rule.deeperAtEmpty !== undefined ? `deeper at ≤ ${rule.deeperAtEmpty} empty` : '', rule.shallowerAtEmpty !== undefined ? `shallower at ≥ ${rule.shallowerAtEmpty} empty` : ''].filter(Boolean) : [];
+  return [...(sides.length ? [`depth rule: ${sides.join(', ')}`] : []), ...(search.downgradeAt ? [`tile-downgrading at ${search.downgradeAt}`] : [])];
+}
+
 const settingsSchema = v.strictObject({
   format: v.literal(NETWORK_SETTINGS_FORMAT),
   version: v.literal(1, 'must be 1 (this tune2048 reads version 1 of network player files)'),

@@ -13,6 +13,7 @@ import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult, openGameMemo, type OpenGameMemo } from '../stored-results';
 import { externalContender, namedExternalPlayers } from '../../player/external/resolve';
 import { networkPlayerSpec } from '../../player/network-player';
+import { searchAdditions } from '../../player/network-settings';
 import { networkFileOf } from '../../player/player-ref';
 import { basename } from 'node:path';
 import type { DepthSetting } from '../../player/expectimax';
@@ -200,9 +201,9 @@ export function command(): Command {
           const player = networkPlayerSpec(network, { depth: depth ?? opts.depth, cprob: cprob ?? opts.cprob, msPerMove: opts.msPerMove }, { depth: depth !== undefined || opts.msPerMove !== undefined, cprob: cprob !== undefined });
           const ownDepth = depth ?? (player.search.depth !== opts.depth ? player.search.depth : undefined);
           const ownCprob = cprob ?? (player.search.cprob !== opts.cprob ? player.search.cprob : undefined);
-          // A player file's depth rule changes the depth move by move: the label says so, as play's does.
-          const rule = player.search.depthRule;
-          const ruled = rule ? ` (+ depth rule: ${[rule.deeperAtEmpty !== undefined ? `deeper at ≤ ${rule.deeperAtEmpty} empty` : '', rule.shallowerAtEmpty !== undefined ? `shallower at ≥ ${rule.shallowerAtEmpty} empty` : ''].filter(Boolean).join(', ')})` : '';
+          // A player file's depth rule changes the depth move by move, and downgrading the boards it decides on: the label says so, as play's does.
+          const additions = searchAdditions(player.search);
+          const ruled = additions.length ? ` (+ ${additions.join('; ')})` : '';
           contenders.push({ label: basename(network) + depthSuffix(ownDepth, ownCprob) + ruled, network: player });
           continue;
         }

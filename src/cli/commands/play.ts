@@ -94,7 +94,8 @@ export function command(): Command {
       } else {
         // With a time per move the depth given is a cap: say how deep the games went.
         const reached = summary.meanDepth !== undefined ? `: depth ${summary.meanDepth.toFixed(1)} reached on average` : '';
-        const depth = `depth ${opts.depth}${spec.kind === 'network' && spec.search.depthRule ? ' + its depth rule' : ''}`;
+        const additions = spec.kind === 'network' ? [spec.search.depthRule ? 'its depth rule' : '', spec.search.downgradeAt ? `tile-downgrading at ${spec.search.downgradeAt}` : ''].filter(Boolean) : [];
+        const depth = `depth ${opts.depth}${additions.map((a) => ` + ${a}`).join('')}`;
         const search = spec.kind === 'external' ? 'its own settings' : opts.msPerMove !== undefined ? `up to ${depth} within ${opts.msPerMove} ms a move${reached}` : depth;
         console.log(formatSummary(`${label} (${search}, seeds ${gameSeed(opts.seed, 0)}..${gameSeed(opts.seed, opts.games - 1)})`, summary));
       }
