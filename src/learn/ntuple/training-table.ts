@@ -1,16 +1,11 @@
 /**
  * A learning run's curve as a markdown table anyone can read beside the published one (scripts/training-table.ts):
  * at every `every` games the held-out greedy mean with its 16384 and 32768 rates and the CPU minutes so far,
- * then ziap/2048-tdl's published rows for the same 4×6 recipe (shared/anchors.md; its README history).
+ * then ziap/2048-tdl's published rows for the same 4×6 recipe (report/published.ts; shared/anchors.md).
  */
 import type { CheckpointStats } from './network-run';
+import { ZIAP_4X6_RESTARTS } from '../../report/published';
 import { RATE_TILES, type GamesSummary } from './training';
-
-/** ziap/2048-tdl's 4×6 network, restarts + TD(λ 0.5) + coherence, one stage: its README's rows (greedy = 1-ply; tune2048's depth 2 = 3-ply). */
-export const PUBLISHED_4X6_RESTARTS = [
-  { games: 400_000, greedy: 169_236, threePly: 390_726, r16384: 0.803, r32768: 0.308, source: 'ziap/2048-tdl README history' },
-  { games: 1_000_000, greedy: 201_381, threePly: 419_479, r16384: 0.802, r32768: 0.357, source: 'ziap/2048-tdl README' },
-] as const;
 
 export interface CurvePoint {
   games: number;
@@ -62,6 +57,6 @@ export function trainingTable(points: readonly CurvePoint[], every: number): str
     lines.push(`| ${cells.join(' | ')} |`);
     from = p.games;
   }
-  for (const r of PUBLISHED_4X6_RESTARTS) lines.push(`| published: ${num(r.games)} (${r.source}) | — | ${num(r.greedy)}; 3-ply ${num(r.threePly)} | 3-ply ${pct(r.r16384)} | 3-ply ${pct(r.r32768)} | | | |`);
+  for (const r of ZIAP_4X6_RESTARTS) lines.push(`| published: ${num(r.games)} (${r.source}) | — | ${num(r.greedy)}; 3-ply ${num(r.threePly)} | 3-ply ${pct(r.r16384)} | 3-ply ${pct(r.r32768)} | | | |`);
   return lines;
 }
