@@ -5,6 +5,7 @@ import { InputError } from '../../util/errors';
 import { gameSeed } from '../../player/players';
 import { foregroundPlayer } from '../../player/foreground';
 import { networkFileOf } from '../../player/player-ref';
+import { searchAdditions } from '../../player/network-settings';
 import type { ExternalPlayerSpec, PlayerSpec } from '../../player/spec';
 import { addMoveBudgetOption, addParamsOption, addPlayerOptions, addThreadsOption, cliPlayer, type PlayerCliOptions } from '../player-options';
 import { closeExternalProcess, externalProcessFor, playExternalGame } from '../../player/external/play';
@@ -94,7 +95,7 @@ export function command(): Command {
       } else {
         // With a time per move the depth given is a cap: say how deep the games went.
         const reached = summary.meanDepth !== undefined ? `: depth ${summary.meanDepth.toFixed(1)} reached on average` : '';
-        const additions = spec.kind === 'network' ? [spec.search.depthRule ? 'its depth rule' : '', spec.search.downgradeAt ? `tile-downgrading at ${spec.search.downgradeAt}` : ''].filter(Boolean) : [];
+        const additions = spec.kind === 'network' ? [...(spec.search.depthRule ? ['its depth rule'] : []), ...searchAdditions({ downgradeAt: spec.search.downgradeAt })] : [];
         const depth = `depth ${opts.depth}${additions.map((a) => ` + ${a}`).join('')}`;
         const search = spec.kind === 'external' ? 'its own settings' : opts.msPerMove !== undefined ? `up to ${depth} within ${opts.msPerMove} ms a move${reached}` : depth;
         console.log(formatSummary(`${label} (${search}, seeds ${gameSeed(opts.seed, 0)}..${gameSeed(opts.seed, opts.games - 1)})`, summary));
