@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { runCli, runPrinted, startCli, waitFor } from './helpers/cli';
 import { peek } from './helpers/runs';
-import { checkpoints, networkFiles, smallLearnConfig } from './helpers/learn';
+import { checkpoints, exportedNetwork, networkFiles, smallLearnConfig } from './helpers/learn';
 import { folders } from './helpers/folders';
 
 const dir = folders('tune2048-ntuple-cli-');
@@ -174,6 +174,54 @@ describe('tune2048 learn with an n-tuple network: around the training', () => {
     expect(runCli(['learn', 'resume', '1', '--db', db, '--games', '3000']).code).toBe(0);
   });
 
+  it('keepNetworkEvery: the network at each multiple is kept, the very one a run of that length ends with; learn export --at writes it; a wrong --at or a changed file: one line, exit 2, nothing written', () => {
+    const where = dir();
+    const db = join(where, 'learn.sqlite');
+    const r = runCli(['learn', 'start', '-c', config({ games: 4000, keepNetworkEvery: 2000 }, where), '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    // The reference: the same config (one thread: exact to the bit) run to 2,000 games only.
+    const short = dir();
+    const shortDb = join(short, 'learn.sqlite');
+    expect(runCli(['learn', 'start', '-c', config({ games: 2000 }, short), '--db', shortDb]).code).toBe(0);
+    const at2000 = exportedNetwork(shortDb, short);
+    expect(networkFiles(db).sort()).toEqual(['kept-1-2000.bin', 'kept-1-4000.bin', 'learn-1-4000.bin']);
+    const shown = JSON.parse(runCli(['learn', 'show', '1', '--db', db, '--json']).stdout) as { keptNetworks: number[] };
+    expect(shown.keptNetworks).toEqual([2000, 4000]);
+    // The hint learn show prints works as printed and writes the network at 2,000 games.
+    const text = runCli(['learn', 'show', '1', '--db', db], { cwd: where }).stdout;
+    const hint = /^networks kept at 2000, 4000 games; write one with: (.*)$/m.exec(text)![1];
+    expect(hint).toBe(`tune2048 learn export 1 --at 2000 --out network-1-2000.bin --db ${db}`);
+    expect(runPrinted(hint, { cwd: where }).code).toBe(0);
+    expect(readFileSync(join(where, 'network-1-2000.bin')).equals(at2000)).toBe(true);
+    expect(readFileSync(join(where, 'network-1-2000.bin')).equals(exportedNetwork(db, where))).toBe(false);
+    const out = join(where, 'out.bin');
+    const refused = (args: string[], message: RegExp) => {
+      const e = runCli(['learn', 'export', '1', '--db', db, '--out', out, ...args]);
+      expect([e.code, e.stderr.trim().split('\n').length], e.stderr).toEqual([2, 1]);
+      expect(e.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    };
+    refused(['--at', '3000'], /^tune2048: --at: learning run 1 kept no network at 3000 games \(its config keeps one every 2000 games; it holds the networks at 2000, 4000 games\)$/m);
+    refused(['--at', '5000'], /^tune2048: --at: learning run 1 has no checkpoint at 5000 games \(it holds the networks at 2000, 4000 games\)$/m);
+    refused(['--at', '0'], /--at/);
+    const kept = join(`${db}.networks`, 'kept-1-2000.bin');
+    const bytes = readFileSync(kept);
+    const changed = Buffer.from(bytes);
+    changed[changed.length - 1] ^= 1;
+    rmSync(kept); // a new file, not the checkpoint's hard link changed in place
+    writeFileSync(kept, changed);
+    refused(['--at', '2000'], /network file ".*kept-1-2000\.bin" is not the one its checkpoint stored/);
+    // The latest checkpoint's network is untouched by it.
+    expect(runCli(['learn', 'export', '1', '--db', db, '--out', out, '--at', '4000']).code).toBe(0);
+    expect(readFileSync(out).equals(exportedNetwork(db, where))).toBe(true);
+    // A kill between the checkpoint at 4,000 games and its keeping: the next resume keeps it, then goes on.
+    rmSync(join(`${db}.networks`, 'kept-1-4000.bin'));
+    const resumed = runCli(['learn', 'resume', '1', '--db', db, '--games', '6000']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(networkFiles(db).sort()).toEqual(['kept-1-2000.bin', 'kept-1-4000.bin', 'kept-1-6000.bin', 'learn-1-6000.bin']);
+    expect(readFileSync(join(`${db}.networks`, 'kept-1-4000.bin')).equals(readFileSync(out))).toBe(true);
+  });
+
   it('bad configs: one line naming the field, exit 2, no database created', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ network: { tuples: [[0, 1, 1]] } }, /network\.tuples\[0\]: cell 1 is repeated/],
@@ -185,8 +233,8 @@ describe('tune2048 learn with an n-tuple network: around the training', () => {
       [{ threads: 0 }, /threads/],
       [{ rateChanges: [{ games: 4000, learningRate: 0.05 }, { games: 4000, learningRate: 0.02 }] }, /field "rateChanges\.1\.games": 4000 must be above the change before it \(4000\)/],
       [{ rateChanges: [{ games: 4000, learningRate: 2 }] }, /field "rateChanges\.0\.learningRate": must be at most 1/],
-      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /field "rateChanges": threads, heldOut, rateChanges, coherence, lambda and restarts are for n-tuple networks/],
-      [{ network: undefined, threads: undefined, heldOut: undefined, lambda: 0.5 }, /field "lambda": threads, heldOut, rateChanges, coherence, lambda and restarts are for n-tuple networks/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, rateChanges: [{ games: 10, learningRate: 0.05 }] }, /field "rateChanges": threads, heldOut, rateChanges, coherence, lambda, restarts and keepNetworkEvery are for n-tuple networks/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, lambda: 0.5 }, /field "lambda": threads, heldOut, rateChanges, coherence, lambda, restarts and keepNetworkEvery are for n-tuple networks/],
       [{ network: undefined, threads: undefined, heldOut: undefined, restarts: {} }, /field "restarts": .* are for n-tuple networks/],
       [{ lambda: 1.5 }, /field "lambda": must be from 0 to 1/],
       [{ lambda: -0.1 }, /field "lambda": must be from 0 to 1/],
@@ -197,6 +245,9 @@ describe('tune2048 learn with an n-tuple network: around the training', () => {
       [{ restarts: { minMoves: 2.5 } }, /field "restarts\.minMoves": must be a whole number/],
       [{ restarts: { maxInRow: 0 } }, /field "restarts\.maxInRow": must be at least 1/],
       [{ restarts: { every: 3 } }, /restarts.*every/],
+      [{ keepNetworkEvery: 1500 }, /field "keepNetworkEvery": 1500 is not a multiple of checkpointEvery \(1000\)/],
+      [{ keepNetworkEvery: 0 }, /field "keepNetworkEvery": must be at least 1/],
+      [{ network: undefined, threads: undefined, heldOut: undefined, keepNetworkEvery: 2000 }, /field "keepNetworkEvery": .* are for n-tuple networks/],
     ];
     for (const [change, message] of cases) {
       const db = join(dir(), 'never.sqlite');

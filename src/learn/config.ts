@@ -69,10 +69,12 @@ export const learnConfigSchema = v.strictObject({
   /** Games between stored checkpoints (a kill -9 loses at most this many). */
   checkpointEvery: v.optional(count, 2000),
   /**
-   * Late starts (multi-stage TD, Yeh et al. 2016): greedy games never make the large tiles, so the lines
-   * holding them are never learned. A share of the training games starts instead from boards a stronger
-   * player reaches: the first board of each of its games that holds `maxTile`.
+   * N-tuple networks: the network of every checkpoint at a multiple of this many games is kept (a network
+   * file each, beside the latest's), so the run's curve can be measured under the search afterwards
+   * (`learn export RUN --at GAMES`). Absent: only the latest checkpoint's network is kept. A multiple of
+   * checkpointEvery.
    */
+  keepNetworkEvery: v.optional(count),
   /**
    * An n-tuple network (trained in WebAssembly, tables in a file beside the database) instead of the line
    * network: base tuples as cell lists (k = 4·row + col), stages by the largest tile, lazy promotion.
@@ -93,6 +95,11 @@ export const learnConfigSchema = v.strictObject({
       seed: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(2 ** 31 - 1)),
     }),
   ),
+  /**
+   * Late starts (multi-stage TD, Yeh et al. 2016): greedy games never make the large tiles, so the lines
+   * holding them are never learned. A share of the training games starts instead from boards a stronger
+   * player reaches: the first board of each of its games that holds `maxTile`.
+   */
   starts: v.optional(
     v.strictObject({
       /** The player that reaches them: weights (preset or file) searched at `depth`. */
@@ -115,9 +122,11 @@ export function parseLearnConfig(data: unknown, origin = 'learning config'): Lea
   const config = result.output;
   if (config.network) checkShape(config.network, origin);
   else {
-    const only = (['threads', 'heldOut', 'rateChanges', 'coherence', 'lambda', 'restarts'] as const).filter((k) => config[k] !== undefined);
-    if (only.length > 0) throw new InputError(`${origin}: field "${only[0]}": threads, heldOut, rateChanges, coherence, lambda and restarts are for n-tuple networks (add "network": {})`);
+    const only = (['threads', 'heldOut', 'rateChanges', 'coherence', 'lambda', 'restarts', 'keepNetworkEvery'] as const).filter((k) => config[k] !== undefined);
+    if (only.length > 0) throw new InputError(`${origin}: field "${only[0]}": threads, heldOut, rateChanges, coherence, lambda, restarts and keepNetworkEvery are for n-tuple networks (add "network": {})`);
   }
+  const every = config.checkpointEvery;
+  if (config.keepNetworkEvery !== undefined && config.keepNetworkEvery % every !== 0) throw new InputError(`${origin}: field "keepNetworkEvery": ${config.keepNetworkEvery} is not a multiple of checkpointEvery (${every}): networks are kept at checkpoints`);
   const changes = config.rateChanges ?? [];
   const back = changes.findIndex((c, k) => k > 0 && c.games <= changes[k - 1].games);
   if (back >= 0) throw new InputError(`${origin}: field "rateChanges.${back}.games": ${changes[back].games} must be above the change before it (${changes[back - 1].games})`);

@@ -4,7 +4,7 @@ import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
 import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
-import { checkCheckpointFiles, checkNetworkResources, describeNetworkRun, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
+import { checkCheckpointFiles, checkNetworkResources, describeNetworkRun, keptNetworkFile, keptNetworks, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
 import { copyNetworkFile, readNetworkFile, readStoredNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
 import { readZiapWeights, toZiapTables, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
@@ -111,7 +111,7 @@ export function command(): Command {
       const config = loadLearnConfig(opts.config);
       if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
       const shape = networkShapeOf(config);
-      if (shape) checkNetworkResources(shape, opts.db, config.coherence);
+      if (shape) checkNetworkResources(shape, opts.db, config);
       await withLearnStore(opts.db, 'write', async (store) => {
         if (opts.threads !== undefined && !config.network) throw new InputError('--threads is for n-tuple networks (a config with "network"); line tables train on one thread');
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });
@@ -231,7 +231,7 @@ export function command(): Command {
     });
   learn
     .command('export')
-    .description("write a learning run's tables (its latest checkpoint): an n-tuple network's network file, or a line-table file and optionally weights that add it; with --format ziap, a run's or a network file's network in ziap/2048-tdl's layout")
+    .description("write a learning run's tables (its latest checkpoint, or with --at one it kept): an n-tuple network's network file, or a line-table file and optionally weights that add it; with --format ziap, a run's or a network file's network in ziap/2048-tdl's layout")
     .argument('<run>', 'learning run id (with --format ziap, also a network file)', (s: string) => (/^\d+$/.test(s) ? parseRunId(s) : s))
     .addOption(dbOption())
     .requiredOption('-o, --out <file>', 'the network or line-table file to write')
@@ -243,9 +243,10 @@ export function command(): Command {
     })
     .option('--weights-out <file>', 'where to write those weights (default: stdout)')
     .option('--format <format>', "n-tuple networks: tune2048 (a network file, the default) or ziap (ziap/2048-tdl's STRUCTURE/weights.bin: raw float32 tables, for a one-stage network of one of its structures, e.g. the default four 6-tuples = nw4x6)", 'tune2048')
+    .option('--at <games>', "n-tuple networks: the network the run kept at this many games (its config's keepNetworkEvery; learn show lists them) instead of its latest", parseIntegerOption('--at', 1))
     .option('--force', 'overwrite --out (and --weights-out) when they exist: a network written over another breaks every player file that names it')
     .option('--json', 'one JSON object on stdout: {run, out, sha256, games, weights}')
-    .action(async (runId: number | string, opts: { db: string; out: string; base?: string; weight?: number; weightsOut?: string; json?: boolean; format: string; force?: boolean }) => {
+    .action(async (runId: number | string, opts: { db: string; out: string; base?: string; weight?: number; weightsOut?: string; json?: boolean; format: string; force?: boolean; at?: number }) => {
       if (opts.format !== 'tune2048' && opts.format !== 'ziap') throw new InputError(`--format: "${opts.format}" is not a format (tune2048 or ziap)`);
       if (opts.format === 'ziap') return exportZiap(runId, opts);
       if (typeof runId === 'string') throw new InputError(`<run>: "${runId}" is not a learning run id (a network file is exported only --format ziap; it is already a tune2048 network file)`);
@@ -258,13 +259,14 @@ export function command(): Command {
         const run = store.requireLearnRun(runId);
         if ((run.storedConfig as LearnConfig).network) {
           if (base) throw new InputError(`learning run ${runId} is an n-tuple network: it plays on its own (--player network:FILE), not as a term added to weights`);
-          const last = latestNetwork(store, runId);
+          const last = networkOf(store, runId, opts.at);
           const hash = await copyNetworkFile(last.path, opts.out, last.sha256);
           console.error(`wrote ${opts.out} (sha256 ${hash})`);
           if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, weights: null }));
           else console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, '-n', '100'])}`);
           return;
         }
+        if (opts.at !== undefined) throw new InputError(`--at is for n-tuple networks; learning run ${runId} learns line tables and keeps only its latest`);
         const { net, games } = learnState(store, runId);
         if (games === 0) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
         if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its tables after ${games} games`);
@@ -315,18 +317,35 @@ export function command(): Command {
   return learn;
 }
 
-/** A network run's latest checkpoint (its network file and the hash it stored); a run not finished is said on stderr. */
-function latestNetwork(store: Store, runId: number): { path: string; sha256: string; games: number } {
+/**
+ * A network run's network file and the hash its checkpoint stored: the latest checkpoint's (a run not
+ * finished is said on stderr), or with `at` the one kept at that many games (config keepNetworkEvery).
+ */
+function networkOf(store: Store, runId: number, at?: number): { path: string; sha256: string; games: number } {
   const run = store.requireLearnRun(runId);
   const last = store.lastLearnCheckpoint(runId);
   if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
-  if (run.status !== 'finished') console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
-  return { path: storedNetworkPath(store.path, last.tableFile), sha256: last.tableSha256!, games: last.games };
+  if (at === undefined || at === last.games) {
+    if (run.status !== 'finished' && at === undefined) console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
+    return { path: storedNetworkPath(store.path, last.tableFile), sha256: last.tableSha256!, games: last.games };
+  }
+  const kept = keptNetworks(store, runId);
+  const held = [...new Set([...kept, last.games])].sort((a, b) => a - b);
+  const which = `it holds the network${held.length === 1 ? '' : 's'} at ${held.join(', ')} games`;
+  const point = store.learnCurve(runId).find((c) => c.games === at);
+  if (!point) throw new InputError(`--at: learning run ${runId} has no checkpoint at ${at} games (${which})`);
+  const path = keptNetworkFile(store.path, runId, at);
+  if (!kept.includes(at)) {
+    const every = (run.storedConfig as LearnConfig).keepNetworkEvery;
+    throw new InputError(`--at: learning run ${runId} kept no network at ${at} games (${every ? `its config keeps one every ${every} games` : 'its config sets no keepNetworkEvery'}; ${which})`);
+  }
+  return { path, sha256: point.tableSha256!, games: at };
 }
 
 /** learn export RUN|NET.bin --format ziap: the network (a run's latest checkpoint's, or a network file's) in ziap/2048-tdl's layout. */
-async function exportZiap(runId: number | string, opts: { db: string; out: string; base?: string; force?: boolean; json?: boolean }): Promise<void> {
+async function exportZiap(runId: number | string, opts: { db: string; out: string; base?: string; force?: boolean; json?: boolean; at?: number }): Promise<void> {
   if (opts.base !== undefined) throw new InputError('--base is for line tables; --format ziap writes a network');
+  if (typeof runId === 'string' && opts.at !== undefined) throw new InputError('--at picks a checkpoint of a learning run; a network file is one network');
   checkOutputPath(opts.out, { force: opts.force });
   const write = (file: { shape: NetworkShape; tables: Float32Array[] }) => {
     const { structure, tables } = toZiapTables(file.shape, file.tables);
@@ -342,7 +361,7 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
   }
   await withLearnStore(opts.db, 'read', (store) => {
     if (!(store.requireLearnRun(runId).storedConfig as LearnConfig).network) throw new InputError(`learning run ${runId} learns line tables; --format ziap writes an n-tuple network`);
-    const last = latestNetwork(store, runId);
+    const last = networkOf(store, runId, opts.at);
     const { structure, hash } = write(readStoredNetworkFile(last.path, last.sha256));
     if (opts.json) console.log(JSON.stringify({ run: runId, out: opts.out, sha256: hash, games: last.games, structure }));
     else console.log(`ziap/2048-tdl reads it as ${structure}/weights.bin (built with STRUCTURE=${structure})`);
@@ -353,7 +372,8 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
 function showNetworkRun(store: Store, runId: number, json: boolean): void {
   const run = store.requireLearnRun(runId);
   const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
-  if (json) return console.log(JSON.stringify({ ...run, ...statusFields(run), curve }));
+  const kept = keptNetworks(store, runId);
+  if (json) return console.log(JSON.stringify({ ...run, ...statusFields(run), curve, keptNetworks: kept }));
   console.log(`learning run ${run.id} (${run.name}): ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
   // With restarts a training game is several episodes: how many, on average, over the last 1,000 games.
   const episodes = curve.some((c) => c.recent.episodes !== undefined);
@@ -378,6 +398,10 @@ function showNetworkRun(store: Store, runId: number, json: boolean): void {
   if (points.length >= 2) {
     console.log('');
     console.log(textChart(points, { xLabel: 'training minutes', yLabel: 'held-out greedy mean' }));
+  }
+  if (kept.length > 0) {
+    const out = freeOutputName(`network-${runId}-${kept[0]}`, 'bin');
+    console.log(`\nnetworks kept at ${kept.join(', ')} games; write one with: ${suggest(`learn export ${runId} --at ${kept[0]} --out ${out}`, store.path)}`);
   }
   resumeHint(store, run, curve.at(-1)?.games ?? 0);
 }

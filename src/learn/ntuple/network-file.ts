@@ -313,7 +313,6 @@ function tablesOf(shape: NetworkShape): Float32Array[] {
   return shape.stages.flatMap(() => shape.tuples.map((cells) => new Float32Array(tableEntries(cells))));
 }
 
-/** A checkpoint's network file whose hash is not the one its checkpoint stored. */
 /** The SHA-256 of a whole file, read 16 MiB at a time (a missing file says so in one line). */
 export function fileHash(path: string, what = 'network file'): string {
   const fd = openFile(path, what);
@@ -327,6 +326,7 @@ export function fileHash(path: string, what = 'network file'): string {
   }
 }
 
+/** A checkpoint's network file whose hash is not the one its checkpoint stored. */
 function notStored(path: string, found: string, stored: string): InputError {
   return new InputError(`network file "${path}" is not the one its checkpoint stored (sha256 ${found.slice(0, 12)}…, stored ${stored.slice(0, 12)}…)`);
 }

@@ -9,7 +9,7 @@
  * one thread a run stopped anywhere (Ctrl-C at a game boundary; kill -9: from its latest checkpoint) and
  * resumed ends with exactly the tables of a run never stopped.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync } from 'node:fs';
 import { freemem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Store } from '../../store/store';
@@ -69,6 +69,49 @@ export function storedNetworkPath(storePath: string, rel: string): string {
   return join(networksDir(storePath), basename(rel));
 }
 
+/** The network kept at `games` games (config keepNetworkEvery): a name of its own, which no later checkpoint deletes. */
+export function keptNetworkFile(storePath: string, runId: number, games: number): string {
+  return join(networksDir(storePath), `kept-${runId}-${games}.bin`);
+}
+
+/** Networks a run still has to keep from `done` games to its end, beyond the latest checkpoint's (which the last one shares). */
+function keptAhead(config: LearnConfig, done: number): number {
+  const every = config.keepNetworkEvery;
+  if (!every) return 0;
+  return Math.floor(config.games / every) - Math.floor(done / every) - (config.games % every === 0 ? 1 : 0);
+}
+
+/**
+ * Keeps the checkpoint's network file `file` at `games` under its kept name when `games` is a multiple of
+ * keepNetworkEvery: a hard link (no byte copied; the data stays when the checkpoint's own name is deleted), a
+ * copy where the file system has none (written aside and renamed: a kill leaves no half file under the name).
+ */
+function keepIfDue(config: LearnConfig, storePath: string, runId: number, games: number, file: string): void {
+  const every = config.keepNetworkEvery;
+  if (!every || games === 0 || games % every !== 0) return;
+  const kept = keptNetworkFile(storePath, runId, games);
+  if (existsSync(kept)) return;
+  try {
+    linkSync(file, kept);
+  } catch {
+    try {
+      copyFileSync(file, `${kept}.part`);
+      renameSync(`${kept}.part`, kept);
+    } catch (e) {
+      rmSync(`${kept}.part`, { force: true });
+      throw e;
+    }
+  }
+}
+
+/** The checkpoints (games) whose network a run has kept, oldest first: its kept files there now. */
+export function keptNetworks(store: Store, runId: number): number[] {
+  return store
+    .learnCurve(runId)
+    .map((c) => c.games)
+    .filter((games) => existsSync(keptNetworkFile(store.path, runId, games)));
+}
+
 /** A checkpoint's files, as many bytes as training holds in memory: the network file, and with coherence its accumulators (twice its tables). */
 function checkpointBytes(shape: NetworkShape, coherence: boolean): number {
   return (coherence ? 3 : 1) * networkFileBytes(shape);
@@ -80,15 +123,17 @@ function checkpointBytes(shape: NetworkShape, coherence: boolean): number {
  * disk two checkpoints' files (a checkpoint's files are written before the previous one's go). Called
  * before anything is created.
  */
-export function checkNetworkResources(shape: NetworkShape, storePath: string, coherence = false): void {
+export function checkNetworkResources(shape: NetworkShape, storePath: string, config: LearnConfig): void {
+  const coherence = config.coherence ?? false;
   const bytes = checkpointBytes(shape, coherence);
   if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network (${describeShape(shape)}${coherence ? ', with temporal coherence accumulators' : ''}) needs ${formatBytes(bytes)} of memory to train and this machine has ${formatBytes(freemem())} free`);
-  checkDisk(dirname(resolve(storePath)), shape, coherence);
+  checkDisk(dirname(resolve(storePath)), shape, coherence, keptAhead(config, 0));
 }
 
-function checkDisk(dir: string, shape: NetworkShape, coherence: boolean): void {
-  // Two checkpoints' files (the next is written before the previous goes), each with its accumulators under coherence.
-  const need = 2 * checkpointBytes(shape, coherence);
+function checkDisk(dir: string, shape: NetworkShape, coherence: boolean, kept: number): void {
+  // Two checkpoints' files (the next is written before the previous goes), each with its accumulators under
+  // coherence, and the networks the run is still to keep (keepNetworkEvery).
+  const need = 2 * checkpointBytes(shape, coherence) + kept * networkFileBytes(shape);
   let free: number;
   try {
     const s = statfsSync(dir);
@@ -96,7 +141,8 @@ function checkDisk(dir: string, shape: NetworkShape, coherence: boolean): void {
   } catch {
     return; // a file system that cannot say: the write will tell
   }
-  if (free < need) throw new InputError(`a checkpoint of this network needs ${formatBytes(need)} free on the disk of "${dir}" (two checkpoints' files of ${formatBytes(need / 2)}); it has ${formatBytes(free)}`);
+  const keeping = kept > 0 ? ` and ${kept} kept network${kept === 1 ? '' : 's'} of ${formatBytes(networkFileBytes(shape))} (keepNetworkEvery)` : '';
+  if (free < need) throw new InputError(`a checkpoint of this network needs ${formatBytes(need)} free on the disk of "${dir}" (two checkpoints' files of ${formatBytes(checkpointBytes(shape, coherence))}${keeping}); it has ${formatBytes(free)}`);
 }
 
 /** Network files of this run no checkpoint names (a kill between writing one and naming it, or before deleting the old one). */
@@ -157,7 +203,7 @@ export async function runNetworkLearning(
   const dir = networksDir(store.path);
   mkdirSync(dir, { recursive: true });
   const coherence = config.coherence ?? false;
-  checkDisk(dir, shape, coherence);
+  checkDisk(dir, shape, coherence, keptAhead(config, store.lastLearnCheckpoint(runId)?.games ?? 0));
   checkCheckpointFiles(store, runId, config);
   const before = store.requireLearnRun(runId);
   store.acquireLearnRun(runId);
@@ -202,6 +248,8 @@ export async function runNetworkLearning(
     }
     loaded = true;
     removeStrays(dir, runId, last?.tableFile ? basename(last.tableFile) : null);
+    // A kill between a checkpoint and its keeping: kept now, from the same file.
+    if (last?.tableFile) keepIfDue(config, store.path, runId, last.games, storedNetworkPath(store.path, last.tableFile));
     let trainMs = 0;
     let chunkStart: number | null = null; // while the threads train: progress counts the chunk under way
     let cpuUs = 0;
@@ -246,6 +294,7 @@ export async function runNetworkLearning(
         rmSync(accumulatorsFile(file.abs), { force: true });
         throw e;
       }
+      keepIfDue(config, store.path, runId, state.games, file.abs);
       if (previous) {
         const old = storedNetworkPath(store.path, previous);
         rmSync(old, { force: true });
