@@ -78,7 +78,7 @@ export function keptNetworkFile(storePath: string, runId: number, games: number)
 function keptAhead(config: LearnConfig, done: number): number {
   const every = config.keepNetworkEvery;
   if (!every) return 0;
-  return Math.floor(config.games / every) - Math.floor(done / every) - (config.games % every === 0 ? 1 : 0);
+  return Math.max(0, Math.floor(config.games / every) - Math.floor(done / every) - (config.games % every === 0 ? 1 : 0));
 }
 
 /**
