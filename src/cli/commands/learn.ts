@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { relative, dirname, resolve } from 'node:path';
 import type { Board } from '../../engine/board';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
-import { loadLearnConfig, networkShapeOf, parseLearnConfig, type LearnConfig } from '../../learn/config';
+import { loadLearnConfig, parseLearnConfig, type LearnConfig } from '../../learn/config';
 import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
 import { checkCheckpointFiles, checkNetworkResources, describeNetworkRun, keptNetworkFile, keptNetworks, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
@@ -110,8 +110,7 @@ export function command(): Command {
     .action(async (opts: { config: string; db: string; json?: boolean; threads?: number }) => {
       const config = loadLearnConfig(opts.config);
       if (config.starts) loadWeights(config.starts.weights); // a bad name fails before anything is written
-      const shape = networkShapeOf(config);
-      if (shape) checkNetworkResources(shape, opts.db, config);
+      checkNetworkResources(config, opts.db);
       await withLearnStore(opts.db, 'write', async (store) => {
         if (opts.threads !== undefined && !config.network) throw new InputError('--threads is for n-tuple networks (a config with "network"); line tables train on one thread');
         const runId = store.createLearnRun({ name: config.name, storedConfig: config });
@@ -329,10 +328,11 @@ function networkOf(store: Store, runId: number, at?: number): { path: string; sh
     if (run.status !== 'finished' && at === undefined) console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
     return { path: storedNetworkPath(store.path, last.tableFile), sha256: last.tableSha256!, games: last.games };
   }
-  const kept = keptNetworks(store, runId);
+  const curve = store.learnCurve(runId);
+  const kept = keptNetworks(store.path, runId, curve);
   const held = [...new Set([...kept, last.games])].sort((a, b) => a - b);
   const which = `it holds the network${held.length === 1 ? '' : 's'} at ${held.join(', ')} games`;
-  const point = store.learnCurve(runId).find((c) => c.games === at);
+  const point = curve.find((c) => c.games === at);
   if (!point) throw new InputError(`--at: learning run ${runId} has no checkpoint at ${at} games (${which})`);
   const path = keptNetworkFile(store.path, runId, at);
   if (!kept.includes(at)) {
@@ -372,7 +372,7 @@ async function exportZiap(runId: number | string, opts: { db: string; out: strin
 function showNetworkRun(store: Store, runId: number, json: boolean): void {
   const run = store.requireLearnRun(runId);
   const curve = store.learnCurve(runId).map((c) => ({ games: c.games, at: c.at, ...(c.stats as CheckpointStats) }));
-  const kept = keptNetworks(store, runId);
+  const kept = keptNetworks(store.path, runId, curve);
   if (json) return console.log(JSON.stringify({ ...run, ...statusFields(run), curve, keptNetworks: kept }));
   console.log(`learning run ${run.id} (${run.name}): ${learnStatus(run)}${run.error ? ` (${run.error})` : ''}; ${describeNetworkRun(run.storedConfig as LearnConfig)}`);
   // With restarts a training game is several episodes: how many, on average, over the last 1,000 games.

@@ -104,12 +104,9 @@ function keepIfDue(config: LearnConfig, storePath: string, runId: number, games:
   }
 }
 
-/** The checkpoints (games) whose network a run has kept, oldest first: its kept files there now. */
-export function keptNetworks(store: Store, runId: number): number[] {
-  return store
-    .learnCurve(runId)
-    .map((c) => c.games)
-    .filter((games) => existsSync(keptNetworkFile(store.path, runId, games)));
+/** Of a run's checkpoints (`curve`, as store.learnCurve gives them), the games of those whose network it has kept, oldest first: its kept files there now. */
+export function keptNetworks(storePath: string, runId: number, curve: readonly { games: number }[]): number[] {
+  return curve.map((c) => c.games).filter((games) => existsSync(keptNetworkFile(storePath, runId, games)));
 }
 
 /** A checkpoint's files, as many bytes as training holds in memory: the network file, and with coherence its accumulators (twice its tables). */
@@ -120,10 +117,12 @@ function checkpointBytes(shape: NetworkShape, coherence: boolean): number {
 /**
  * Refuses to start a network the machine cannot hold, saying how much it needs: its memory (the tables in
  * one WebAssembly memory, three times over with temporal coherence's accumulators), and on the database's
- * disk two checkpoints' files (a checkpoint's files are written before the previous one's go). Called
- * before anything is created.
+ * disk two checkpoints' files (a checkpoint's files are written before the previous one's go) and the
+ * networks it is to keep. Called before anything is created; a config of line tables has nothing to check.
  */
-export function checkNetworkResources(shape: NetworkShape, storePath: string, config: LearnConfig): void {
+export function checkNetworkResources(config: LearnConfig, storePath: string): void {
+  const shape = networkShapeOf(config);
+  if (!shape) return;
   const coherence = config.coherence ?? false;
   const bytes = checkpointBytes(shape, coherence);
   if (bytes > freemem() + 256 * 2 ** 20) throw new InputError(`the network (${describeShape(shape)}${coherence ? ', with temporal coherence accumulators' : ''}) needs ${formatBytes(bytes)} of memory to train and this machine has ${formatBytes(freemem())} free`);
