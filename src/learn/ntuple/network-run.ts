@@ -144,7 +144,7 @@ function checkDisk(dir: string, shape: NetworkShape, coherence: boolean, kept: n
   if (free < need) throw new InputError(`a checkpoint of this network needs ${formatBytes(need)} free on the disk of "${dir}" (two checkpoints' files of ${formatBytes(checkpointBytes(shape, coherence))}${keeping}); it has ${formatBytes(free)}`);
 }
 
-/** Network files of this run no checkpoint names (a kill between writing one and naming it, or before deleting the old one). */
+/** Network files of this run no checkpoint names (a kill between writing one and naming it, or before deleting the old one), and a kept network's copy a kill left half written. */
 function removeStrays(dir: string, runId: number, keep: string | null): void {
   let names: string[];
   try {
@@ -153,7 +153,8 @@ function removeStrays(dir: string, runId: number, keep: string | null): void {
     return;
   }
   const kept = keep === null ? [] : [keep, accumulatorsFile(keep)];
-  for (const name of names) if (name.startsWith(`learn-${runId}-`) && !kept.includes(name)) rmSync(join(dir, name), { force: true });
+  const stray = (name: string) => (name.startsWith(`learn-${runId}-`) && !kept.includes(name)) || (name.startsWith(`kept-${runId}-`) && name.endsWith('.part'));
+  for (const name of names) if (stray(name)) rmSync(join(dir, name), { force: true });
 }
 
 export interface NetworkProgress {
