@@ -146,7 +146,7 @@ describe('which points are validated', () => {
     const network = { sha256: 'x', stages: 1, start: space.start };
     const keyOf = (g: readonly number[]) => playerKey(networkSpec(config, network, space.toSettings(g)));
     const genome = (deeper: number, shallower: number) => [(deeper + 1) / 7, (shallower - 2) / 15];
-    const candidate = (id: number, g: number[]) => ({ id, runId: 1, generation: 0, idx: id, genome: g, params: space.params(g), origin: 'init', parents: [], fitness: null, validation: null });
+    const candidate = (id: number, g: number[]) => ({ id, runId: 1, generation: 0, idx: id, genome: g, params: space.params(g), origin: 'init', parents: [], fitness: null, validation: null, prediction: null, confirmation: null });
     const cands = [candidate(1, genome(2.2, 16.4)), candidate(2, genome(2.4, 16.3)), candidate(3, genome(4, 14))];
     expect(space.playedParams(cands[0].genome)).toEqual(space.playedParams(cands[1].genome));
     expect(keyOf(cands[0].genome)).toBe(keyOf(cands[1].genome));

@@ -55,7 +55,8 @@ describe('the start is validated beside the finalists', () => {
   it("every optimizer's first generation holds the start itself", () => {
     const start = [0.1, 0.5, 0.9];
     const rng = () => seedrandom.alea('x');
-    const optimizers = ['ga', 'random', 'cmaes', 'regression', 'surrogate'].map((kind) => createOptimizer(smokeConfig({ optimizer: { kind, population: 6, generations: 2 } })));
+    const space = { size: 3, canonical: (g: readonly number[]) => [...g] };
+    const optimizers = ['ga', 'random', 'cmaes', 'regression', 'surrogate', 'model'].map((kind) => createOptimizer(smokeConfig({ optimizer: { kind, population: 6, generations: 2 } }), space));
     for (const o of optimizers) expect(o.initial(start, rng()).candidates.map((c) => c.genome)).toContainEqual(start);
   });
 

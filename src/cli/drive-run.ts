@@ -3,6 +3,7 @@ import { describeModel } from '../tuner/optimizer';
 import { loadRunProblem } from '../tuner/run-problem';
 import { hasFront } from '../tuner/front';
 import { describeStartVerdict } from '../tuner/start-verdict';
+import { describeFinalist } from '../tuner/validation';
 import { Tuner, type TuneEvent, type TuneProgress } from '../tuner/tuner';
 import type { Store } from '../store/store';
 import { freeOutputName, shellWord, suggest } from '../util/command-hint';
@@ -117,7 +118,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       );
     } else if (e.event === 'validation-finished') {
       endProgress();
-      for (const f of e.finalists) out(`${f.start ? 'the start,' : 'finalist'} candidate ${f.candidate}: fitness ${fmt(f.fitness)} (in-sample)  validation ${fmt(f.validation)} (held-out)`);
+      for (const f of e.finalists) out(describeFinalist(f, fmt));
       if (e.verdict) out(describeStartVerdict(e.verdict));
     }
   };

@@ -7,7 +7,8 @@ import type { Comparison, Sweep } from '../compare/compare';
 import type { PlayedGame } from '../engine/game';
 
 export type RunStatus = 'running' | 'stopped' | 'failed' | 'finished';
-export type GamePurpose = 'fitness' | 'validation';
+/** fitness: a generation's games; validation: the held-out games of the finalists; confirmation: a second held-out set for the race's winner and the start (validation.confirm). */
+export type GamePurpose = 'fitness' | 'validation' | 'confirmation';
 
 /** What every kind of run has: its status and the process holding it while it runs. */
 export interface Holder {
@@ -156,6 +157,18 @@ export interface Candidate {
   fitness: number | null;
   /** The objective on the validation games (finalists only). */
   validation: number | null;
+  /** A finalist's predicted mean as the model gave it when validation began (the model optimizer), else null. */
+  prediction: FinalistPrediction | null;
+  /** The objective on the confirmation games (a second held-out set: the race's winner and the start), else null. */
+  confirmation: number | null;
+}
+
+/** The model's word on a finalist: its latent mean and sd, the fitness games played there, its cost per move (budget runs). */
+export interface FinalistPrediction {
+  mean: number;
+  sd: number;
+  games: number;
+  cost?: number;
 }
 
 export interface NewCandidate {
@@ -272,6 +285,9 @@ export interface CandidateRow {
   parents: string;
   fitness: number | null;
   validation: number | null;
+  /** From schema 11 (absent in older databases a reader reads as they are). */
+  prediction?: string | null;
+  confirmation?: number | null;
 }
 
 export function decodeCandidate(c: CandidateRow): Candidate {
@@ -286,6 +302,8 @@ export function decodeCandidate(c: CandidateRow): Candidate {
     parents: JSON.parse(c.parents) as number[],
     fitness: c.fitness,
     validation: c.validation,
+    prediction: c.prediction ? (JSON.parse(c.prediction) as FinalistPrediction) : null,
+    confirmation: c.confirmation ?? null,
   };
 }
 

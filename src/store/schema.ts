@@ -148,6 +148,35 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE games ADD COLUMN nodes INTEGER;          -- positions the search expanded in the game (its cost); NULL: not counted
   ALTER TABLE compare_games ADD COLUMN nodes INTEGER;
   `,
+  // 11: the model's finalists and a second held-out set: a finalist's predicted mean, the confirmation games (validation.confirm) and their value
+  `
+  ALTER TABLE candidates ADD COLUMN prediction TEXT;     -- the model's prediction at a finalist when validation began, JSON: mean, sd, games (, cost)
+  ALTER TABLE candidates ADD COLUMN confirmation REAL;   -- the objective on the confirmation games (the race's winner and the start)
+  CREATE TABLE games_v11 (
+    candidate_id  INTEGER NOT NULL REFERENCES candidates(id),
+    purpose       TEXT NOT NULL CHECK (purpose IN ('fitness', 'validation', 'confirmation')),
+    seed          INTEGER NOT NULL,
+    score         INTEGER NOT NULL,
+    max_tile      INTEGER NOT NULL,
+    moves         INTEGER NOT NULL,
+    ms            REAL NOT NULL,
+    nodes         INTEGER,
+    PRIMARY KEY (candidate_id, purpose, seed)
+  ) WITHOUT ROWID;
+  INSERT INTO games_v11 (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes) SELECT candidate_id, purpose, seed, score, max_tile, moves, ms, nodes FROM games;
+  DROP TABLE games;
+  ALTER TABLE games_v11 RENAME TO games;
+  CREATE TABLE game_moves_v11 (
+    candidate_id  INTEGER NOT NULL REFERENCES candidates(id),
+    purpose       TEXT NOT NULL CHECK (purpose IN ('fitness', 'validation', 'confirmation')),
+    seed          INTEGER NOT NULL,
+    moves         TEXT NOT NULL,
+    PRIMARY KEY (candidate_id, purpose, seed)
+  ) WITHOUT ROWID;
+  INSERT INTO game_moves_v11 SELECT candidate_id, purpose, seed, moves FROM game_moves;
+  DROP TABLE game_moves;
+  ALTER TABLE game_moves_v11 RENAME TO game_moves;
+  `,
 ];
 
 /**

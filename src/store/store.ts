@@ -22,6 +22,7 @@ import {
   gameColumns,
   type Candidate,
   type CandidateRow,
+  type FinalistPrediction,
   type Game,
   type GamePurpose,
   type Generation,
@@ -525,6 +526,25 @@ export class Store {
 
   setValidation(candidateId: number, value: number): void {
     this.write(() => this.db.prepare('UPDATE candidates SET validation = ? WHERE id = ?').run(value, candidateId));
+  }
+
+  /** The model's finalists with its predictions, in one transaction (validation begins: the set is fixed from here, on every resume). */
+  setPredictions(predictions: readonly { candidateId: number; prediction: FinalistPrediction }[]): void {
+    this.write(() => {
+      const set = this.db.prepare('UPDATE candidates SET prediction = ? WHERE id = ?');
+      for (const p of predictions) set.run(JSON.stringify(p.prediction), p.candidateId);
+    });
+  }
+
+  /** A run's finalists as the model chose them (with its predictions), in their order; empty before validation began or for other optimizers. */
+  predictedFinalists(runId: number): Candidate[] {
+    if (this.empty || this.schemaVersion() < 11) return [];
+    const rows = this.db.prepare('SELECT * FROM candidates WHERE run_id = ? AND prediction IS NOT NULL ORDER BY id').all(runId) as CandidateRow[];
+    return rows.map(decodeCandidate).sort((a, b) => b.prediction!.mean - a.prediction!.mean || a.id - b.id);
+  }
+
+  setConfirmation(candidateId: number, value: number): void {
+    this.write(() => this.db.prepare('UPDATE candidates SET confirmation = ? WHERE id = ?').run(value, candidateId));
   }
 
   // ---- stored results: comparisons, sweeps, race checkpoints ----

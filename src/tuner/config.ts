@@ -154,6 +154,23 @@ const nsga2Schema = v.strictObject({
   mutationRate: v.optional(num(0, 1)),
 });
 
+/**
+ * The model optimizer (src/tuner/model-optimizer.ts): a Gaussian process of strength over every game the run
+ * played, candidates drawn from it by Thompson sampling; with fitness.maxCost, the best within that budget.
+ */
+const modelSchema = v.strictObject({
+  kind: v.literal('model'),
+  /** Candidates a generation draws from the model, besides its recommendation (played again every generation). */
+  population: v.optional(int(1, 1000), 7),
+  generations: v.optional(int(1, 100000), 1000),
+  /** Games per candidate per generation (≥ 2: the noise is measured within a point). */
+  games: v.optional(int(2, 100000), 4),
+  /** Points of the first generation's design (a Latin hypercube) besides the start; default 2·(parameters + 1), at least population + 1. */
+  initial: v.optional(int(1, 1000)),
+  /** The model is fitted to at most this many points, the most recent (a fit's cost grows as the cube of its points). */
+  window: v.optional(int(10, 2000), 400),
+});
+
 /** The points of a two-objective run's front validated when validation.front is absent (no default in the schema: a stored config's hash stays what it was). */
 export const FRONT_POINTS = 10;
 
@@ -164,7 +181,7 @@ export const FRONT_OPTIMIZERS = ['nsga2', 'random'] as const;
 const optimizerSchema = v.pipe(
   v.unknown(),
   v.transform((o) => (o && typeof o === 'object' && !Array.isArray(o) && !('kind' in o) ? { ...o, kind: 'ga' } : o)),
-  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema, surrogateSchema, nsga2Schema]),
+  v.variant('kind', [gaSchema, cmaesSchema, randomSchema, regressionSchema, surrogateSchema, nsga2Schema, modelSchema]),
 );
 
 const externalPlayerSchema = v.strictObject({ kind: v.literal('external'), ...externalPlayerFields });
@@ -300,11 +317,23 @@ export const configSchema = v.pipe(v.strictObject({
   fitness: v.optional(fitnessSchema, {}),
   validation: v.optional(
     v.strictObject({
-      /** The best few of the last generation by fitness, validated on held-out seeds. */
+      /** The best few of the last generation by fitness (the model optimizer: by its predicted mean), validated on held-out seeds. */
       finalists: v.optional(int(1, 100), 3),
       /** A two-objective run: at most this many points of the run's front (the most spread), validated with the start (absent: FRONT_POINTS). */
       front: v.optional(int(2, 100)),
       games: v.optional(int(1, 1_000_000), 100),
+      /**
+       * The finalists and the start raced over the held-out seeds (successive halving): the seeds cut into
+       * `rounds` slices, after each only the best `keep` fraction by their held-out games so far plays on; the
+       * best of those that played every slice wins. Absent: every one plays every held-out seed.
+       */
+      race: v.optional(v.strictObject({ rounds: int(2, 10), keep: v.pipe(v.number(), v.gtValue(0), v.ltValue(1)) })),
+      /**
+       * Games of a second held-out set played by the winner and the start: the winner of a best-of-k on one
+       * set carries that set's luck, a second set does not. Its value is the run's validated value, and the
+       * winner stands unless the start does better there. Absent: no second set.
+       */
+      confirm: v.optional(int(1, 1_000_000)),
     }),
     {},
   ),
@@ -340,17 +369,20 @@ const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'network', 'synthetic'
 
 /** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
 function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; maxCost?: number; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
-  const { cost, player, racing } = c.fitness;
+  const { cost, player, racing, maxCost } = c.fitness;
   const kind = c.optimizer.kind;
-  if (!cost && c.fitness.maxCost !== undefined) return { message: 'a budget of cost per move needs a cost to measure: set fitness.cost to "nodes" (and optimizer.kind "nsga2"), or remove fitness.maxCost', at: ['fitness', 'maxCost'] };
+  if (kind === 'model' && racing) return { message: 'the model ranks candidates by every game of the run, not by their own few: remove fitness.racing (its finalists are raced at the end: validation.race)', at: ['fitness', 'racing'] };
+  if (!cost && maxCost !== undefined) return { message: 'a budget of cost per move needs a cost to measure: set fitness.cost to "nodes" (with optimizer.kind "model" for the best within the budget, or "nsga2" for the front up to it), or remove fitness.maxCost', at: ['fitness', 'maxCost'] };
   if (!cost) return kind === 'nsga2' ? { message: 'NSGA-II ranks by strength and cost: set fitness.cost to "nodes" (or choose a one-objective optimizer)', at: ['optimizer', 'kind'] } : null;
-  if (!(FRONT_OPTIMIZERS as readonly string[]).includes(kind)) return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one`, at: ['fitness', 'cost'] };
+  const front = (FRONT_OPTIMIZERS as readonly string[]).includes(kind);
+  if (kind === 'model' && maxCost === undefined) return { message: 'the model optimizer weighs cost as a budget: set fitness.maxCost (the best within it), or use optimizer.kind "nsga2" for the whole front of strength against cost', at: ['fitness', 'cost'] };
+  if (!front && kind !== 'model') return { message: `a cost needs an optimizer that ranks by two objectives, optimizer.kind "nsga2" (or "random" as its baseline), or one that keeps within a budget, "model" with fitness.maxCost; "${kind}" ranks by strength alone`, at: ['fitness', 'cost'] };
   if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };
   // An elite that keeps its parent's fitness plays no games, so it would have no cost of its own to rank by.
   if (!c.reevaluateElites && (c.optimizer.elitism ?? 0) > 0) return { message: 'a two-objective run measures its elites again (their cost comes from their games): remove "reevaluateElites": false, or set optimizer.elitism to 0', at: ['optimizer', 'elitism'] };
   const name = player === undefined ? 'expectimax' : typeof player === 'string' ? player : (player as { kind: string }).kind;
   if (name === 'external') return null; // whether it reports a cost is in its announcement (checked when the run is prepared)
-  if (!COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
+  if (!COUNTED_PLAYERS.includes(name)) return { message: `the ${name} player does not count the positions it searches: fitness.cost "nodes" (and a budget, fitness.maxCost) is for expectimax, a network and the synthetic player`, at: ['fitness', 'cost'] };
   if (name === 'synthetic' && !c.fitness.synthetic?.cost) return { message: 'the synthetic player draws a cost only with its landscape\'s cost: add fitness.synthetic.cost ({ "weight", "nodes", "growth" })', at: ['fitness', 'cost'] };
   return null;
 }
@@ -376,6 +408,7 @@ export type RandomConfig = Extract<OptimizerConfig, { kind: 'random' }>;
 export type RegressionConfig = Extract<OptimizerConfig, { kind: 'regression' }>;
 export type SurrogateConfig = Extract<OptimizerConfig, { kind: 'surrogate' }>;
 export type Nsga2OptimizerConfig = Extract<OptimizerConfig, { kind: 'nsga2' }>;
+export type ModelConfig = Extract<OptimizerConfig, { kind: 'model' }> & { initial: number };
 
 /**
  * A player named as the CLI names it, "external:NAME" (or { "kind": "external", "name": NAME } without a

@@ -10,16 +10,21 @@
  * it just stored, show, the report and export read them back, so they agree.
  */
 import type { Candidate, Game, Store } from '../store/store';
-import type { RunConfig } from './config';
+import { FRONT_OPTIMIZERS, type RunConfig } from './config';
 import type { BoundedSpace } from './space';
 import { summarizeGames } from '../compare/summary';
 import { fitnessHalfWidth95, objectiveValue } from './fitness';
 import { selectSurvivors } from './nsga2';
 import { nonDominatedSort } from './pareto';
 
-/** True for a run that tunes strength against cost per move. */
-export function hasFront(config: Pick<RunConfig, 'fitness'>): boolean {
-  return config.fitness.cost !== undefined;
+/** True for a run that tunes strength against cost per move: a front (NSGA-II, or random search as its baseline). */
+export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
+  return config.fitness.cost !== undefined && (FRONT_OPTIMIZERS as readonly string[]).includes(config.optimizer.kind);
+}
+
+/** True for a run that tunes strength within a budget of cost per move (one objective: the model optimizer with fitness.maxCost). */
+export function hasBudget(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
+  return config.fitness.cost !== undefined && config.fitness.maxCost !== undefined && !hasFront(config);
 }
 
 /** Positions searched per move over some games (the summary's Σ nodes / Σ moves); null when a game has no count (or there are none). */
@@ -55,6 +60,13 @@ const OVER_BUDGET = -1e15;
 
 function overBudget(fitness: RunConfig['fitness'], cost: number): boolean {
   return fitness.maxCost !== undefined && cost > fitness.maxCost;
+}
+
+/** Whether games kept within the run's budget of cost per move (fitness.maxCost; always without one, never without a count). */
+export function withinBudget(fitness: RunConfig['fitness'], games: readonly Game[]): boolean {
+  if (fitness.maxCost === undefined) return true;
+  const cost = costPerMove(games);
+  return cost !== null && !overBudget(fitness, cost);
 }
 
 /**

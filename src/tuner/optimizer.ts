@@ -21,6 +21,8 @@ export interface Evaluated {
   scores: number[];
   /** A multi-objective run's objectives, each to be maximised (a cost negated): NSGA-II ranks by them. */
   objectives?: number[];
+  /** A run that counts cost (fitness.cost): each game's positions searched and moves, in seed order. */
+  costGames?: { nodes: number; moves: number }[];
 }
 
 export interface Generation {
@@ -55,6 +57,12 @@ export interface Optimizer {
   next(previous: readonly Evaluated[], previousState: unknown, rng: () => number, history?: readonly Evaluated[]): Generation;
   /** What a stored state says, for progress lines and reports. */
   summary(state: unknown): StateSummary;
+  /**
+   * An optimizer with a model of the whole space names the finalists itself (the model optimizer): the
+   * played points it predicts best, with its prediction at each, from every evaluated candidate of the run
+   * and the last generation's state. Absent: the finalists are the last generation's best by fitness.
+   */
+  finalists?(history: readonly Evaluated[], lastState: unknown, count: number): { genome: number[]; prediction: { mean: number; sd: number; games: number; cost?: number } }[];
 }
 
 /** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700, over the start +9,800 ± 6,000 (95 %)". */

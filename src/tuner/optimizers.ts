@@ -7,8 +7,15 @@ import type { Optimizer } from './optimizer';
 import { createRandomSearch } from './random-search';
 import { createRegression } from './regression';
 import { createSurrogate } from './surrogate';
+import { createModelOptimizer, type ModelSpace } from './model-optimizer';
 
-export function createOptimizer(config: RunConfig): Optimizer {
+/** The model optimizer's first design when the config names none: two points a parameter and one, at least a generation's worth. */
+export function modelInitialPoints(o: Extract<RunConfig['optimizer'], { kind: 'model' }>, parameters: number): number {
+  return o.initial ?? Math.max(o.population + 1, 2 * (parameters + 1));
+}
+
+/** The run's optimizer; `space` (the run's parameter space) is what the model optimizer models. */
+export function createOptimizer(config: RunConfig, space: ModelSpace): Optimizer {
   const o = config.optimizer;
   switch (o.kind) {
     case 'ga':
@@ -23,5 +30,7 @@ export function createOptimizer(config: RunConfig): Optimizer {
       return createSurrogate(o);
     case 'nsga2':
       return createNsga2({ ...o, reevaluate: config.reevaluateElites });
+    case 'model':
+      return createModelOptimizer({ ...o, initial: modelInitialPoints(o, space.size) }, { space, objective: config.fitness.objective, maxCost: config.fitness.maxCost });
   }
 }

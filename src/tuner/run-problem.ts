@@ -26,7 +26,6 @@ import { networkStart, NetworkSpace, type NetworkStart } from './network-space';
 import { fitnessPlayer } from './fitness';
 import type { Optimizer } from './optimizer';
 import { createOptimizer } from './optimizers';
-import { hasFront } from './front';
 import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from './space';
 
 /** An external player as a run stores it: what it announced when the run began, and the start values. */
@@ -81,7 +80,7 @@ export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
   const player = externalPlayerOf(config);
   if (!player) return prepareHeuristicRun(config);
   const announcement = await readAnnouncement(player.name, launchOf(player));
-  if (hasFront(config) && announcement.cost !== 'nodes') throw new InputError(`the external player ${player.name} reports no cost per move: a two-objective run (fitness.cost) needs a "cost nodes" line in its announcement and "nodes K" after each move (docs/protocol.md); or remove fitness.cost`);
+  if (config.fitness.cost !== undefined && announcement.cost !== 'nodes') throw new InputError(`the external player ${player.name} reports no cost per move: a two-objective run (fitness.cost) needs a "cost nodes" line in its announcement and "nodes K" after each move (docs/protocol.md); or remove fitness.cost`);
   const start = config.space.start === 'defaults' ? defaultParams(announcement) : paramsFor(announcement, loadParamsFile(config.space.start), `space.start "${config.space.start}"`);
   const external = { announcement, start };
   new ExternalSpace(announcement, start, config.space.params);
@@ -190,18 +189,20 @@ function checkAnnouncement(a: Announcement): void {
 /** The problem of a stored config (a run's, or a race contender's before it is stored). */
 export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
   const { config } = stored;
-  const optimizer = createOptimizer(config);
   if (stored.network) {
     const space = new NetworkSpace(stored.network.stages, stored.network.start, config.space.params, stored.network.sha256);
+    const optimizer = createOptimizer(config, space);
     return { ...stored, space, optimizer, playerOf: (genome) => networkSpec(config, stored.network!, space.toSettings(genome), searchDepthOf(space, genome)) };
   }
   const player = externalPlayerOf(config);
   if (player) {
     const space = new ExternalSpace(stored.external!.announcement, stored.external!.start, config.space.params);
     const launch = launchOf(player);
+    const optimizer = createOptimizer(config, space);
     return { ...stored, space, optimizer, playerOf: (genome) => externalSpec(stored.external!, space.toParams(genome), launch) };
   }
   const space = new ParameterSpace(stored.startWeights!, config.space.params!, config.space.matrix, config.space.stages);
+  const optimizer = createOptimizer(config, space);
   return { ...stored, space, optimizer, playerOf: (genome) => fitnessPlayer(searchAt(config.fitness, space, genome), space.toWeights(genome)) };
 }
 

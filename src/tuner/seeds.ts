@@ -39,3 +39,14 @@ export function holdoutSeeds(games: number): number[] {
 export function validationSeeds(runSeed: number, games: number): number[] {
   return seedsFrom(stream(runSeed, 'validation'), games, 1);
 }
+
+/** A second held-out set (validation.confirm): odd, from its own stream, none of them a validation seed of the run. */
+export function confirmationSeeds(runSeed: number, games: number, validationGames: number): number[] {
+  const taken = new Set(validationSeeds(runSeed, validationGames));
+  const rng = stream(runSeed, 'confirmation');
+  const out: number[] = [];
+  while (out.length < games) {
+    for (const s of seedsFrom(rng, games - out.length, 1)) if (!taken.has(s) && !out.includes(s)) out.push(s);
+  }
+  return out;
+}

@@ -181,6 +181,12 @@ export abstract class BoundedSpace {
   playedParams(genome: readonly number[]): Record<string, number> {
     return this.params(genome);
   }
+
+  /** The genome of what a genome plays: whole-number parameters rounded (two genomes that play alike give one). */
+  canonical(genome: readonly number[]): number[] {
+    const played = this.playedParams(genome);
+    return this.names.map((n, i) => (this.specs[i].integer || played[n] !== this.denormalize(i, genome[i]) ? this.normalize(i, played[n]) : genome[i]));
+  }
 }
 
 /** A parameter's bounds make a range its scale can span (the spaces that fill bounds in check them here). */

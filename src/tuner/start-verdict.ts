@@ -33,6 +33,8 @@ export interface StartVerdict {
   clear: boolean;
   /** Held-out games per candidate that would make a difference this size 1.96 standard errors (null: no difference, or already outside the noise either way). */
   gamesToResolve: number | null;
+  /** Weighed on the second held-out set (validation.confirm) instead of the first. */
+  set?: 'confirmation';
 }
 
 /** A validated candidate as the verdict weighs it: its held-out value and games. */
@@ -70,7 +72,15 @@ export function weighStart(fitness: RunConfig['fitness'], start: ValidatedPoint,
 export function startVerdict(store: Store, runId: number, config: RunConfig, startParams: unknown): StartVerdict | null {
   const run = store.getRun(runId);
   if (!run || run.bestCandidate === null) return null;
-  const validated = store.validatedCandidates(runId).map((c) => ({ id: c.id, params: c.params, validation: c.validation!, games: store.getGames(c.id, 'validation') }));
+  const candidates = store.validatedCandidates(runId);
+  // A run with a second held-out set is weighed there: its winner and the start played it, unselected.
+  const confirmed = candidates.filter((c) => c.confirmation !== null);
+  if (confirmed.length > 0) {
+    const points = confirmed.map((c) => ({ id: c.id, params: c.params, validation: c.confirmation!, games: store.getGames(c.id, 'confirmation') }));
+    const start = findStart(points, startParams);
+    if (start && points.some((c) => c.id === run.bestCandidate)) return { ...weighStart(config.fitness, start, run.bestCandidate, points), set: 'confirmation' };
+  }
+  const validated = candidates.map((c) => ({ id: c.id, params: c.params, validation: c.validation!, games: store.getGames(c.id, 'validation') }));
   // The start validated as itself, or as a finalist with its parameters (an elite that kept them).
   const start = findStart(validated, startParams);
   if (!start || !validated.some((c) => c.id === run.bestCandidate)) return null;
@@ -90,8 +100,8 @@ function fmt(x: number): string {
 /** The verdict in one line, for the end of a run, show, the report and export. */
 export function describeStartVerdict(v: StartVerdict): string {
   const signed = (x: number) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}`;
-  const gap = `${signed(v.difference)} ± ${fmt(v.halfWidth)} (95 %) on ${v.games} held-out games`;
-  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (validation.games) would resolve a gap this size` : '';
+  const gap = `${signed(v.difference)} ± ${fmt(v.halfWidth)} (95 %) on ${v.games} ${v.set === 'confirmation' ? 'games of a second held-out set' : 'held-out games'}`;
+  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${v.set === 'confirmation' ? 'validation.confirm' : 'validation.games'}) would resolve a gap this size` : '';
   if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${fmt(v.start.validation)})`;
   if (v.best.candidate === v.start.candidate) {
     return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${fmt(v.rival.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;

@@ -22,20 +22,20 @@
 import { openRunner, type GameRunner } from '../runner/runner';
 import { runQueueName } from '../runner/queue-url';
 import { generationSeconds } from '../store/records';
-import type { Candidate, Generation, Store } from '../store/store';
+import type { Candidate, GamePurpose, Generation, Store } from '../store/store';
 import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
-import { frontObjectives, frontOf, hasFront } from './front';
+import { frontObjectives, frontOf, hasBudget, hasFront, withinBudget } from './front';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
 import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
-import { weighStart, type StartVerdict } from './start-verdict';
-import { validationSet } from './validation';
+import { weighStart, type StartVerdict, type ValidatedPoint } from './start-verdict';
+import { validationSet, type FinalistResult, type ValidationSet } from './validation';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
@@ -55,7 +55,7 @@ export type TuneEvent =
       games: number;
       seconds: number;
     }
-  | { event: 'validation-finished'; run: number; finalists: { candidate: number; fitness: number; validation: number; start: boolean }[]; verdict: StartVerdict }
+  | { event: 'validation-finished'; run: number; finalists: FinalistResult[]; verdict: StartVerdict }
   | { event: 'run-finished'; run: number; status: TuneOutcome['status']; best: number | null; validation: number | null; error?: string };
 
 export interface TuneProgress {
@@ -292,42 +292,100 @@ export class Tuner {
   /**
    * The candidates to validate, and the run's start beside them, re-played on held-out seeds; the winner is the
    * run's best. One objective: the best few distinct weight sets of the last generation by fitness, plus any
-   * distribution mean (CMA-ES's recommendation); the winner is a pooled optimizer's point, else the best on
-   * held-out seeds, unless the start validates above it (a run never hands back worse than it began). Two
-   * objectives: the run's front (front.ts); the winner is the strongest point of the validated front, and
+   * distribution mean (CMA-ES's recommendation), or the model optimizer's finalists (the points it predicts
+   * best, stored with its predictions first, so a resume validates the same set); the winner is a pooled
+   * optimizer's point, else the best on held-out seeds, unless the start validates above it (a run never hands
+   * back worse than it began). With validation.race the held-out seeds are raced (successive halving); with
+   * validation.confirm the winner and the start play a second held-out set, whose value is the run's.
+   * Two objectives: the run's front (front.ts); the winner is the strongest point of the validated front, and
    * export picks another by its number or a budget.
    */
   private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
     const { store, runId } = this;
     const { config } = problem;
-    const { chosen, start, played, games, seeds } = validationSet(store, problem, lastGeneration);
+    if (problem.optimizer.finalists && store.predictedFinalists(runId).length === 0) this.chooseModelFinalists(problem, lastGeneration);
+    const set = validationSet(store, problem, lastGeneration);
+    const { chosen, start, played, games, seeds } = set;
     const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
-    await this.play(problem, played, games, 'validation', seeds, (done) => this.options.onProgress?.({ ...progress, done, total: played.length * seeds.length }));
-    const scored = played.map((c) => {
-      const validation = objectiveValue(config.fitness, games.get(c.id) ?? []);
+    const confirmGames = set.confirm ? set.confirm.seeds.length * Math.min(2, played.length) : 0;
+    const total = raceCost(played.length, seeds.length, set.race ?? undefined) + confirmGames;
+    let before = 0;
+    const report = (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
+    // The held-out seeds: all of them for every one, or raced slice by slice (the ranking reads stored games only).
+    const heldOutValue = (c: Candidate, upTo?: ReadonlySet<number>) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((g) => !upTo || upTo.has(g.seed)));
+    const slices = set.race ? raceSlices(seeds, set.race.rounds) : [seeds];
+    let alive = [...played];
+    for (let r = 0; r < slices.length; r++) {
+      await this.play(problem, alive, games, 'validation', slices[r], report);
+      before += alive.length * slices[r].length;
+      if (r === slices.length - 1) break;
+      const upTo = new Set(slices.slice(0, r + 1).flat());
+      const ranked = selectSurvivors(alive.map((c, idx) => ({ c, idx })), ({ c }) => heldOutValue(c, upTo), set.race!.keep);
+      alive = ranked.map(({ c }) => c);
+    }
+    const scored = played.map((c): FinalistResult => {
+      const validation = heldOutValue(c);
       store.setValidation(c.id, validation);
-      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, start: c === start };
+      return { candidate: c.id, fitness: c.fitness ?? NaN, validation, games: (games.get(c.id) ?? []).length, start: c === start, ...(c.prediction ? { prediction: c.prediction } : {}) };
     });
+    const scoreOf = (c: Candidate) => scored[played.indexOf(c)];
     let winner: number;
     if (hasFront(config)) {
       const front = frontOf(config.fitness, played.map((c) => ({ candidate: c, games: games.get(c.id) ?? [] })), start.id, problem.space);
       winner = front.points.reduce((a, b) => (b.validation > a.validation ? b : a)).candidate;
     } else {
-      // A model-based optimizer's result is its point, validated: the others are played to show what a pick by
-      // in-sample luck would have given, never chosen by their own held-out noise.
-      const point = problem.optimizer.pooled ? chosen.find((c) => c.origin === 'mean') : undefined;
-      const fromFinalists = point ? scored.find((f) => f.candidate === point.id)! : scored.filter((f) => chosen.some((c) => c.id === f.candidate)).reduce((a, b) => (b.validation > a.validation ? b : a));
-      const startScore = scored.find((f) => f.candidate === start.id)!;
-      winner = (startScore.validation > fromFinalists.validation ? startScore : fromFinalists).candidate;
+      // A model-based optimizer with one point: its point, validated (the others are played to show what a pick by
+      // in-sample luck would have given, never chosen by their own held-out noise). Otherwise the best of those that
+      // played every held-out seed (all of them without a race), the start among them.
+      const point = problem.optimizer.pooled && !problem.optimizer.finalists ? chosen.find((c) => c.origin === 'mean') : undefined;
+      const contenders = point ? [point] : alive.filter((c) => c !== start && chosen.includes(c));
+      const fromFinalists = contenders.length > 0 ? contenders.map(scoreOf).reduce((a, b) => (b.validation > a.validation ? b : a)) : scoreOf(start);
+      const startScore = scoreOf(start);
+      // The start wins if it validates above them, having played every held-out seed (and, with a budget, within it).
+      const startEligible = alive.includes(start) && this.startWithinBudget(config, start);
+      winner = (startEligible && startScore.validation > fromFinalists.validation ? startScore : fromFinalists).candidate;
+    }
+    // A second held-out set: the winner and the start (the start stands if it does better there).
+    if (set.confirm) {
+      const confirmSet = set.confirm;
+      const confirmers = winner === start.id ? [start] : [played.find((c) => c.id === winner)!, start];
+      await this.play(problem, confirmers, confirmSet.games, 'confirmation', confirmSet.seeds, report);
+      const value = new Map(confirmers.map((c) => [c.id, objectiveValue(config.fitness, confirmSet.games.get(c.id) ?? [])]));
+      for (const [id, v] of value) {
+        store.setConfirmation(id, v);
+        scored.find((f) => f.candidate === id)!.confirmation = { value: v, games: (confirmSet.games.get(id) ?? []).length };
+      }
+      if (winner !== start.id && this.startWithinBudget(config, start) && value.get(start.id)! > value.get(winner)!) winner = start.id;
     }
     store.setBestCandidate(runId, winner);
-    const points = played.map((c, i) => ({ id: c.id, params: c.params, validation: scored[i].validation, games: games.get(c.id) ?? [] }));
-    const verdict = weighStart(config.fitness, points[played.indexOf(start)], winner, points);
+    const verdict = confirmedVerdict(config, set, winner) ?? weighStart(config.fitness, validatedPoint(start, scoreOf(start).validation, games), winner, played.map((c, i) => validatedPoint(c, scored[i].validation, games)));
     this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
     return winner;
   }
 
-  private play(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, purpose: 'fitness' | 'validation', seeds: readonly number[], onProgress: (done: number) => void): Promise<void> {
+  /** Whether the start may be the run's best: always, but in a run within a budget only when its own games kept within it. */
+  private startWithinBudget(config: RunConfig, start: Candidate): boolean {
+    return !hasBudget(config) || withinBudget(config.fitness, this.store.getGames(start.id, 'fitness'));
+  }
+
+  /** The model's finalists: its best predicted points within the run's budget, stored with its predictions (the set is fixed from here on). */
+  private chooseModelFinalists(problem: RunProblem, lastGeneration: number): void {
+    const { store, runId } = this;
+    const { config, optimizer } = problem;
+    const history = Array.from({ length: lastGeneration + 1 }, (_, g) => (this.history[g] ??= evaluatedOf(config, this.readGeneration(g)))).flat();
+    const lastState = store.getGeneration(runId, lastGeneration)!.state;
+    const picked = optimizer.finalists!(history, lastState, config.validation.finalists);
+    // Each point's latest candidate plays it (a point played by several candidates is one finalist).
+    const byGenome = new Map(history.map((c) => [JSON.stringify(c.genome), c.id]));
+    const predictions = picked.flatMap((p) => {
+      const id = byGenome.get(JSON.stringify(p.genome));
+      return id === undefined ? [] : [{ candidateId: id, prediction: p.prediction }];
+    });
+    if (predictions.length === 0) throw new Error(`run ${runId}: the model named no finalist within the run's budget (every point played costs more than fitness.maxCost)`);
+    store.setPredictions(predictions);
+  }
+
+  private play(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, purpose: GamePurpose, seeds: readonly number[], onProgress: (done: number) => void): Promise<void> {
     const players = candidates.map((c) => ({ id: c.id, spec: problem.playerOf(c.genome) }));
     return playMissing(this.batchContext(problem.config), players, games, purpose, seeds, onProgress);
   }
@@ -378,6 +436,23 @@ function evaluatedOf(config: RunConfig, state: GenerationState): Evaluated[] {
       scores: games.map((game) => gameObjective(config.fitness, game)),
       // A two-objective run: strength and cost per move, from the same stored games.
       ...(hasFront(config) ? { objectives: frontObjectives(config.fitness, c.id, games) } : {}),
+      // A run that counts cost: each game's, for a model of it (the best within a budget).
+      ...(config.fitness.cost !== undefined ? { costGames: games.map((g) => ({ nodes: g.nodes ?? 0, moves: g.moves })) } : {}),
     };
   });
+}
+
+/** A validated candidate as the start's verdict weighs it. */
+function validatedPoint(c: Candidate, validation: number, games: GamesByCandidate): ValidatedPoint {
+  return { id: c.id, params: c.params, validation, games: games.get(c.id) ?? [] };
+}
+
+/** With a second held-out set, the verdict is weighed on it: the winner (or, if the start won, the race's best other) against the start; null without one. */
+function confirmedVerdict(config: RunConfig, set: ValidationSet, winner: number): StartVerdict | null {
+  if (!set.confirm) return null;
+  const confirmed = set.played.filter((c) => (set.confirm!.games.get(c.id) ?? []).length > 0);
+  const points = confirmed.map((c) => validatedPoint(c, objectiveValue(config.fitness, set.confirm!.games.get(c.id)!), set.confirm!.games));
+  const start = points.find((p) => p.id === set.start.id);
+  if (!start) return null;
+  return { ...weighStart(config.fitness, start, winner, points), set: 'confirmation' };
 }

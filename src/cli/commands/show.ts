@@ -4,7 +4,7 @@ import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
 import { describeModel } from '../../tuner/optimizer';
 import { statusOf } from '../../store/store';
-import { validationProgress } from '../../tuner/validation';
+import { describeFinalist, finalistResults, modelHonesty, validationProgress } from '../../tuner/validation';
 import { freeOutputName, suggest } from '../../util/command-hint';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
@@ -33,12 +33,16 @@ export function command(): Command {
         const front = validatedFront(store, runId, problem, verdict?.start.candidate ?? null);
         const { status, processGone } = statusOf(run);
         const validation = validationProgress(store, problem);
+        // A run whose model chose its finalists, or raced them, or confirmed its winner: each finalist's figures.
+        const finalists = best && (optimizer.finalists || config.validation.race || config.validation.confirm !== undefined) ? finalistResults(store, problem) : null;
+        const honesty = finalists ? modelHonesty(store, finalists, config.fitness) : null;
         if (opts.json) {
           console.log(
             JSON.stringify({
               run: { id: run.id, name: run.name, status, ...(processGone ? { processGone } : {}), seed: run.seed, configHash: run.configHash, error: run.error, validation },
               generations,
-              best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, params: best.params } : null,
+              best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, ...(best.confirmation !== null ? { confirmation: best.confirmation } : {}), params: best.params } : null,
+              ...(finalists ? { finalists, ...(honesty ? { modelHonesty: honesty } : {}) } : {}),
               start: verdict,
               ...(hasFront(config) ? { front: front?.points ?? null } : {}),
             }),
@@ -66,7 +70,10 @@ export function command(): Command {
             'real spread: the share of the fitness spread between candidates that is not chance; near 0% they are ranked by luck: give them more games)',
         );
         const modelled = generations.filter((g) => g.model);
-        if (modelled.length > 0) {
+        if (finalists) {
+          for (const f of finalists) console.log(describeFinalist(f, fmt));
+          if (honesty) console.log(`the model's honesty: ${honesty.within} of ${honesty.of} finalists' held-out means within the 95 % interval of the prediction and their own noise`);
+        } else if (modelled.length > 0) {
           // The model's word on the recommendation (the last generation's own point), beside what held-out games said.
           const last = modelled[modelled.length - 1];
           const point = store.getCandidates(runId, last.generation).find((c) => c.origin === 'mean');
@@ -75,7 +82,8 @@ export function command(): Command {
         }
         if (front) console.log(describeFront(front, runId, store.path));
         if (best) {
-          console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
+          const confirmed = best.confirmation !== null ? `${fmt(best.confirmation)} on a second held-out set, ` : '';
+          console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${confirmed}${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));
           if (verdict) console.log(describeStartVerdict(verdict));
         } else if (status === 'running') {
