@@ -75,7 +75,19 @@ describe('tune, runs, show, export from the command line', () => {
     validation: { front: 4, games: 10 },
     pool: { batchGames: 3 },
   };
+  /**
+   * The model within a budget (synthetic, cost growing with merges), its finalists raced and the winner confirmed on a
+   * second held-out set: kills in the model's generations, in the race and in the confirmation.
+   */
+  const MODEL_SLOW = {
+    ...SLOW,
+    optimizer: { kind: 'model', population: 4, games: 2 },
+    fitness: { budget: 60, cost: 'nodes', maxCost: 60, player: 'synthetic', synthetic: { optimum: { empty: 900, merges: 2000, monotonicity: 30 }, width: 1, gameMs: 30, cost: { weight: 'merges', nodes: 20, growth: 0.001 } } },
+    validation: { finalists: 2, games: 12, race: { rounds: 2, keep: 0.5 }, confirm: 10 },
+    pool: { batchGames: 2 },
+  };
   it.each([
+    ['the model within a budget, raced and confirmed (the kills in its generations, its race, its second set)', MODEL_SLOW, [25, 75, 90]],
     ['the GA', SLOW, [30, 200, 420]],
     ['the surrogate (synthetic player)', SURROGATE_SLOW, [30, 90, 150]],
     ['NSGA-II, to the same validated front', NSGA2_SLOW, [20, 130, 300]],

@@ -97,6 +97,24 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(dumpRun(db, 1)).toEqual(dumpRun(local, localId));
   });
 
+  it('the model within a budget, raced and confirmed, through the queue: the same rows as the local pool (its budget is in games, so more machines change only the time)', async () => {
+    const model = {
+      name: 'model',
+      seed: 5,
+      space: SMOKE.space,
+      optimizer: { kind: 'model', population: 5, games: 2 },
+      fitness: { budget: 80, cost: 'nodes', maxCost: 60, player: 'synthetic', synthetic: { optimum: { empty: 900, merges: 2000, monotonicity: 30 }, width: 1, cost: { weight: 'merges', nodes: 20, growth: 0.001 } } },
+      validation: { finalists: 2, games: 12, race: { rounds: 2, keep: 0.5 }, confirm: 8 },
+      pool: { batchGames: 2 },
+    };
+    const local = tempDb();
+    const localId = (await tuneToEnd(local, smokeConfig(model), { workers: 2 })).id;
+    const db = tempDb();
+    const r = await startCli(['tune', '-c', writeConfig(model), '--name', 'test', '--db', db, '--queue', redis.url]).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(local, localId));
+  });
+
   it('a worker SIGKILLed mid-job: its batch goes to another worker, and the run is the same', async () => {
     const db = tempDb();
     const marker = join(mkdtempSync(join(tmpdir(), 'tune2048-m-')), 'hung');

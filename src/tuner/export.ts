@@ -12,7 +12,8 @@ import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
-import { budgetGap, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
+import { budgetGap, frontOf, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
+import { hasBudget } from './budget';
 import { ExternalSpace } from './external-space';
 import { loadRunProblem, searchAt, type RunProblem } from './run-problem';
 import { ParameterSpace, searchCprobOf, searchDepthOf } from './space';
@@ -37,7 +38,8 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
   }
   const chosen = choice.point !== undefined || choice.maxCost !== undefined || choice.maxMsPerMove !== undefined;
   if (!hasFront(problem.config)) {
-    if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one): export its best without --point, --max-cost or --max-ms-per-move`);
+    if (hasBudget(problem.config) && choice.point === undefined && chosen) return { problem, ...withinBudgetChoice(store, problem, choice), gap: null };
+    if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one${hasBudget(problem.config) ? '; this one kept within a budget: --max-cost or --max-ms-per-move choose among its validated points' : ''}): export its best without --point, --max-cost or --max-ms-per-move`);
     return { problem, best: store.getCandidate(run.bestCandidate)!, point: null, gap: null };
   }
   const front = validatedFront(store, runId, problem, runStartVerdict(store, problem)?.start.candidate ?? null);
@@ -63,6 +65,24 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
   return { problem, best: store.getCandidate(point.candidate)!, point, gap };
 }
 
+/**
+ * A run within a budget, exported within another: its best when that keeps within it too (by its held-out
+ * games), else the strongest of its validated points that does (the finalists raced beside it and the start).
+ */
+function withinBudgetChoice(store: Store, problem: RunProblem, choice: FrontChoice): { best: Candidate; point: FrontPoint } {
+  const { run, config, space } = problem;
+  const validated = store.validatedCandidates(run.id);
+  const points = frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), runStartVerdict(store, problem)?.start.candidate ?? null, space).points;
+  const best = points.find((p) => p.candidate === run.bestCandidate);
+  const within = best && strongestWithin([best], choice) ? best : strongestWithin(points, choice);
+  if (!within) {
+    const budget = choice.maxCost !== undefined ? `--max-cost ${choice.maxCost}` : `--max-ms-per-move ${choice.maxMsPerMove}`;
+    const cheapest = points[0];
+    throw new InputError(`${budget}: every validated point of run ${run.id} costs more; the cheapest searched ${cheapest.costPerMove.toFixed(1)} nodes a move, ${cheapest.msPerMove === null ? 'ms unknown' : `${cheapest.msPerMove.toFixed(3)} ms a move`} on its held-out games (the run kept within fitness.maxCost ${config.fitness.maxCost})`);
+  }
+  return { best: store.getCandidate(within.candidate)!, point: within };
+}
+
 /** Where the best came from: the same record in weights and in parameter files. */
 function provenance(store: Store, problem: RunProblem, best: Candidate, point: FrontPoint | null) {
   const { run, config } = problem;
@@ -76,6 +96,9 @@ function provenance(store: Store, problem: RunProblem, best: Candidate, point: F
     objective: config.fitness.objective,
     fitness: best.fitness,
     validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
+    // The second held-out set (validation.confirm), the run's unselected value; and the model's prediction at a finalist.
+    ...(best.confirmation !== null ? { confirmation: confirmationOf(store, best) } : {}),
+    ...(best.prediction ? { prediction: best.prediction } : {}),
     tuned: best.params,
     // A front's point: its number, and its cost per move (positions searched) and ms per move on the held-out games.
     ...(point ? { front: { point: point.point, costPerMove: point.costPerMove, msPerMove: point.msPerMove } } : {}),
@@ -88,8 +111,13 @@ function provenance(store: Store, problem: RunProblem, best: Candidate, point: F
   };
 }
 
+function confirmationOf(store: Store, best: Candidate) {
+  const games = store.getGames(best.id, 'confirmation');
+  return { games: games.length, objective: best.confirmation, meanScore: games.reduce((s, g) => s + g.score, 0) / Math.max(1, games.length) };
+}
+
 function overStart(v: StartVerdict | null) {
-  return v && { startIsBest: v.best.candidate === v.start.candidate, startValidation: v.start.validation, difference: v.difference, halfWidth95: v.halfWidth, clear: v.clear, games: v.games };
+  return v && { startIsBest: v.best.candidate === v.start.candidate, startValidation: v.start.validation, difference: v.difference, halfWidth95: v.halfWidth, clear: v.clear, games: v.games, ...(v.set ? { set: v.set } : {}) };
 }
 
 /**

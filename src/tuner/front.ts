@@ -22,13 +22,10 @@ export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): bool
   return config.fitness.cost !== undefined && (FRONT_OPTIMIZERS as readonly string[]).includes(config.optimizer.kind);
 }
 
-/** True for a run that tunes strength within a budget of cost per move (one objective: the model optimizer with fitness.maxCost). */
-export function hasBudget(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
-  return config.fitness.cost !== undefined && config.fitness.maxCost !== undefined && !hasFront(config);
-}
+
 
 /** Positions searched per move over some games (the summary's Σ nodes / Σ moves); null when a game has no count (or there are none). */
-function costPerMove(games: readonly Game[]): number | null {
+export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes' | 'score' | 'maxTile' | 'ms' | 'seed'>[]): number | null {
   return games.length > 0 ? (summarizeGames(games).nodesPerMove ?? null) : null;
 }
 
@@ -62,12 +59,6 @@ function overBudget(fitness: RunConfig['fitness'], cost: number): boolean {
   return fitness.maxCost !== undefined && cost > fitness.maxCost;
 }
 
-/** Whether games kept within the run's budget of cost per move (fitness.maxCost; always without one, never without a count). */
-export function withinBudget(fitness: RunConfig['fitness'], games: readonly Game[]): boolean {
-  if (fitness.maxCost === undefined) return true;
-  const cost = costPerMove(games);
-  return cost !== null && !overBudget(fitness, cost);
-}
 
 /**
  * Which candidates to validate: the players of the run within its budget (fitness.maxCost) no other dominates

@@ -370,6 +370,12 @@ export function fitGaussianProcess(data: GpData, options: GpFitOptions = {}): Ga
   return posterior(p, best.hyper, best.value);
 }
 
+/** The process at given hyperparameters, not fitted (for checks against a reference); null when its covariance is not positive definite. */
+export function gaussianProcessAt(data: GpData, hyper: GpHyper): GaussianProcess | null {
+  const p = prepare(data);
+  return posterior(p, hyper, evaluate(p, hyper).value);
+}
+
 /** The posterior at fixed hyperparameters. */
 function posterior(p: Prepared, hyper: GpHyper, logPosterior: number): GaussianProcess | null {
   const { n, x, y } = p;

@@ -1,5 +1,6 @@
 /** Optimizers by name, as the config's `optimizer.kind` chooses them. */
 import type { RunConfig } from './config';
+import { InputError } from '../util/errors';
 import { createCmaes } from './cmaes-optimizer';
 import { createGa } from './ga';
 import { createNsga2 } from './nsga2';
@@ -30,7 +31,12 @@ export function createOptimizer(config: RunConfig, space: ModelSpace): Optimizer
       return createSurrogate(o);
     case 'nsga2':
       return createNsga2({ ...o, reevaluate: config.reevaluateElites });
-    case 'model':
-      return createModelOptimizer({ ...o, initial: modelInitialPoints(o, space.size) }, { space, objective: config.fitness.objective, maxCost: config.fitness.maxCost });
+    case 'model': {
+      const initial = modelInitialPoints(o, space.size);
+      // The model is first fitted after its design (the start and `initial` points): a budget that ends before it never gets a model.
+      const design = (initial + 1) * o.games;
+      if (config.fitness.budget !== undefined && config.fitness.budget < design) throw new InputError(`fitness.budget ${config.fitness.budget} ends before the model is first fitted: its design plays ${design} games (the start and optimizer.initial ${initial} points × optimizer.games ${o.games}); raise fitness.budget or lower optimizer.initial`);
+      return createModelOptimizer({ ...o, initial }, { space, objective: config.fitness.objective, maxCost: config.fitness.maxCost });
+    }
   }
 }

@@ -26,6 +26,7 @@ import { networkStart, NetworkSpace, type NetworkStart } from './network-space';
 import { fitnessPlayer } from './fitness';
 import type { Optimizer } from './optimizer';
 import { createOptimizer } from './optimizers';
+import { checkBudgetReachable } from './budget';
 import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from './space';
 
 /** An external player as a run stores it: what it announced when the run began, and the start values. */
@@ -76,11 +77,16 @@ export function externalSpec(stored: StoredExternal, params: Record<string, numb
  * touched. An external player is started once to read what it announces.
  */
 export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
-  if (networkPlayerOf(config)) return prepareNetworkRun(config);
   const player = externalPlayerOf(config);
-  if (!player) return prepareHeuristicRun(config);
+  if (!player) {
+    const stored = networkPlayerOf(config) ? prepareNetworkRun(config) : prepareHeuristicRun(config);
+    // A budget no setting keeps within: said before anything is stored (one game of the cheapest setting).
+    const { space, playerOf } = problemOf(stored);
+    await checkBudgetReachable(config, space, playerOf);
+    return stored;
+  }
   const announcement = await readAnnouncement(player.name, launchOf(player));
-  if (config.fitness.cost !== undefined && announcement.cost !== 'nodes') throw new InputError(`the external player ${player.name} reports no cost per move: a two-objective run (fitness.cost) needs a "cost nodes" line in its announcement and "nodes K" after each move (docs/protocol.md); or remove fitness.cost`);
+  if (config.fitness.cost !== undefined && announcement.cost !== 'nodes') throw new InputError(`the external player ${player.name} reports no cost per move: ${config.fitness.maxCost !== undefined ? 'a budget of cost per move (fitness.maxCost)' : 'a two-objective run (fitness.cost)'} needs a "cost nodes" line in its announcement and "nodes K" after each move (docs/protocol.md); or remove fitness.cost`);
   const start = config.space.start === 'defaults' ? defaultParams(announcement) : paramsFor(announcement, loadParamsFile(config.space.start), `space.start "${config.space.start}"`);
   const external = { announcement, start };
   new ExternalSpace(announcement, start, config.space.params);

@@ -51,3 +51,27 @@ export function selectSurvivors<T extends { idx: number }>(alive: readonly T[], 
   const ranked = [...alive].sort((a, b) => value(b) - value(a) || a.idx - b.idx);
   return ranked.slice(0, survivors(alive.length, keep)).sort((a, b) => a.idx - b.idx);
 }
+
+/**
+ * A race over held-out seeds (validation.race): every racer plays the first slice, the best `keep` fraction by
+ * their games so far the next, and so on; returns those that played every seed (all of them without a race).
+ * `play` plays a slice for the racers still in (only what is not stored yet); `value` reads a racer's stored
+ * games up to the slices played, so a resumed race goes the same way.
+ */
+export async function raceOver<C>(
+  racers: readonly C[],
+  seeds: readonly number[],
+  racing: RacingConfig | null,
+  play: (alive: readonly C[], slice: readonly number[]) => Promise<void>,
+  value: (racer: C, upTo: ReadonlySet<number>) => number,
+): Promise<C[]> {
+  const slices = racing ? raceSlices(seeds, racing.rounds) : [seeds];
+  let alive = [...racers];
+  for (let r = 0; r < slices.length; r++) {
+    await play(alive, slices[r]);
+    if (r === slices.length - 1) break;
+    const upTo = new Set(slices.slice(0, r + 1).flat());
+    alive = selectSurvivors(alive.map((c, idx) => ({ c, idx })), ({ c }) => value(c, upTo), racing!.keep).map(({ c }) => c);
+  }
+  return alive;
+}

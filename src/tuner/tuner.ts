@@ -27,13 +27,14 @@ import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError
 import { mean, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
-import { frontObjectives, frontOf, hasBudget, hasFront, withinBudget } from './front';
+import { frontObjectives, frontOf, hasFront } from './front';
+import { hasBudget, withinBudget } from './budget';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from './optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
-import { raceCost, raceSlices, selectSurvivors } from './successive-halving';
+import { raceCost, raceOver, raceSlices, selectSurvivors } from './successive-halving';
 import { weighStart, type StartVerdict, type ValidatedPoint } from './start-verdict';
 import { validationSet, type FinalistResult, type ValidationSet } from './validation';
 
@@ -313,16 +314,16 @@ export class Tuner {
     const report = (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
     // The held-out seeds: all of them for every one, or raced slice by slice (the ranking reads stored games only).
     const heldOutValue = (c: Candidate, upTo?: ReadonlySet<number>) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((g) => !upTo || upTo.has(g.seed)));
-    const slices = set.race ? raceSlices(seeds, set.race.rounds) : [seeds];
-    let alive = [...played];
-    for (let r = 0; r < slices.length; r++) {
-      await this.play(problem, alive, games, 'validation', slices[r], report);
-      before += alive.length * slices[r].length;
-      if (r === slices.length - 1) break;
-      const upTo = new Set(slices.slice(0, r + 1).flat());
-      const ranked = selectSurvivors(alive.map((c, idx) => ({ c, idx })), ({ c }) => heldOutValue(c, upTo), set.race!.keep);
-      alive = ranked.map(({ c }) => c);
-    }
+    const alive = await raceOver(
+      played,
+      seeds,
+      set.race,
+      async (racing, slice) => {
+        await this.play(problem, racing, games, 'validation', slice, report);
+        before += racing.length * slice.length;
+      },
+      heldOutValue,
+    );
     const scored = played.map((c): FinalistResult => {
       const validation = heldOutValue(c);
       store.setValidation(c.id, validation);

@@ -1,0 +1,94 @@
+/**
+ * The best within a budget, measured where the truth is known: the model optimizer (optimizer.kind "model"
+ * with fitness.maxCost) against NSGA-II's front within the same budget (export --max-cost picks its strongest
+ * point within it), on the synthetic player of test/model.test.ts — four weights, a game's sd 40 % of its mean
+ * as at depth 3, a cost of 10·e^{sumPower} positions a move and a budget of 150, so the best within it has
+ * sumPower ln 15 and the other weights at their optimum. Each run at each fitness budget and seed; the figure
+ * is the landscape's true mean at what the run hands back, over the constrained optimum's (0 when it hands
+ * back a point over the budget).
+ *
+ *   npx tsx scripts/budget-race.ts [--kinds model,nsga2,nsga2-16] [--budgets 800,1600,3200] [--seeds 1,2,3,4,5] [--db-dir DIR]
+ *
+ * The runs go into DIR (default: a new temporary folder), one database a run, for show and report.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
+import { Store } from '../src/store/store';
+import { parseConfig, type RunConfig } from '../src/tuner/config';
+import { strongestWithin, validatedFront } from '../src/tuner/front';
+import { createRun, loadRunProblem } from '../src/tuner/run-problem';
+import { weightSpace } from '../src/tuner/space';
+import { runStartVerdict } from '../src/tuner/start-verdict';
+import { Tuner } from '../src/tuner/tuner';
+
+const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
+const SPACE = { start: 'tuned-d1', params: { empty: { min: 0, max: 2000 }, merges: { min: 0, max: 3000 }, monotonicity: { min: 1, max: 1000, scale: 'log' }, sumPower: { min: 1, max: 5 } } };
+const MAX_COST = 150;
+const OPTIMUM = syntheticMean({ ...LANDSCAPE.optimum, sumPower: Math.log(MAX_COST / 10) } as never, LANDSCAPE as SyntheticLandscape);
+
+function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
+/** The contender's config: the model (raced, confirmed), or NSGA-II at 4 or 16 games a candidate (its front's 3 most spread points validated). */
+function config(kind: string, seed: number, budget: number): RunConfig {
+  const fitness = { budget, player: 'synthetic', cost: 'nodes', maxCost: MAX_COST, synthetic: LANDSCAPE };
+  if (kind === 'model') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
+  const games = kind === 'nsga2-16' ? 16 : 4;
+  if (kind !== 'nsga2' && kind !== 'nsga2-16') throw new Error(`unknown kind ${kind} (model, nsga2, nsga2-16)`);
+  return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'nsga2', population: 8, generations: 100_000 }, fitness: { ...fitness, games }, validation: { front: 3, games: 150 }, pool: { batchGames: 4 } });
+}
+
+/** What the run hands back within the budget: its best (the model), its strongest validated point within it (the front). */
+function handedBack(store: Store, id: number): number {
+  const problem = loadRunProblem(store, id);
+  if (problem.config.optimizer.kind !== 'nsga2') return problem.run.bestCandidate!;
+  const front = validatedFront(store, id, problem, runStartVerdict(store, problem)?.start.candidate ?? null)!;
+  return strongestWithin(front.points, { maxCost: MAX_COST })?.candidate ?? -1;
+}
+
+async function main(): Promise<void> {
+  const kinds = flag('--kinds', 'model,nsga2').split(',');
+  const budgets = flag('--budgets', '800,1600,3200').split(',').map(Number);
+  const seeds = flag('--seeds', '1,2,3,4,5').split(',').map(Number);
+  const dir = flag('--db-dir', '');
+  const root = dir || mkdtempSync(join(tmpdir(), 'budget-race-'));
+  mkdirSync(root, { recursive: true });
+  console.log(`the constrained optimum: ${Math.round(OPTIMUM)} (fitness.maxCost ${MAX_COST}); runs in ${root}`);
+  console.log('| contender | fitness games | validation games | true mean / optimum: mean | each seed |');
+  console.log('|---|---|---|---|---|');
+  for (const kind of kinds) {
+    for (const budget of budgets) {
+      const shares: number[] = [];
+      let fitnessGames = 0;
+      let validationGames = 0;
+      for (const seed of seeds) {
+        const store = Store.open(join(root, `${kind}-${budget}-${seed}.sqlite`));
+        try {
+          const id = createRun(store, config(kind, seed, budget), kind);
+          const outcome = await new Tuner(store, id, { workers: 2 }).run(false);
+          if (outcome.status !== 'finished') throw new Error(`${kind} seed ${seed}: ${outcome.status} ${outcome.error ?? ''}`);
+          const candidate = store.getCandidate(handedBack(store, id));
+          const w = candidate ? weightSpace(loadRunProblem(store, id).space).toWeights(candidate.genome) : null;
+          const within = w !== null && syntheticCost(w, LANDSCAPE as SyntheticLandscape)! <= MAX_COST;
+          shares.push(within ? syntheticMean(w!, LANDSCAPE as SyntheticLandscape) / OPTIMUM : 0);
+          fitnessGames += store.listGenerations(id).reduce((s, g) => s + g.games, 0);
+          validationGames += store.validatedCandidates(id).reduce((s, c) => s + store.getGames(c.id, 'validation').length + store.getGames(c.id, 'confirmation').length, 0);
+        } finally {
+          store.close();
+        }
+      }
+      const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+      const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+      console.log(`| ${kind} | ${Math.round(fitnessGames / seeds.length)} | ${Math.round(validationGames / seeds.length)} | ${pct(mean)} | ${shares.map(pct).join(', ')} |`);
+    }
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
