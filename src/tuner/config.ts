@@ -376,7 +376,7 @@ function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; r
   if (!cost) return kind === 'nsga2' ? { message: 'NSGA-II ranks by strength and cost: set fitness.cost to "nodes" (or choose a one-objective optimizer)', at: ['optimizer', 'kind'] } : null;
   const front = (FRONT_OPTIMIZERS as readonly string[]).includes(kind);
   if (kind === 'model' && maxCost === undefined) return { message: 'the model optimizer weighs cost as a budget: set fitness.maxCost (the best within it), or use optimizer.kind "nsga2" for the whole front of strength against cost', at: ['fitness', 'cost'] };
-  if (!front && kind !== 'model') return { message: `a cost needs an optimizer that ranks by two objectives, optimizer.kind "nsga2" (or "random" as its baseline), or one that keeps within a budget, "model" with fitness.maxCost; "${kind}" ranks by strength alone`, at: ['fitness', 'cost'] };
+  if (!front && kind !== 'model') return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one (or keep within a budget: optimizer.kind "model" with fitness.maxCost)`, at: ['fitness', 'cost'] };
   if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };
   // An elite that keeps its parent's fitness plays no games, so it would have no cost of its own to rank by.
   if (!c.reevaluateElites && (c.optimizer.elitism ?? 0) > 0) return { message: 'a two-objective run measures its elites again (their cost comes from their games): remove "reevaluateElites": false, or set optimizer.elitism to 0', at: ['optimizer', 'elitism'] };

@@ -36,7 +36,7 @@ import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
 import { raceCost, raceOver, raceSlices, selectSurvivors } from './successive-halving';
 import { weighStart, type StartVerdict, type ValidatedPoint } from './start-verdict';
-import { validationSet, type FinalistResult, type ValidationSet } from './validation';
+import { gamesOf, validationSet, type FinalistResult, type ValidationSet } from './validation';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
@@ -366,7 +366,7 @@ export class Tuner {
 
   /** Whether the start may be the run's best: always, but in a run within a budget only when its own games kept within it. */
   private startWithinBudget(config: RunConfig, start: Candidate): boolean {
-    return !hasBudget(config) || withinBudget(config.fitness, this.store.getGames(start.id, 'fitness'));
+    return !hasBudget(config) || withinBudget(config.fitness, gamesOf(this.store, this.runId, [start], 'fitness').get(start.id) ?? []);
   }
 
   /** The model's finalists: its best predicted points within the run's budget, stored with its predictions (the set is fixed from here on). */

@@ -8,7 +8,7 @@
  * held-out seeds (once, if it is among them).
  */
 import { playerKey } from '../player/spec';
-import type { Candidate, FinalistPrediction, Game, Store } from '../store/store';
+import type { Candidate, FinalistPrediction, Game, GamePurpose, Store } from '../store/store';
 import { FRONT_POINTS } from './config';
 import { frontToValidate, hasFront } from './front';
 import type { GamesByCandidate } from './game-batches';
@@ -96,16 +96,26 @@ export function validationSet(store: Store, problem: RunProblem, lastGeneration:
   const start = findStart(chosen, startParams) ?? findStart(store.getCandidates(runId, 0), startParams);
   if (!start) throw new Error(`run ${runId}: no candidate of generation 0 is the start`);
   const played = chosen.includes(start) ? chosen : [...chosen, start];
-  if (!games.has(start.id)) games.set(start.id, store.getGames(start.id, 'validation'));
+  if (!games.has(start.id) && start.generation !== lastGeneration) games.set(start.id, store.generationGames(runId, start.generation, 'validation').get(start.id) ?? []);
   const v = problem.config.validation;
-  const confirm = v.confirm !== undefined && !hasFront(problem.config) ? { seeds: confirmationSeeds(problem.config.seed, v.confirm, v.games), games: new Map(played.map((c) => [c.id, store.getGames(c.id, 'confirmation')])) } : null;
+  const confirm = v.confirm !== undefined && !hasFront(problem.config) ? { seeds: confirmationSeeds(problem.config.seed, v.confirm, v.games), games: gamesOf(store, runId, played, 'confirmation') } : null;
   return { chosen, start, played, games, seeds: validationSeeds(problem.config.seed, v.games), race: hasFront(problem.config) ? null : (v.race ?? null), confirm };
 }
 
 /** The model optimizer's finalists, as stored when validation began (with their predictions; none before), with their validation games. */
 function modelFinalists(store: Store, problem: RunProblem): { chosen: Candidate[]; games: GamesByCandidate } {
   const chosen = store.predictedFinalists(problem.run.id);
-  return { chosen, games: new Map(chosen.map((c) => [c.id, store.getGames(c.id, 'validation')])) };
+  return { chosen, games: gamesOf(store, problem.run.id, chosen, 'validation') };
+}
+
+/** Some candidates' games of one purpose, read a generation at a time (never a candidate at a time). */
+export function gamesOf(store: Store, runId: number, candidates: readonly Candidate[], purpose: GamePurpose): GamesByCandidate {
+  const out: GamesByCandidate = new Map();
+  for (const g of new Set(candidates.map((c) => c.generation))) {
+    const byCandidate = store.generationGames(runId, g, purpose);
+    for (const c of candidates) if (c.generation === g) out.set(c.id, byCandidate.get(c.id) ?? []);
+  }
+  return out;
 }
 
 /** One objective: the best few distinct weight sets of the last generation (and any mean), with their validation games. */

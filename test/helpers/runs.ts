@@ -51,7 +51,13 @@ export function dumpRun(dbPath: string, runId: number) {
     return {
       run: db.prepare('SELECT name, config, config_hash, seed, status, best_candidate FROM runs WHERE id = ?').get(runId),
       generations: db.prepare('SELECT idx, state, status, best_fitness, mean_fitness, stdev_fitness, games FROM generations WHERE run_id = ? ORDER BY idx').all(runId),
-      candidates: db.prepare('SELECT id, generation, idx, genome, params, origin, parents, fitness, validation, prediction, confirmation FROM candidates WHERE run_id = ? ORDER BY id').all(runId),
+      // From schema 11 a candidate may also hold the model's prediction and the second held-out set's value: kept where set,
+      // so a run without them dumps alike in a database of any schema.
+      candidates: (db.prepare('SELECT * FROM candidates WHERE run_id = ? ORDER BY id').all(runId) as Record<string, unknown>[]).map(({ id, generation, idx, genome, params, origin, parents, fitness, validation, prediction, confirmation }) => ({
+        id, generation, idx, genome, params, origin, parents, fitness, validation,
+        ...(prediction != null ? { prediction } : {}),
+        ...(confirmation != null ? { confirmation } : {}),
+      })),
       games: db
         .prepare('SELECT g.candidate_id, g.purpose, g.seed, g.score, g.max_tile, g.moves FROM games g JOIN candidates c ON c.id = g.candidate_id WHERE c.run_id = ? ORDER BY 1, 2, 3')
         .all(runId),
