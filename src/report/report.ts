@@ -12,6 +12,7 @@ import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
 import { chartScript, htmlTable, pageHead, scriptJson } from './html';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from './front-table';
+import { finalistTable } from './finalist-table';
 import { interval, num as formatNumber } from './numbers';
 
 const esc = escapeHtml;
@@ -84,7 +85,7 @@ ${d.front ? `<h2>Strength against cost: the validated front</h2>\n<figure id="fr
 <h2>Validation of the finalists</h2>
 <p>${s.validationGames} held-out games each; the winner is the run's best${d.best?.validated ? ` (candidate ${d.best.candidate})` : ''}.</p>
 ${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}
-${htmlTable(['candidate', 'generation', 'origin', 'fitness', 'validation'], d.finalists.map((f) => [f.id, f.generation, f.origin, num(f.fitness), num(f.validation)]))}
+${htmlTable(...finalistTable(d.finalists))}
 ${d.sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
 ${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>${esc(suggest(['compare', 'A', 'B', '--run', String(run.id)], store.path))}</code> (A, B: the contenders); every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 <script type="application/json" id="run-data">${scriptJson(d)}</script>

@@ -63,7 +63,8 @@ export interface RunDetail {
   /** Beside a front: the validated fronts of the database's other runs of the same objective (another player's, another space's). */
   otherFronts: { run: number; name: string; player: string; points: FrontPoint[] }[];
   /** The validated candidates, the start among them (origin "start"). */
-  finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null }[];
+  /** The validated candidates: in-sample fitness, held-out value (and games: a race stops some early), the model's prediction and the second held-out set's value where there were. */
+  finalists: { id: number; generation: number; origin: string; fitness: number | null; validation: number | null; games: number; predicted: { mean: number; sd: number } | null; confirmation: number | null }[];
   /** Whether the run beat its start, in one line (null: the start was not validated, e.g. a run from before this check). */
   startVerdict: string | null;
   comparisons: (Comparison & { id: number })[];
@@ -153,7 +154,16 @@ export function runDetail(store: Store, runId: number): RunDetail {
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
   const bestParams = bestRow?.params ?? {};
   const front = validatedFront(store, runId, problem, verdict?.start.candidate ?? null)?.points ?? null;
-  const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation }) => ({ id, generation, origin: id === verdict?.start.candidate ? 'start' : origin, fitness, validation }));
+  const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation, prediction, confirmation }) => ({
+    id,
+    generation,
+    origin: id === verdict?.start.candidate ? 'start' : origin,
+    fitness,
+    validation,
+    games: store.getGames(id, 'validation').length,
+    predicted: prediction ? { mean: prediction.mean, sd: prediction.sd } : null,
+    confirmation,
+  }));
   return {
     run,
     settings: {

@@ -24,7 +24,7 @@ import { hasFront, validatedFront } from './front';
 import { loadWeights, type Weights } from '../heuristic/weights';
 
 export type OptimizerKind = OptimizerConfig['kind'];
-export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate', 'nsga2'];
+export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate', 'nsga2', 'model'];
 /** What a race runs unless told: the established optimizers (regression and surrogate are new: name them with --optimizers). */
 export const DEFAULT_RACE_CONTENDERS: readonly string[] = ['ga', 'cmaes', 'random'];
 

@@ -10,6 +10,7 @@ import { escapeHtml } from '../../report/svg';
 import { drawLearnCharts, drawRunCharts } from './charts';
 import { LEARN_HEADERS, learnRows } from '../../report/learn-table';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
+import { finalistTable } from '../../report/finalist-table';
 import type { LearnItem, LearnPoint } from '../../report/learn-data';
 import { startViewer } from './viewer';
 import { describeModel } from '../../tuner/optimizer';
@@ -167,7 +168,7 @@ function runPage(id: number): void {
       ? `<h2>Strength against cost: the validated front</h2><div id="chart-front" class="chart"></div><div class="table-scroll">${table(FRONT_HEADERS, frontRows(d.front).map((r) => r.map(esc)), 'front-table')}</div><p class="note">${esc(FRONT_NOTE)}</p>`
       : '';
     document.getElementById('finalists')!.innerHTML = d.finalists.length
-      ? table(['candidate', 'generation', 'origin', 'fitness (in-sample)', 'validation (held-out)'], d.finalists.map((f) => [String(f.id), String(f.generation), esc(f.origin), num(f.fitness, 1), num(f.validation, 1)])) +
+      ? (([headers, rows]) => table(headers, rows.map((r) => r.map(esc))))(finalistTable(d.finalists)) +
         (d.startVerdict ? `<p id="start-verdict">${esc(d.startVerdict)}</p>` : '')
       : `<p>Validated after the last generation, on ${s.validationGames} held-out games each.</p>`;
     document.getElementById('sweeps')!.innerHTML = d.sweeps
