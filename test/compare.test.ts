@@ -51,14 +51,14 @@ describe('statistics', () => {
 
 describe('tune2048 compare', () => {
   it('plays the same seeds for every contender and tests each pair', () => {
-    const r = runCli(['compare', 'nneonneo', 'snake3', 'java-l', '-n', '12', '-d', '0', '--seed', '500', '--workers', '2', '--json']);
+    const r = runCli(['compare', 'nneonneo', 'snake3', 'java-l', '-n', '30', '-d', '0', '--seed', '500', '--workers', '2', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.contenders.map((c: any) => c.label)).toEqual(['nneonneo', 'snake3', 'java-l']);
-    for (const c of out.contenders) expect(c.games.map((g: any) => g.seed)).toEqual(Array.from({ length: 12 }, (_, i) => 500 + i));
+    for (const c of out.contenders) expect(c.games.map((g: any) => g.seed)).toEqual(Array.from({ length: 30 }, (_, i) => 500 + i));
     expect(out.pairs.map((p: any) => `${p.a}-${p.b}`)).toEqual(['nneonneo-snake3', 'nneonneo-java-l', 'snake3-java-l']);
     const [a, b] = out.contenders;
-    const diff = a.games.reduce((s: number, g: any, i: number) => s + g.score - b.games[i].score, 0) / 12;
+    const diff = a.games.reduce((s: number, g: any, i: number) => s + g.score - b.games[i].score, 0) / 30;
     expect(out.pairs[0].meanDiff).toBeCloseTo(diff, 9);
     expect(out.pairs[0].wilcoxon.p).toBeGreaterThan(0);
     // how much the seeds paired them, by the textbook formulas
@@ -71,9 +71,11 @@ describe('tune2048 compare', () => {
     const d = xs.map((x, i) => x - ys[i]);
     const sdDiff = Math.sqrt(d.reduce((s, x) => s + (x - avg(d)) ** 2, 0) / (d.length - 1));
     expect(out.pairs[0].pairing.gamesFor5Percent).toBe(Math.ceil(((1.96 * sdDiff) / (0.05 * avg([...xs, ...ys]))) ** 2));
-    const text = runCli(['compare', 'nneonneo', 'snake3', '-n', '12', '-d', '0', '--seed', '500', '--workers', '2']).stdout;
-    expect(text).toMatch(/seed correlation\s+games for ±5%/);
-    expect(text).toMatch(new RegExp(`nneonneo − snake3 .* ${rho.toFixed(2)}\\s+${out.pairs[0].pairing.gamesFor5Percent}`));
+    // At 80 % power (the printed figure): ((z_0.975 + z_0.8)·sd/δ)².
+    expect(out.pairs[0].pairing.gamesFor5PercentPower80).toBe(Math.ceil((((1.959964 + 0.841621) * sdDiff) / (0.05 * avg([...xs, ...ys]))) ** 2));
+    const text = runCli(['compare', 'nneonneo', 'snake3', '-n', '30', '-d', '0', '--seed', '500', '--workers', '2']).stdout;
+    expect(text).toMatch(/seed correlation\s+games for ±5% \(80% power\)/);
+    expect(text).toMatch(new RegExp(`nneonneo − snake3 .* ${rho.toFixed(2)}\\s+${out.pairs[0].pairing.gamesFor5PercentPower80}`));
   });
 
   it('a contender at a depth of its own (@dN): played there, labelled so; the others at --depth', () => {

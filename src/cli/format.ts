@@ -57,3 +57,13 @@ export function formatDuration(ms: number | null): string {
 export function halfWidth(value: number, half: number | null): string {
   return half === null || !(value > 0) ? '' : ` ±${((100 * half) / value).toFixed(1)}%`;
 }
+
+/** A whole number with a true minus sign when negative (−37985, not -37985), as the CLI's tables print scores. */
+export function signedWhole(x: number): string {
+  return `${x < 0 ? '−' : ''}${Math.abs(Math.round(x))}`;
+}
+
+/** An interval of whole numbers: "88074–97506", or with a negative end "−49038 to −26811" (a dash beside a minus reads as one). */
+export function wholeInterval(low: number, high: number): string {
+  return low < 0 || high < 0 ? `${signedWhole(low)} to ${signedWhole(high)}` : `${signedWhole(low)}–${signedWhole(high)}`;
+}

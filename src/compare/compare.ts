@@ -12,7 +12,7 @@ import type { DepthSetting } from '../player/expectimax';
 import { gameSeed } from '../player/players';
 import { playerSpec, type ExternalPlayerSpec, type NetworkPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
 import { GameSummary, summarizeGames } from './summary';
-import { bootstrapMeanCI95, meanWithCI95, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
+import { bootstrapMeanCI95, gamesForPower, holmAdjust, meanWithCI95, smallestSignedRankP, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from './sprt';
 import { gamesToResolve, pairNoise } from './noise';
 import { RunnerStoppedError } from '../util/errors';
@@ -131,19 +131,32 @@ export interface ContenderResult {
 export interface PairResult {
   a: string;
   b: string;
-  /** Mean of (a − b) over the paired games, with a bootstrap 95% interval. */
+  /** Mean of (a − b) over the paired games, with its 95% interval (ciMethod says which). */
   meanDiff: number;
   ci95: { low: number; high: number };
+  /**
+   * How the interval was found: "bootstrap" (the percentile bootstrap of the mean difference, from 30 pairs) or
+   * "t" (Student's t on the differences, below 30, where a bootstrap is too narrow). Absent in comparisons
+   * stored before it (bootstrap).
+   */
+  ciMethod?: 'bootstrap' | 't';
+  /** With three or more contenders, Wilcoxon's p adjusted by Holm's method over every pair of the comparison. */
+  pHolm?: number;
   /** a's mean over b's, minus one. */
   relative: number;
   wilcoxon: WilcoxonResult;
   /**
    * How much the common seeds paired the two (src/compare/noise.ts): the correlation of their scores on a
-   * seed, and the games per contender a 5% difference needs at this spread to be 1.96 standard errors.
-   * Absent in comparisons stored before it existed.
+   * seed, and the games per contender a 5% difference needs at this spread: to be 1.96 standard errors
+   * (gamesFor5Percent: found half the time) and to be found by the test 80 % of the time
+   * (gamesFor5PercentPower80). From 30 pairs only (a handful of games estimates neither); absent in comparisons
+   * stored before it existed.
    */
-  pairing?: { correlation: number; gamesFor5Percent: number };
+  pairing?: { correlation: number; gamesFor5Percent: number; gamesFor5PercentPower80?: number };
 }
+
+/** Below this many pairs a comparison's intervals come from Student's t, and no correlation or sample size is estimated. */
+export const FEW_PAIRS = 30;
 
 /** One weight set at several depths, the same seeds at each (tune2048 sweep). */
 export interface Sweep {
@@ -168,7 +181,7 @@ export interface Comparison {
 
 const bySeed = (games: readonly PlayedGame[]) => new Map(games.map((g) => [g.seed, g.score]));
 
-/** Per contender summaries and, per pair, the paired difference with its bootstrap CI and Wilcoxon test. */
+/** Per contender summaries and, per pair, the paired difference with its 95 % interval and Wilcoxon test (and Holm's adjustment over the pairs). */
 export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: Remembered[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
   const results: ContenderResult[] = contenders.map((c, k) => {
     const ci = meanWithCI95(played[k].map((g) => g.score));
@@ -181,18 +194,23 @@ export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[],
     for (let j = i + 1; j < results.length; j++) {
       const diffs = results[i].games.map((g, k) => g.score - results[j].games[k].score);
       const meanDiff = diffs.reduce((s, x) => s + x, 0) / diffs.length;
-      const noise = pairNoise(bySeed(results[i].games), bySeed(results[j].games), 2);
+      const few = diffs.length < FEW_PAIRS;
+      const noise = few ? null : pairNoise(bySeed(results[i].games), bySeed(results[j].games), FEW_PAIRS);
+      const t = meanWithCI95(diffs);
       pairs.push({
         a: results[i].label,
         b: results[j].label,
         meanDiff,
-        ci95: bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${seed}:${i}:${j}`)),
+        ci95: few ? { low: t.low, high: t.high } : bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${seed}:${i}:${j}`)),
+        ciMethod: few ? 't' : 'bootstrap',
         relative: results[i].summary.meanScore / results[j].summary.meanScore - 1,
         wilcoxon: wilcoxonSignedRank(diffs),
-        ...(noise ? { pairing: { correlation: noise.correlation, gamesFor5Percent: gamesToResolve(noise.sdDiff, noise.meanScore, 0.05) } } : {}),
+        ...(noise ? { pairing: { correlation: noise.correlation, gamesFor5Percent: gamesToResolve(noise.sdDiff, noise.meanScore, 0.05), gamesFor5PercentPower80: gamesForPower(noise.sdDiff, noise.meanScore, 0.05) } } : {}),
       });
     }
   }
+  // Several pairs at once: each p also adjusted for the others (Holm), so "any of them significant" keeps its 5 %.
+  if (pairs.length >= 2) holmAdjust(pairs.map((p) => p.wilcoxon.p)).forEach((p, k) => (pairs[k].pHolm = p));
   return { results, pairs };
 }
 
@@ -261,4 +279,17 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
   const { results, pairs } = summarizePlayed(contenders, played, o.seed);
   results.forEach((r, k) => (r.depth = contenderDepthOf(contenders[k], o)));
   return { settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs, ...(stopped ? { stoppedAt: { of: o.games } } : {}) };
+}
+
+/**
+ * What a comparison's figures can and cannot say, in lines under its tables (compare, the report): a sample
+ * too small to reach p < 0.05 at all, the small-sample rules in force, and the adjustment for several pairs.
+ */
+export function comparisonNotes(result: Pick<Comparison, 'settings' | 'pairs'>): string[] {
+  const n = result.settings.games;
+  const notes: string[] = [];
+  if (n < 6) notes.push(`with ${n} pair${n === 1 ? '' : 's'} no difference can reach p < 0.05 (the smallest exact two-sided Wilcoxon p of ${n} pairs is ${smallestSignedRankP(n)}): these figures resolve nothing; play more games`);
+  if (n < FEW_PAIRS) notes.push(`fewer than ${FEW_PAIRS} pairs: every interval is Student's t (the bootstrap is too narrow on so few), and neither the seeds' correlation nor the games a 5% difference needs are estimated`);
+  if (result.pairs.length >= 2) notes.push(`${result.pairs.length} pairs tested at once: "p (Holm)" is each p adjusted for the others (Holm's method), so that the chance of any false "significant" among them stays 5%`);
+  return notes;
 }

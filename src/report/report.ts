@@ -5,6 +5,7 @@
  * The tables are plain HTML, so the numbers read without any script.
  */
 import { reachCells, REACH_HEADERS } from '../compare/summary';
+import { comparisonNotes } from '../compare/compare';
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
 import { describeModel } from '../tuner/optimizer';
@@ -50,20 +51,24 @@ export function buildRunReport(store: Store, runId: number): string {
         ['weights', 'mean', '95% CI', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move'],
         c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), interval(k.meanCI95.low, k.meanCI95.high), num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...reachCells(k.summary), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
       );
+      const holm = c.pairs.some((p) => p.pHolm !== undefined);
+      const pValue = (p: number) => (p < 1e-6 ? '< 1e-6' : p.toPrecision(2));
       const pairs = htmlTable(
-        ['pair', 'mean difference', 'bootstrap 95% CI', 'relative', 'Wilcoxon z', 'p', 'seed correlation', 'games for ±5%'],
+        ['pair', 'mean difference', '95% CI', 'relative', 'Wilcoxon z', 'p', ...(holm ? ['p (Holm)'] : []), 'seed correlation', 'games for ±5% (80% power)'],
         c.pairs.map((p) => [
           `${p.a} − ${p.b}`,
           num(p.meanDiff, 0),
-          interval(p.ci95.low, p.ci95.high),
+          `${interval(p.ci95.low, p.ci95.high)}${p.ciMethod === 't' ? ' (t)' : ''}`,
           `${(100 * p.relative).toFixed(1)}%`,
           num(p.wilcoxon.z, 2),
-          p.wilcoxon.p < 1e-6 ? '< 1e-6' : p.wilcoxon.p.toPrecision(2),
+          pValue(p.wilcoxon.p),
+          ...(holm ? [p.pHolm === undefined ? '–' : pValue(p.pHolm)] : []),
           p.pairing ? p.pairing.correlation.toFixed(2) : '–',
-          p.pairing ? String(p.pairing.gamesFor5Percent) : '–',
+          p.pairing?.gamesFor5PercentPower80 !== undefined ? String(p.pairing.gamesFor5PercentPower80) : '–',
         ]),
       );
-      return `<figure id="comparison-${c.id}"><div id="chart-comparison-${c.id}" class="chart"></div></figure>\n${summary}\n${pairs}`;
+      const notes = comparisonNotes(c).map((n) => `<p class="note">${esc(n)}</p>`).join('\n');
+      return `<figure id="comparison-${c.id}"><div id="chart-comparison-${c.id}" class="chart"></div></figure>\n${summary}\n${pairs}${notes ? `\n${notes}` : ''}`;
     })
     .join('\n');
 

@@ -7,7 +7,7 @@
  * the run, show, export, the report and the dashboard all print.
  */
 import type { Store } from '../store/store';
-import { meanWithCI95, stdev } from '../util/stats';
+import { meanWithCI95, normalQuantile, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import type { RunProblem } from './run-problem';
 import { gameObjective, type ScoredGame } from './fitness';
@@ -31,7 +31,7 @@ export interface StartVerdict {
   halfWidth: number;
   /** True when the rival beats the start by more than that half-width. */
   clear: boolean;
-  /** Held-out games per candidate that would make a difference this size 1.96 standard errors (null: no difference, or already outside the noise either way). */
+  /** Held-out games per candidate that would find a difference this size 80 % of the time at 5 % (null: no difference, or already outside the noise either way). */
   gamesToResolve: number | null;
   /** Weighed on the second held-out set (validation.confirm) instead of the first. */
   set?: 'confirmation';
@@ -64,7 +64,8 @@ export function weighStart(fitness: RunConfig['fitness'], start: ValidatedPoint,
   const ci = diffs.length >= 2 ? meanWithCI95(diffs) : null;
   const halfWidth = ci ? (ci.high - ci.low) / 2 : Infinity;
   const sd = diffs.length >= 2 ? stdev(diffs) : 0;
-  const gamesToResolve = Math.abs(difference) > halfWidth || difference === 0 || sd === 0 ? null : Math.ceil(((1.96 * sd) / difference) ** 2);
+  // Games a gap this size needs to be found 80 % of the time by a two-sided test at 5 % (not merely to be 1.96 standard errors, which finds it half the time).
+  const gamesToResolve = Math.abs(difference) > halfWidth || difference === 0 || sd === 0 ? null : Math.ceil((((normalQuantile(0.975) + normalQuantile(0.8)) * sd) / difference) ** 2);
   return { ...verdict, difference, halfWidth, clear: difference > halfWidth, gamesToResolve };
 }
 
@@ -101,7 +102,7 @@ function fmt(x: number): string {
 export function describeStartVerdict(v: StartVerdict): string {
   const signed = (x: number) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}`;
   const gap = `${signed(v.difference)} ± ${fmt(v.halfWidth)} (95 %) on ${v.games} ${v.set === 'confirmation' ? 'games of a second held-out set' : 'held-out games'}`;
-  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${v.set === 'confirmation' ? 'validation.confirm' : 'validation.games'}) would resolve a gap this size` : '';
+  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${v.set === 'confirmation' ? 'validation.confirm' : 'validation.games'}) would find a gap this size 80 % of the time` : '';
   if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${fmt(v.start.validation)})`;
   if (v.best.candidate === v.start.candidate) {
     return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${fmt(v.rival.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;

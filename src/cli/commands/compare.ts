@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
-import { compareSequential, compareWeights, type Comparison, type Contender, type SequentialComparison } from '../../compare/compare';
+import { compareSequential, compareWeights, comparisonNotes, FEW_PAIRS, type Comparison, type Contender, type SequentialComparison } from '../../compare/compare';
+import { WILCOXON_EXACT_MAX } from '../../util/stats';
 import { stopOnSignal, type Stopper } from '../stop-games';
 import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../../util/errors';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
-import { table } from '../format';
+import { signedWhole as signed, table, wholeInterval as interval } from '../format';
 import { depthParser, parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
 import { addMoveBudgetOption, addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
@@ -96,6 +97,7 @@ function printSequential(a: Contender, b: Contender, opts: CompareCliOptions, re
           ? `stopped before a decision (LLR ${last.llr.toFixed(3)} after the last whole step)`
           : `no decision within ${opts.maxGames} pairs (LLR ${last.llr.toFixed(3)})`;
   console.log(`${verdict}, after ${result.settings.games} paired games`);
+  console.log("(a sequential test: its decision and error rates (alpha, beta) are the result; the tables' intervals and p below are fixed-sample figures, computed as if the pairs had been planned, and lean toward a difference when the test stopped early)");
   printTables(result);
 }
 
@@ -139,7 +141,7 @@ export function printTables(result: Comparison): void {
     rows.push([
       c.label,
       ...(perDepth ? [c.depth === null ? 'its own' : String(c.depth ?? result.settings.depth)] : []),
-      `${s.meanScore.toFixed(0)} (${c.meanCI95.low.toFixed(0)}–${c.meanCI95.high.toFixed(0)})`,
+      `${signed(s.meanScore)} (${interval(c.meanCI95.low, c.meanCI95.high)})`,
       s.medianScore.toFixed(0),
       s.stdevScore.toFixed(0),
       ...reachCells(s),
@@ -150,20 +152,26 @@ export function printTables(result: Comparison): void {
   }
   console.log(table(rows));
   console.log('');
-  const pairRows = [['pair', 'mean difference (95% bootstrap CI)', 'relative', 'Wilcoxon z', 'p', 'seed correlation', 'games for ±5%']];
+  const holm = result.pairs.some((p) => p.pHolm !== undefined);
+  const pairRows = [['pair', 'mean difference (95% CI)', 'relative', 'Wilcoxon z', 'p', ...(holm ? ['p (Holm)'] : []), 'seed correlation', 'games for ±5% (80% power)']];
   for (const p of result.pairs) {
     pairRows.push([
       `${p.a} − ${p.b}`,
-      `${p.meanDiff.toFixed(0)} (${p.ci95.low.toFixed(0)}–${p.ci95.high.toFixed(0)})`,
+      `${signed(p.meanDiff)} (${interval(p.ci95.low, p.ci95.high)})`,
       `${(100 * p.relative).toFixed(1)}%`,
       p.wilcoxon.z.toFixed(2),
       pValue(p.wilcoxon.p),
+      ...(holm ? [p.pHolm === undefined ? '-' : pValue(p.pHolm)] : []),
       p.pairing ? p.pairing.correlation.toFixed(2) : '-',
-      p.pairing ? String(p.pairing.gamesFor5Percent) : '-',
+      p.pairing?.gamesFor5PercentPower80 !== undefined ? String(p.pairing.gamesFor5PercentPower80) : '-',
     ]);
   }
   console.log(table(pairRows));
-  console.log('(seed correlation: how much the common seeds paired the games, 0 = not at all; games for ±5%: games per contender a 5% difference needs, at this spread, to be 1.96 standard errors)');
+  for (const note of comparisonNotes(result)) console.log(`note: ${note}`);
+  console.log(
+    `(95% CI: the percentile bootstrap of the mean difference, Student's t below ${FEW_PAIRS} pairs; p: Wilcoxon's signed-rank test, two-sided, exact up to ${WILCOXON_EXACT_MAX} pairs, else its normal approximation; ` +
+      'seed correlation: how much the common seeds paired the games, 0 = not at all; games for ±5%: games per contender for a 5% difference at this spread to be found 80% of the times by a two-sided test at 5%; docs/statistics.md)',
+  );
 }
 
 export function command(): Command {
