@@ -171,7 +171,7 @@ describe('tuning on a learned network', () => {
       // The point's file carries its depth: it plays as validated with no flag.
       const played = JSON.parse(runCli(['play', '--player', `network:${out}`, '-n', '1', '-s', String(game.seed), '--json']).stdout) as { depth: number; games: { score: number }[] };
       expect([played.depth, played.games[0].score]).toEqual([p.params.depth, game.score]);
-      expect(JSON.parse(readFileSync(out, 'utf8')).name).toMatch(new RegExp(`-run1-p${p.point}$`));
+      expect(JSON.parse(readFileSync(out, 'utf8')).name).toMatch(new RegExp(`-run1-p${p.point}-[0-9a-f]{6}$`));
     }
   });
 

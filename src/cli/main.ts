@@ -39,17 +39,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
 
 /** What --version prints: the package's version, the WebAssembly builds its games depend on, and Node's. */
 function versionText(): string {
-  const { createHash } = require('node:crypto') as typeof import('node:crypto');
-  const { readFileSync } = require('node:fs') as typeof import('node:fs');
-  const { join } = require('node:path') as typeof import('node:path');
-  const build = (file: string) => {
-    try {
-      return createHash('sha256').update(readFileSync(join(__dirname, '..', '..', 'build', file))).digest('hex').slice(0, 12);
-    } catch {
-      return 'missing (npm run build)';
-    }
-  };
-  return `tune2048 ${require('../../package.json').version}\nsearch build ${build('search.wasm')}, learning build ${build('learn.wasm')}\nNode ${process.version}`;
+  const { buildInfo } = require('../util/build-info') as typeof import('../util/build-info');
+  const b = buildInfo();
+  const build = (hash: string) => (hash === 'missing' ? 'missing (npm run build)' : hash);
+  return `tune2048 ${b.version}\nsearch build ${build(b.searchBuild)}, learning build ${build(b.learningBuild)}\nNode ${b.node}`;
 }
 
 /** The program, with the command `name` (if any) fully loaded and the others as name and summary. */

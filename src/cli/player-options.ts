@@ -84,14 +84,21 @@ export function addParamsOption(cmd: Command): Command {
  * its parameters). `opts.depth` and `opts.cprob` become what plays: a weights or network player file's own search
  * where the command line gave none.
  */
-export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number; params?: string; weights: string }): Promise<PlayerSpec> {
+export async function cliPlayer(opts: PlayerCliOptions & { depth: DepthSetting; cprob: number; params?: string; weights: string }, { replayCheck = false } = {}): Promise<PlayerSpec> {
   const given = opts.searchGiven ?? { depth: true, cprob: true };
   const name = externalName(opts.player);
   if (name !== null) {
     if (opts.msPerMove !== undefined) throw new InputError('--ms-per-move deepens expectimax\'s search or a network\'s; an external player searches as it likes');
     // The external and network players' modules load only for them (hint's start is every command's cost).
-    const [{ resolveExternalPlayer }, { externalPlayerSpec }] = await Promise.all([import('../player/external/definition'), import('../player/external/resolve')]);
-    return externalPlayerSpec(resolveExternalPlayer(name), opts.params);
+    const [{ resolveExternalPlayer }, { checkExternalReplay, externalPlayerSpec }] = await Promise.all([import('../player/external/definition'), import('../player/external/resolve')]);
+    const definition = resolveExternalPlayer(name);
+    const spec = await externalPlayerSpec(definition, opts.params);
+    // Games that are a function of their seeds (play's figures are replayed by seed), as tune checks before a run.
+    if (replayCheck) {
+      const warning = await checkExternalReplay(spec, definition.nondeterministic);
+      if (warning) console.error(warning);
+    }
+    return spec;
   }
   const network = networkFileOf(opts.player);
   if (network !== null) {

@@ -10,7 +10,9 @@ import type { PlayedGame } from '../engine/game';
 import type { GameRunner } from '../runner/runner';
 import type { DepthSetting } from '../player/expectimax';
 import { gameSeed } from '../player/players';
-import { playerSpec, type ExternalPlayerSpec, type NetworkPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
+import { playerKey, playerSpec, type ExternalPlayerSpec, type NetworkPlayerSpec, type PlayerKind, type PlayerSpec } from '../player/spec';
+import { createHash } from 'node:crypto';
+import { buildInfo, type BuildInfo } from '../util/build-info';
 import { GameSummary, summarizeGames } from './summary';
 import { bootstrapMeanCI95, gamesForPower, holmAdjust, meanWithCI95, smallestSignedRankP, wilcoxonSignedRank, WilcoxonResult } from '../util/stats';
 import { sprtStep, type SprtSettings, type SprtState } from './sprt';
@@ -40,6 +42,8 @@ export function contenderDepthOf(c: Contender, o: Pick<CompareOptions, 'depth'>)
 export interface CompareOptions {
   games: number;
   seed: number;
+  /** The seeds to play, when not the consecutive `games` from `seed` (compare --seeds: a run's held-out seeds, a list); with their source as given. */
+  seeds?: { list: readonly number[]; source: string };
   depth: DepthSetting;
   cprob: number;
   /** The player every contender plays with (absent: expectimax), and MCTS's settings. */
@@ -115,6 +119,12 @@ async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs:
 
 export interface ContenderResult {
   label: string;
+  /**
+   * What played, whatever its label: the player's identity as games depend on it (playerKey: weights and search,
+   * a network's hash and search, an external program's name, version, announcement, values and program hash) and
+   * its short hash. Absent in comparisons stored before it.
+   */
+  player?: { hash: string; identity: unknown };
   /** The depth it searched (its own @dN or the comparison's; a network's), null for an external player (its own setting). Absent in comparisons stored before it. */
   depth?: DepthSetting | null;
   summary: GameSummary;
@@ -169,9 +179,15 @@ export interface Sweep {
 }
 
 export interface Comparison {
-  settings: { games: number; seed: number; depth: DepthSetting; cprob: number };
+  /**
+   * games, seed (the first: games i plays seed + i), the search; `seeds` and `seedSource` when the seeds were a
+   * list (compare --seeds: a run's held-out seeds), in the order played; `msPerMove` for a time-budgeted search.
+   */
+  settings: { games: number; seed: number; depth: DepthSetting; cprob: number; seeds?: number[]; seedSource?: string; msPerMove?: number };
   contenders: ContenderResult[];
   pairs: PairResult[];
+  /** The tune2048 that made it: version, the WebAssembly builds, Node (absent in comparisons stored before it). */
+  tool?: BuildInfo;
   /**
    * Set when the comparison was stopped before its end (Ctrl-C): the games it was asked for; `settings.games`
    * are then the seeds every contender finished (not always the first ones). A partial comparison is never stored.
@@ -255,8 +271,10 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
     if (state.decision !== 'continue') break;
   }
   const { results, pairs } = summarizePlayed([a, b], played, o.seed);
+  results.forEach((r, k) => (r.player = playerIdentity(specs[k])));
   const last = trajectory[trajectory.length - 1];
   return {
+    tool: buildInfo(),
     settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob },
     contenders: results,
     pairs,
@@ -268,7 +286,7 @@ export async function compareSequential(a: Contender, b: Contender, o: Sequentia
 }
 
 export async function compareWeights(contenders: readonly Contender[], o: CompareOptions): Promise<Comparison> {
-  const seeds = Array.from({ length: o.games }, (_, i) => gameSeed(o.seed, i));
+  const seeds = o.seeds ? [...o.seeds.list] : Array.from({ length: o.games }, (_, i) => gameSeed(o.seed, i));
   const batch = o.batchGames ?? 10;
   const total = contenders.length * seeds.length;
   let done = 0;
@@ -277,8 +295,13 @@ export async function compareWeights(contenders: readonly Contender[], o: Compar
     (known ? (o.onKnown ?? o.onProgress) : o.onProgress)?.(done, total);
   });
   const { results, pairs } = summarizePlayed(contenders, played, o.seed);
-  results.forEach((r, k) => (r.depth = contenderDepthOf(contenders[k], o)));
-  return { settings: { games: played[0].length, seed: o.seed, depth: o.depth, cprob: o.cprob }, contenders: results, pairs, ...(stopped ? { stoppedAt: { of: o.games } } : {}) };
+  results.forEach((r, k) => {
+    r.depth = contenderDepthOf(contenders[k], o);
+    r.player = playerIdentity(contenderSpec(contenders[k], o));
+  });
+  const listed = o.seeds ? { seeds: played[0].map((g) => g.seed), seedSource: o.seeds.source } : {};
+  const settings = { games: played[0].length, seed: o.seeds ? seeds[0] : o.seed, depth: o.depth, cprob: o.cprob, ...listed, ...(o.msPerMove !== undefined ? { msPerMove: o.msPerMove } : {}) };
+  return { settings, contenders: results, pairs, tool: buildInfo(), ...(stopped ? { stoppedAt: { of: seeds.length } } : {}) };
 }
 
 /**
@@ -292,4 +315,27 @@ export function comparisonNotes(result: Pick<Comparison, 'settings' | 'pairs'>):
   if (n < FEW_PAIRS) notes.push(`fewer than ${FEW_PAIRS} pairs: every interval is Student's t (the bootstrap is too narrow on so few), and neither the seeds' correlation nor the games a 5% difference needs are estimated`);
   if (result.pairs.length >= 2) notes.push(`${result.pairs.length} pairs tested at once: "p (Holm)" is each p adjusted for the others (Holm's method), so that the chance of any false "significant" among them stays 5%`);
   return notes;
+}
+
+/**
+ * Labels that tell every contender apart: one met twice gets what the user named it by (two files that call
+ * themselves alike, "nn-empty271 (nn271.json)" and "nn-empty271 (nn300.json)"), and one named twice the same way
+ * a number (#1, #2), so no table row and no pair reads as another's.
+ */
+export function distinctLabels(labels: readonly string[], sources: readonly string[]): string[] {
+  const count = (xs: readonly string[], x: string) => xs.filter((y) => y === x).length;
+  const named = labels.map((l, i) => (count(labels, l) > 1 && sources[i] !== l ? `${l} (${sources[i]})` : l));
+  const seen = new Map<string, number>();
+  return named.map((l) => {
+    if (count(named, l) === 1) return l;
+    const k = (seen.get(l) ?? 0) + 1;
+    seen.set(l, k);
+    return `${l} #${k}`;
+  });
+}
+
+/** A player's identity for a record: what its games depend on (playerKey, parsed) and its short hash. */
+export function playerIdentity(spec: PlayerSpec): { hash: string; identity: unknown } {
+  const key = playerKey(spec);
+  return { hash: createHash('sha256').update(key).digest('hex').slice(0, 16), identity: JSON.parse(key) };
 }

@@ -71,6 +71,12 @@ export interface ExternalPlayerRef {
   params: Record<string, number>;
   /** How to start it on this machine; absent in a Redis job (a job never carries a command line: workers start their own registered players). */
   launch?: Launch;
+  /**
+   * The hash of the files its command names (resolve.ts programHash), set where compare and play start it: the
+   * same name and version from changed code is another player. Absent in a tuning run's spec (the run stores
+   * its announcement and plays on after a resume as it began).
+   */
+  program?: string;
 }
 
 export interface ExternalPlayerSpec {
@@ -163,8 +169,8 @@ export function playerKey(spec: PlayerSpec): string {
     return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search, ...(spec.heuristic ? { heuristic: heuristicFields(spec.heuristic) } : {}) });
   }
   if (spec.kind === 'external') {
-    const { name, version, announced, params } = spec.external;
-    return canonicalJson({ kind: spec.kind, name, version, announced, params });
+    const { name, version, announced, params, program } = spec.external;
+    return canonicalJson({ kind: spec.kind, name, version, announced, params, ...(program ? { program } : {}) });
   }
   const fields = heuristicFields(spec.weights);
   const weights = fields.learned ? { ...fields, learned: { sha256: fields.learned.sha256, weight: fields.learned.weight } } : fields;

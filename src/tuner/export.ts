@@ -10,6 +10,9 @@ import { externalPlayerOf, networkPlayerOf } from './config';
 import { NetworkSpace } from './network-space';
 import { Candidate, Store } from '../store/store';
 import { suggest } from '../util/command-hint';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../util/canonical-json';
+import { buildInfo } from '../util/build-info';
 import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
 import { budgetGap, frontOf, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
@@ -95,7 +98,8 @@ function provenance(store: Store, problem: RunProblem, best: Candidate, point: F
     origin: best.origin,
     objective: config.fitness.objective,
     fitness: best.fitness,
-    validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length) },
+    // The seeds it was validated on, in order: `play --seeds` and `compare --seeds` take them (or run:N with the database).
+    validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length), seeds: validationGames.map((g) => g.seed) },
     // The second held-out set (validation.confirm), the run's unselected value; and the model's prediction at a finalist.
     ...(best.confirmation !== null ? { confirmation: confirmationOf(store, best) } : {}),
     ...(best.prediction ? { prediction: best.prediction } : {}),
@@ -107,13 +111,15 @@ function provenance(store: Store, problem: RunProblem, best: Candidate, point: F
     start: config.space.start,
     seed: run.seed,
     configHash: run.configHash,
+    // The tune2048 that exported it (the run's games were played by the builds its version and hashes name, if unchanged since).
+    tool: buildInfo(),
     exportedAt: new Date().toISOString(),
   };
 }
 
 function confirmationOf(store: Store, best: Candidate) {
   const games = store.getGames(best.id, 'confirmation');
-  return { games: games.length, objective: best.confirmation, meanScore: games.reduce((s, g) => s + g.score, 0) / Math.max(1, games.length) };
+  return { games: games.length, objective: best.confirmation, meanScore: games.reduce((s, g) => s + g.score, 0) / Math.max(1, games.length), seeds: games.map((g) => g.seed) };
 }
 
 function overStart(v: StartVerdict | null) {
@@ -152,7 +158,7 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
       ...(settings.depthRule ? { depthRule: settings.depthRule } : {}),
       ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
-      name: pointName(problem, point),
+      name: pointName(problem, best, point),
       depth: networkDepth(searchDepthOf(problem.space, best.genome) ?? config.fitness.depth),
       provenance: { ...provenance(store, problem, best, point), depth: searchDepthOf(problem.space, best.genome) ?? config.fitness.depth },
     });
@@ -166,9 +172,14 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
   return bestWeights(store, problem, best, point);
 }
 
-/** A run's export is named after it; a point of its front after the point too (two points of one run, two names). */
-function pointName({ run }: RunProblem, point: FrontPoint | null): string {
-  return `${run.name}-run${run.id}${point ? `-p${point.point}` : ''}`;
+/**
+ * A run's export is named after it; a point of its front after the point too (two points of one run, two
+ * names); and after what it plays, a short hash of its tuned values (two databases' run 1, two names; the
+ * same weights, one name).
+ */
+function pointName({ run, space }: RunProblem, best: Candidate, point: FrontPoint | null): string {
+  const played = createHash('sha256').update(canonicalJson(space.playedParams(best.genome))).digest('hex').slice(0, 6);
+  return `${run.name}-run${run.id}${point ? `-p${point.point}` : ''}-${played}`;
 }
 
 /** The validated depth a network player file carries (an integer depth; "auto" is the command's to give). */
@@ -200,7 +211,7 @@ function bestWeights(store: Store, problem: RunProblem, best: Candidate, point: 
       ...search,
       format: WEIGHTS_FORMAT,
       version: oldestVersion({ ...weights, ...search }),
-      name: pointName(problem, point),
+      name: pointName(problem, best, point),
       description: `Tuned by tune2048 run ${run.id} ("${run.name}") from "${config.space.start}"; objective ${config.fitness.objective} at depth ${fitness.depth}.`,
       source: `tune2048 run ${run.id}`,
       provenance: { ...provenance(store, problem, best, point), search: fitnessPlayer(fitness, weights).search, player: config.fitness.player ?? 'expectimax' },

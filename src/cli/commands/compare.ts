@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { loadWeights } from '../../heuristic/weights';
-import { compareSequential, compareWeights, comparisonNotes, FEW_PAIRS, type Comparison, type Contender, type SequentialComparison } from '../../compare/compare';
+import { compareSequential, compareWeights, comparisonNotes, distinctLabels, FEW_PAIRS, type Comparison, type Contender, type SequentialComparison } from '../../compare/compare';
 import { WILCOXON_EXACT_MAX } from '../../util/stats';
 import { stopOnSignal, type Stopper } from '../stop-games';
 import type { GameRunner } from '../../runner/runner';
@@ -12,11 +12,13 @@ import { addMoveBudgetOption, addPlayerOptions, playerOf, type PlayerCliOptions 
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
 import { checkStoreTarget, keepResult, openGameMemo, type OpenGameMemo } from '../stored-results';
-import { externalContender, namedExternalPlayers } from '../../player/external/resolve';
+import { checkExternalReplay, externalContender, namedExternalPlayers } from '../../player/external/resolve';
 import { networkPlayerSpec } from '../../player/network-player';
 import { searchAdditions } from '../../player/network-settings';
 import { networkFileOf } from '../../player/player-ref';
 import { basename } from 'node:path';
+import { parseSeedList } from '../seed-list';
+import { DEFAULT_DB } from '../../store/store';
 import type { DepthSetting } from '../../player/expectimax';
 
 /**
@@ -44,6 +46,7 @@ function pValue(p: number): string {
 
 interface CompareCliOptions extends PlayerCliOptions {
   games: number;
+  seeds?: string;
   depth: number | 'auto';
   cprob: number;
   seed: number;
@@ -116,13 +119,16 @@ function commonDepth(result: Comparison): string | null {
 
 /** The heading of the tables: games, seeds, and the search settings every contender shares. */
 function heading(result: Comparison): string {
-  const { games, seed } = result.settings;
+  const { games, seed, seeds, seedSource, msPerMove } = result.settings;
   // A contender with a cutoff of its own says it in its label (@cP): the comparison's is the others'.
   const cprob = result.contenders.some((c) => /@c[^@]+$/.test(c.label)) ? `cprob ${result.settings.cprob} unless @c says` : `cprob ${result.settings.cprob}`;
   const depth = commonDepth(result);
-  const search = depth === 'its own' ? 'each player at its own settings' : depth === null ? `${cprob} (depths in the table)` : `depth ${depth}, ${cprob}`;
-  if (result.stoppedAt) return `STOPPED: ${games} of ${result.stoppedAt.of} paired games per contender finished (the seeds every contender finished, from ${seed}), ${search}`;
-  return `${games} paired games per contender, seeds ${seed}..${seed + games - 1}, ${search}`;
+  // A time budget a move is what the search played by: it deepened up to the depth while the time lasted.
+  const budget = msPerMove !== undefined ? `a time budget of ${msPerMove} ms a move (iterative deepening up to ${depth === null ? 'each one\'s depth' : `depth ${depth}`}; the games depend on the machine's speed and load), ${cprob}` : null;
+  const search = budget ?? (depth === 'its own' ? 'each player at its own settings' : depth === null ? `${cprob} (depths in the table)` : `depth ${depth}, ${cprob}`);
+  const which = seeds ? `${seeds.length} listed seeds (--seeds ${seedSource})` : `seeds ${seed}..${seed + games - 1}`;
+  if (result.stoppedAt) return `STOPPED: ${games} of ${result.stoppedAt.of} paired games per contender finished (the seeds every contender finished${seeds ? ` of --seeds ${seedSource}` : `, from ${seed}`}), ${search}`;
+  return `${games} paired games per contender, ${which}, ${search}`;
 }
 
 /** Games in all from which a comparison without --db says at its start that a stop keeps nothing. */
@@ -182,6 +188,7 @@ export function command(): Command {
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto" (for every contender without @dN)', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
     .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i (use seeds not used in tuning)', parseSeed, 1_000_000)
+    .option('--seeds <list>', "play these seeds instead (--games and --seed then say nothing): a comma list, @FILE (a seed a line), or run:N (run N's held-out seeds in --db; run:N:confirmation its second set): a run's figure played again game for game")
     .option('--workers <n>', 'worker processes (default: CPU count)', parseWorkers)
     .addOption(queueOption())
     .option('--db <file>', 'also store the comparison in this database (see --run); every finished batch is kept there, so the same command, run again after an interruption, plays only the missing games')
@@ -198,6 +205,9 @@ export function command(): Command {
       if (specs.length < 2) throw new InputError('compare needs two or more weight sets (files or presets)');
       if (opts.sprt && specs.length !== 2) throw new InputError('compare --sprt tests exactly two weight sets: A (the first) against B');
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
+      if (opts.sprt && opts.seeds !== undefined) throw new InputError('compare --sprt plays consecutive seeds from --seed, step by step; --seeds plays a fixed list (leave one out)');
+      const seedList = opts.seeds !== undefined ? { list: parseSeedList(opts.seeds, opts.db ?? DEFAULT_DB), source: opts.seeds } : undefined;
+      if (seedList) opts.games = seedList.list.length;
       checkStoreTarget(opts);
       const contenders: Contender[] = [];
       const named = namedExternalPlayers(specs.map((arg) => contenderDepth(arg).name));
@@ -219,6 +229,9 @@ export function command(): Command {
         if (external) {
           if (depth !== undefined || cprob !== undefined) throw new InputError(`${arg}: an external player searches as it likes (its depth and cutoff are its parameters), so it takes no @d or @c`);
           if (opts.msPerMove !== undefined) throw new InputError(`${arg}: --ms-per-move deepens expectimax's search or a network's; an external player searches as it likes`);
+          // Paired games are a function of their seeds, or there is nothing to pair (tune checks the same before a run).
+          const warning = await checkExternalReplay(external.spec, external.nondeterministic);
+          if (warning) console.error(warning);
           contenders.push({ label: external.label, external: external.spec });
           continue;
         }
@@ -228,6 +241,8 @@ export function command(): Command {
         const ownCprob = cprob ?? weights.search?.cprob;
         contenders.push({ label: (weights.name ?? spec) + depthSuffix(ownDepth, ownCprob), weights, ...(ownDepth !== undefined ? { depth: ownDepth } : {}), ...(ownCprob !== undefined ? { cprob: ownCprob } : {}) });
       }
+      // Two contenders that call themselves alike are told apart by what the user named them by.
+      distinctLabels(contenders.map((c) => c.label), specs).forEach((label, k) => (contenders[k].label = label));
       await checkQueue(opts.queue);
       const db = openGameMemo(opts);
       if (!db && contenders.length * (opts.sprt ? opts.maxGames : opts.games) >= LONG_COMPARISON) console.error(`compare: without --db the games are kept only until the command ends (a stop shows what finished); --db FILE keeps them, and the same command then goes on from there`);
@@ -238,7 +253,7 @@ export function command(): Command {
           try {
             if (opts.sprt) return await sequential(contenders[0], contenders[1], opts, runner, db, stopper);
             const progress = (stopper.progress = createProgress('games', contenders.length * opts.games));
-            const result = await compareWeights(contenders, { games: opts.games, seed: opts.seed, depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) });
+            const result = await compareWeights(contenders, { games: opts.games, seed: opts.seed, ...(seedList ? { seeds: seedList } : {}), depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) });
             progress.stop();
             if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
             if (opts.json) console.log(JSON.stringify(result));

@@ -16,6 +16,8 @@ import { formatSummary } from '../format';
 import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
 import { queueOption } from '../runner-options';
+import { parseSeedList } from '../seed-list';
+import { DEFAULT_DB } from '../../store/store';
 
 
 /** Plays on worker processes (--workers > 1) or a Redis queue (--queue); the games come back in seed order. */
@@ -45,15 +47,20 @@ export function command(): Command {
     .option('-n, --games <n>', 'number of games', parseIntegerOption('--games', 1, 1_000_000), 10)
     .option('-d, --depth <d>', 'chance layers below the root move, or "auto"', parseDepthOption, 1 as number | 'auto')
     .option('--cprob <p>', 'probability cutoff of the search', parseCprob, 1e-4)
-    .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i', parseSeed, 1)
+    .option('-s, --seed <s>', 'seed of the first game; game i uses seed s+i (the default, 1,000,000, as compare\'s: seeds no tuning run plays)', parseSeed, 1_000_000)
+    .option('--seeds <list>', "play these seeds instead (--games and --seed then say nothing): a comma list, @FILE (a seed a line), or run:N (run N's held-out seeds in --db; run:N:confirmation its second set)")
+    .option('--db <file>', 'the database a --seeds run:N is read from (read-only)', DEFAULT_DB)
     .option('--workers <n>', 'worker processes (default 1: in this process)', parseWorkers, 1)
     .addOption(queueOption())
     .addOption(new Option('--rules <rules>', "classic, or corner: the deterministic corner rules, no chance in the spawns (docs/players.md; in this process only)").choices([...RULES]).default('classic'))
     .option('--json', 'one JSON object on stdout');
-  return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+  return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; seeds?: string; db: string; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+      // The seeds: consecutive from --seed, or a list (a run's held-out seeds: its figure played again).
+      const seeds = opts.seeds !== undefined ? parseSeedList(opts.seeds, opts.db) : Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
+      opts.games = seeds.length;
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');
       if (opts.threads !== undefined && (opts.workers > 1 || opts.queue)) throw new InputError('--threads splits one game\'s search in this process: use it without --workers or --queue (which play whole games in parallel)');
-      const spec = await cliPlayer(opts);
+      const spec = await cliPlayer(opts, { replayCheck: true });
       // A network player file is named as given, with the network it plays.
       const given = networkFileOf(opts.player);
       const networkLabel = (file: string) => (given !== null && basename(given) !== basename(file) ? `${basename(given)} (network ${basename(file)})` : basename(file));
@@ -70,15 +77,13 @@ export function command(): Command {
       };
       let games: PlayedGame[];
       if (opts.workers > 1 || opts.queue) {
-        const seeds = Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
         games = await playOnRunner(spec, seeds, opts, (n) => progress.update(n));
         progress.stop();
         games.forEach((g, i) => line(i, g));
       } else {
         games = [];
         for (let i = 0; i < opts.games; i++) {
-          const seed = gameSeed(opts.seed, i);
-          const { finalBoard: _board, ...r } = await local!(seed);
+          const { finalBoard: _board, ...r } = await local!(seeds[i]);
           games.push(r);
           progress.update(i + 1);
           line(i, r);
@@ -88,7 +93,7 @@ export function command(): Command {
         await thread?.close();
       }
       const summary = summarizeGames(games);
-      const settings = { depth: opts.depth, cprob: opts.cprob, seed: opts.seed, firstSeed: gameSeed(opts.seed, 0) };
+      const settings = { depth: opts.depth, cprob: opts.cprob, seed: seeds[0], firstSeed: seeds[0], ...(opts.seeds !== undefined ? { seeds, seedSource: opts.seeds } : {}), ...(opts.msPerMove !== undefined ? { msPerMove: opts.msPerMove } : {}) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms, nodes }) => ({ seed, score, maxTile, moves, ms, ...(nodes !== undefined ? { nodes } : {}) }));
         console.log(JSON.stringify({ weights: label, player: spec.kind === 'external' ? `external:${spec.external.name}` : spec.kind === 'network' ? `network:${spec.network.file}` : spec.kind, rules: opts.rules, ...settings, workers: opts.workers, ...(opts.threads !== undefined ? { threads: opts.threads } : {}), summary, games: perGame }));
@@ -98,7 +103,8 @@ export function command(): Command {
         const additions = spec.kind === 'network' ? [...(spec.search.depthRule ? ['its depth rule'] : []), ...searchAdditions({ downgradeAt: spec.search.downgradeAt })] : [];
         const depth = `depth ${opts.depth}${additions.map((a) => ` + ${a}`).join('')}`;
         const search = spec.kind === 'external' ? 'its own settings' : opts.msPerMove !== undefined ? `up to ${depth} within ${opts.msPerMove} ms a move${reached}` : depth;
-        console.log(formatSummary(`${label} (${search}, seeds ${gameSeed(opts.seed, 0)}..${gameSeed(opts.seed, opts.games - 1)})`, summary));
+        const which = opts.seeds !== undefined ? `${seeds.length} listed seeds, --seeds ${opts.seeds}` : `seeds ${seeds[0]}..${seeds[seeds.length - 1]}`;
+        console.log(formatSummary(`${label} (${search}, ${which})`, summary));
       }
     });
 }

@@ -11,6 +11,7 @@ import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
+import { confirmationSeeds, validationSeeds } from '../../tuner/seeds';
 
 export function command(): Command {
   return new Command('show')
@@ -42,6 +43,9 @@ export function command(): Command {
               run: { id: run.id, name: run.name, status, ...(processGone ? { processGone } : {}), seed: run.seed, configHash: run.configHash, error: run.error, validation },
               generations,
               best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, ...(best.confirmation !== null ? { confirmation: best.confirmation } : {}), params: best.params } : null,
+              // The held-out seeds every validated figure was measured on (play/compare --seeds run:N replays them).
+              // In ascending order, as export's provenance lists a candidate's.
+              seeds: { validation: ascending(validationSeeds(config.seed, config.validation.games)), ...(config.validation.confirm !== undefined ? { confirmation: ascending(confirmationSeeds(config.seed, config.validation.confirm, config.validation.games)) } : {}) },
               ...(finalists ? { finalists, ...(honesty ? { modelHonesty: honesty } : {}) } : {}),
               start: verdict,
               ...(hasFront(config) ? { front: front?.points ?? null } : {}),
@@ -106,3 +110,5 @@ export function describeFront(front: ValidatedFront, runId: number, db: string):
     `(${FRONT_NOTE} Export a point by its number, e.g. ${suggest(['export', String(runId), '--point', '1', '--out', freeOutputName('point-1', 'json')], db)}; or the strongest within a budget with --max-cost NODES or --max-ms-per-move MS)`,
   ].join('\n');
 }
+
+const ascending = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
