@@ -138,3 +138,39 @@ describe('nothing is reused or trusted unchecked', () => {
     expect(count()).toBe(12); // the changed program's 4 played again, nneonneo's reused
   });
 });
+
+/** CSV as pandas reads it: a header, then rows; no field here needs quoting but a label with a comma. */
+function parseCsv(text: string): Record<string, string>[] {
+  const lines = text.trimEnd().split('\n');
+  const split = (line: string) => (line.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? []).filter((f, i, all) => i < all.length - 1 || f !== '').map((f) => f.replace(/,$/, '').replace(/^"(.*)"$/, '$1').replace(/""/g, '"'));
+  const header = split(lines[0]);
+  return lines.slice(1).map((l) => Object.fromEntries(split(l).map((v, i) => [header[i], v])));
+}
+
+describe('tidy data: a game a row', () => {
+  it("compare, play and a run's games as CSV hold the very games their JSON holds", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-csv-'));
+    const r = runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '3', '-d', '0', '--json', '--csv', join(dir, 'c.csv')]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const rows = parseCsv(readFileSync(join(dir, 'c.csv'), 'utf8'));
+    expect(Object.keys(rows[0])).toEqual(['contender', 'seed', 'score', 'max_tile', 'moves', 'ms', 'nodes']);
+    const fromJson = json.contenders.flatMap((c: { label: string; games: { seed: number; score: number; maxTile: number; moves: number }[] }) => c.games.map((g) => [c.label, g.seed, g.score, g.maxTile, g.moves]));
+    expect(rows.map((x) => [x.contender, Number(x.seed), Number(x.score), Number(x.max_tile), Number(x.moves)])).toEqual(fromJson);
+    // An existing file is kept without --force, before anything is played.
+    const again = runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '3', '-d', '0', '--csv', join(dir, 'c.csv')]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/--csv ".*c\.csv" exists; add --force/);
+    // play: the same columns for one player, on stdout with -.
+    const played = runCli(['play', '-d', '0', '-n', '2', '--csv', '-']);
+    expect(played.code, played.stderr).toBe(0);
+    expect(parseCsv(played.stdout).map((x) => x.player)).toEqual(['nneonneo', 'nneonneo']);
+    // A run's games: every stored game, with its candidate's tuned values.
+    const db = tempDb();
+    expect(runCli(['tune', '-c', writeConfig(SMOKE), '--db', db]).code).toBe(0);
+    const run = parseCsv(runCli(['show', '1', '--db', db, '--csv', '-']).stdout);
+    expect(run).toHaveLength(all<{ n: number }>(db, 'SELECT count(*) AS n FROM games')[0].n);
+    expect(Object.keys(run[0])).toEqual(['generation', 'candidate', 'origin', 'purpose', 'seed', 'score', 'max_tile', 'moves', 'ms', 'nodes', 'empty', 'merges', 'monotonicity']);
+    expect(new Set(run.map((x) => x.purpose))).toEqual(new Set(['fitness', 'validation']));
+  });
+});

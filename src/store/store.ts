@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { hostname, tmpdir } from 'node:os';
 import { describeFsError, InputError, RunBusyError, RunLostError } from '../util/errors';
 import { pidAlive } from '../util/proc';
-import { suggest } from '../util/command-hint';
+import { DEFAULT_DB, suggest } from '../util/command-hint';
 import { APPLICATION_ID, MIGRATIONS, OLDEST_READABLE_SCHEMA, SCHEMA_VERSION } from './schema';
 import {
   decodeCandidate,
@@ -103,6 +103,8 @@ export function creationProblem(path: string): string | null {
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot create database "${path}": ${describeFsError(e)}`;
+      // One rule for every path a user names (as --out's): a folder named must exist; only the default db/ is made.
+      if (!isDefaultDatabase(path)) return missingFolder(path);
       dir = dirname(dir);
     }
   }
@@ -112,6 +114,16 @@ export function creationProblem(path: string): string | null {
     return `cannot create database "${path}": its folder is not writable (${describeFsError(e)})`;
   }
   return null;
+}
+
+/** Whether a path is the default database's (db/tune2048.sqlite where the command runs): its folder is made when missing. */
+function isDefaultDatabase(path: string): boolean {
+  return resolve(path) === resolve(DEFAULT_DB);
+}
+
+/** A named database's folder that is not there: refused, as every command refuses a missing folder it is given (export --out). */
+function missingFolder(path: string): string {
+  return `cannot create database "${path}": the folder "${dirname(path)}" does not exist (make it first, or name a database in an existing folder)`;
 }
 
 /** A missing database, said with the command that starts what the command asked about in it. */
@@ -130,10 +142,13 @@ function writeProblem(path: string, create: boolean, purpose: OpenOptions['purpo
   }
   if (!exists) {
     if (!create) return missingDatabase(path, purpose);
-    try {
-      mkdirSync(dirname(resolve(path)), { recursive: true });
-    } catch (e) {
-      return `cannot create database "${path}": ${describeFsError(e)}`;
+    if (!existsSync(dirname(resolve(path)))) {
+      if (!isDefaultDatabase(path)) return missingFolder(path);
+      try {
+        mkdirSync(dirname(resolve(path)), { recursive: true });
+      } catch (e) {
+        return `cannot create database "${path}": ${describeFsError(e)}`;
+      }
     }
   }
   // SQLite writes the file and, in WAL mode, a -wal and a -shm file beside it.

@@ -488,6 +488,11 @@ function searchCprobParam(config: RunConfig, origin: string): void {
  * from the working folder) replaces the network a config's player names: a shipped network config names
  * where the docs export one, and a user tunes on their own.
  */
+/** How messages name a config given by path or shipped name: `config "configs/quick.json"`. */
+export function configOrigin(ref: string): string {
+  return `config "${shippedConfigPath(ref, 'tuning')}"`;
+}
+
 export function loadConfig(ref: string, { network: networkFile }: { network?: string } = {}): RunConfig {
   const path = shippedConfigPath(ref, 'tuning');
   const data = readJsonFile(path, 'config file');

@@ -9,6 +9,7 @@
 import type { Weights } from '../heuristic/weights';
 import type { DepthRule, NetworkSettings } from '../player/network-settings';
 import { InputError } from '../util/errors';
+import { didYouMean } from '../util/valibot-issues';
 import { BoundedSpace, checkBounds, checkStart, ParameterSpace, readParam, SEARCH_DEPTH, type ParamSpec } from './space';
 
 export interface NetworkStart {
@@ -69,7 +70,7 @@ export class NetworkSpace extends BoundedSpace {
     const specs = Object.entries(named).map(([name, given]): ParamSpec => {
       // The search depth: checked with fitness.depth where configs are read (its start put there).
       if (name === SEARCH_DEPTH) return { min: given.min!, max: given.max!, scale: 'linear', start: given.start!, integer: true };
-      if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network (${known.join(', ')}, ${SEARCH_DEPTH}, or heuristic.<weight> with heuristic weights)`);
+      if (!known.includes(name)) throw new InputError(`space.params: "${name}" is not a parameter of this network${didYouMean(name, [...known, SEARCH_DEPTH])} (${known.join(', ')}, ${SEARCH_DEPTH}, or heuristic.<weight> with heuristic weights)`);
       const stage = STAGE_WEIGHT.exec(name);
       if (!stage && (given.min === undefined || given.max === undefined)) throw new InputError(`space.params.${name}: give its "min" and "max"`);
       const rule = isRuleParam(name);

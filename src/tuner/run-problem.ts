@@ -76,7 +76,17 @@ export function externalSpec(stored: StoredExternal, params: Record<string, numb
  * Resolves the start point and checks the space against it: everything a run needs, before any file is
  * touched. An external player is started once to read what it announces.
  */
-export async function prepareRun(config: RunConfig): Promise<StoredConfig> {
+export async function prepareRun(config: RunConfig, origin?: string): Promise<StoredConfig> {
+  try {
+    return await prepare(config);
+  } catch (e) {
+    // A space that does not fit its start is the config's mistake: said with the config's name, as its other fields are.
+    if (origin && e instanceof InputError && /^(space|fitness|optimizer|validation)\./.test(e.message)) throw new InputError(`${origin}: ${e.message}`);
+    throw e;
+  }
+}
+
+async function prepare(config: RunConfig): Promise<StoredConfig> {
   const player = externalPlayerOf(config);
   if (!player) {
     const stored = networkPlayerOf(config) ? prepareNetworkRun(config) : prepareHeuristicRun(config);

@@ -6,6 +6,7 @@
 import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, oldestVersion, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../heuristic/weights';
 import { cliName } from '../util/command-hint';
 import { InputError } from '../util/errors';
+import { didYouMean } from '../util/valibot-issues';
 
 export interface ParamSpec {
   min: number;
@@ -245,7 +246,8 @@ export class ParameterSpace extends BoundedSpace {
       const known = own === LEARNED_PARAM || (SCALAR_WEIGHT_NAMES as readonly string[]).includes(own) || LINE_PARAM.test(own) || structured.includes(own) || (cell && structured.length === 0);
       if (!known) {
         const matrixNames = structured.length > 0 ? structured.join(', ') : 'matrix[i][j]';
-        throw new InputError(`space.params: unknown parameter "${name}" for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames}, lines.<${LINE_GROUPS.join('|')}>.<weight>, learned.weight, and stages.<k>.<any of these>)`);
+        const guess = didYouMean(own, [...SCALAR_WEIGHT_NAMES, ...structured, LEARNED_PARAM, SEARCH_DEPTH, SEARCH_CPROB]);
+        throw new InputError(`space.params: unknown parameter "${name}"${guess} for a ${form} matrix (tunable: ${SCALAR_WEIGHT_NAMES.join(', ')}, ${matrixNames}, lines.<${LINE_GROUPS.join('|')}>.<weight>, learned.weight, and stages.<k>.<any of these>)`);
       }
       if (cell && form === 'symmetric' && Number(cell[1]) > Number(cell[2])) {
         throw new InputError(`space.params: "${name}" of a symmetric matrix: name the cell with i ≤ j (matrix[${cell[2]}][${cell[1]}]); it sets both`);

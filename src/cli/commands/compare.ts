@@ -18,6 +18,8 @@ import { searchAdditions } from '../../player/network-settings';
 import { networkFileOf } from '../../player/player-ref';
 import { basename } from 'node:path';
 import { parseSeedList } from '../seed-list';
+import { checkOutputPath, writeOutputFile } from '../output';
+import { comparisonCsv } from '../../report/csv';
 import { DEFAULT_DB } from '../../store/store';
 import type { DepthSetting } from '../../player/expectimax';
 
@@ -47,6 +49,8 @@ function pValue(p: number): string {
 interface CompareCliOptions extends PlayerCliOptions {
   games: number;
   seeds?: string;
+  csv?: string;
+  force?: boolean;
   depth: number | 'auto';
   cprob: number;
   seed: number;
@@ -81,8 +85,9 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
   });
   progress.stop();
   if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
+  writeCsv(opts, result);
   if (opts.json) console.log(JSON.stringify(result));
-  else printSequential(a, b, opts, result);
+  else if (opts.csv !== '-') printSequential(a, b, opts, result);
   if (result.stoppedAt) stopper.stopped(`${result.settings.games} of ${result.stoppedAt.of} paired games finished`);
 }
 
@@ -102,6 +107,17 @@ function printSequential(a: Contender, b: Contender, opts: CompareCliOptions, re
   console.log(`${verdict}, after ${result.settings.games} paired games`);
   console.log("(a sequential test: its decision and error rates (alpha, beta) are the result; the tables' intervals and p below are fixed-sample figures, computed as if the pairs had been planned, and lean toward a difference when the test stopped early)");
   printTables(result);
+}
+
+/** --csv: the comparison's games, a row each, into the file (or stdout: then instead of the tables). */
+function writeCsv(opts: CompareCliOptions, result: Comparison): void {
+  if (opts.csv === undefined) return;
+  const text = comparisonCsv(result.contenders);
+  if (opts.csv === '-') process.stdout.write(text);
+  else {
+    writeOutputFile(opts.csv, text, { option: '--csv', force: opts.force });
+    console.error(`wrote ${opts.csv}`);
+  }
 }
 
 /** ms per move measured in this run: over the games played now when the database held the others, a mark when it held them all. */
@@ -194,6 +210,8 @@ export function command(): Command {
     .option('--db <file>', 'also store the comparison in this database (see --run); every finished batch is kept there, so the same command, run again after an interruption, plays only the missing games')
     .option('--run <id>', "tie the stored comparison to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout (per-game scores included)')
+    .option('--csv <file>', "also write every game, a row each (contender, seed, score, max_tile, moves, ms, nodes: docs/statistics.md), to FILE; - for stdout instead of the tables")
+    .option('--force', 'let --csv overwrite an existing file')
     .option('--sprt', 'sequential test of the first weight set against the second: play pairs until it decides (see --ratio0/--ratio1)')
     .option('--ratio0 <r>', 'SPRT H0: mean(A) / mean(B) = r (scores are not wins and losses, so the hypotheses are on the ratio, not on Elo)', parseNumberOption('--ratio0', 0.01, 100), 1)
     .option('--ratio1 <r>', 'SPRT H1: mean(A) / mean(B) = r', parseNumberOption('--ratio1', 0.01, 100), 1.1)
@@ -209,6 +227,7 @@ export function command(): Command {
       const seedList = opts.seeds !== undefined ? { list: parseSeedList(opts.seeds, opts.db ?? DEFAULT_DB), source: opts.seeds } : undefined;
       if (seedList) opts.games = seedList.list.length;
       checkStoreTarget(opts);
+      if (opts.csv !== undefined && opts.csv !== '-') checkOutputPath(opts.csv, { option: '--csv', force: opts.force });
       const contenders: Contender[] = [];
       const named = namedExternalPlayers(specs.map((arg) => contenderDepth(arg).name));
       for (const arg of specs) {
@@ -256,8 +275,9 @@ export function command(): Command {
             const result = await compareWeights(contenders, { games: opts.games, seed: opts.seed, ...(seedList ? { seeds: seedList } : {}), depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) });
             progress.stop();
             if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
+            writeCsv(opts, result);
             if (opts.json) console.log(JSON.stringify(result));
-            else printTables(result);
+            else if (opts.csv !== '-') printTables(result);
             if (result.stoppedAt) stopper.stopped(`${result.settings.games} of ${result.stoppedAt.of} paired games finished`);
           } finally {
             stopper.uninstall();

@@ -17,6 +17,8 @@ import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorke
 import { createProgress } from '../progress';
 import { queueOption } from '../runner-options';
 import { parseSeedList } from '../seed-list';
+import { checkOutputPath, writeOutputFile } from '../output';
+import { playCsv } from '../../report/csv';
 import { DEFAULT_DB } from '../../store/store';
 
 
@@ -53,8 +55,11 @@ export function command(): Command {
     .option('--workers <n>', 'worker processes (default 1: in this process)', parseWorkers, 1)
     .addOption(queueOption())
     .addOption(new Option('--rules <rules>', "classic, or corner: the deterministic corner rules, no chance in the spawns (docs/players.md; in this process only)").choices([...RULES]).default('classic'))
-    .option('--json', 'one JSON object on stdout');
-  return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; seeds?: string; db: string; workers: number; queue?: string; rules: Rules; json?: boolean }) => {
+    .option('--json', 'one JSON object on stdout')
+    .option('--csv <file>', 'also write every game, a row each (player, seed, score, max_tile, moves, ms, nodes: docs/statistics.md), to FILE; - for stdout instead of the summary')
+    .option('--force', 'let --csv overwrite an existing file');
+  return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; seeds?: string; db: string; workers: number; queue?: string; rules: Rules; json?: boolean; csv?: string; force?: boolean }) => {
+      if (opts.csv !== undefined && opts.csv !== '-') checkOutputPath(opts.csv, { option: '--csv', force: opts.force });
       // The seeds: consecutive from --seed, or a list (a run's held-out seeds: its figure played again).
       const seeds = opts.seeds !== undefined ? parseSeedList(opts.seeds, opts.db) : Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
       opts.games = seeds.length;
@@ -73,7 +78,7 @@ export function command(): Command {
       const local = opts.workers > 1 || opts.queue ? null : spec.kind === 'external' ? externalMoves(spec) : (seed: number) => thread!.remote.play(seed, { rules: opts.rules });
       const progress = createProgress('games', opts.games);
       const line = (i: number, r: PlayedGame) => {
-        if (!opts.json) console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
+        if (!opts.json && opts.csv !== '-') console.log(`game ${i + 1}\tseed ${r.seed}\tscore ${r.score}\tmax ${r.maxTile}\tmoves ${r.moves}\t${r.ms.toFixed(0)} ms`);
       };
       let games: PlayedGame[];
       if (opts.workers > 1 || opts.queue) {
@@ -93,6 +98,15 @@ export function command(): Command {
         await thread?.close();
       }
       const summary = summarizeGames(games);
+      if (opts.csv !== undefined) {
+        const text = playCsv(label, games);
+        if (opts.csv === '-') {
+          process.stdout.write(text);
+          return;
+        }
+        writeOutputFile(opts.csv, text, { option: '--csv', force: opts.force });
+        console.error(`wrote ${opts.csv}`);
+      }
       const settings = { depth: opts.depth, cprob: opts.cprob, seed: seeds[0], firstSeed: seeds[0], ...(opts.seeds !== undefined ? { seeds, seedSource: opts.seeds } : {}), ...(opts.msPerMove !== undefined ? { msPerMove: opts.msPerMove } : {}) };
       if (opts.json) {
         const perGame = games.map(({ seed, score, maxTile, moves, ms, nodes }) => ({ seed, score, maxTile, moves, ms, ...(nodes !== undefined ? { nodes } : {}) }));

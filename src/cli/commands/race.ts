@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
-import { loadConfig } from '../../tuner/config';
+import { configOrigin, loadConfig } from '../../tuner/config';
 import { prepareRun } from '../../tuner/run-problem';
 import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, raceConfig, RaceControl, summarizeFrontRace, summarizeRace, syntheticTrueFront } from '../../tuner/optimizer-race';
 import { hasFront } from '../../tuner/front';
@@ -43,7 +43,7 @@ export function command(): Command {
       // Every contender's config is checked before anything is created.
       for (const kind of optimizers) raceConfig(problem, kind, opts.seeds[0], opts.budget);
       if (fronts && opts.svg) throw new InputError('--svg draws the held-out curve of one objective; this problem has two (fitness.cost): its fronts are compared by hypervolume in the table');
-      const { config: _problem, ...prepared } = await prepareRun(problem);
+      const { config: _problem, ...prepared } = await prepareRun(problem, configOrigin(opts.config));
       if (opts.svg) checkOutputPath(opts.svg, { option: '--svg', force: opts.force });
       await checkQueue(opts.queue ?? problem.pool.queue);
       const store = Store.open(opts.db);

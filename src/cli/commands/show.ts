@@ -11,6 +11,8 @@ import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
+import { checkOutputPath, writeOutputFile } from '../output';
+import { runCsv } from '../../report/csv';
 import { confirmationSeeds, validationSeeds } from '../../tuner/seeds';
 
 export function command(): Command {
@@ -19,9 +21,23 @@ export function command(): Command {
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('--json', 'one JSON object on stdout')
-    .action(async (runId: number, opts: { db: string; json?: boolean }) => {
+    .option('--csv <file>', "write the run's every game, a row each (generation, candidate, origin, purpose, seed, score, max_tile, moves, ms, nodes, then its tuned values: docs/statistics.md), to FILE (- for stdout) instead of the tables")
+    .option('--force', 'let --csv overwrite an existing file')
+    .action(async (runId: number, opts: { db: string; json?: boolean; csv?: string; force?: boolean }) => {
+      if (opts.csv !== undefined && opts.csv !== '-') checkOutputPath(opts.csv, { option: '--csv', force: opts.force });
       await withStore(opts.db, 'read', (store) => {
         const problem = loadRunProblem(store, runId);
+        if (opts.csv !== undefined) {
+          const candidates = new Map<number, { origin: string; params: Record<string, number> }>();
+          for (const g of store.listGenerations(runId)) for (const c of store.getCandidates(runId, g.idx)) candidates.set(c.id, { origin: c.origin, params: problem.space.playedParams(c.genome) });
+          const text = runCsv(store.runGames(runId), candidates, problem.space.names);
+          if (opts.csv === '-') process.stdout.write(text);
+          else {
+            writeOutputFile(opts.csv, text, { option: '--csv', force: opts.force });
+            console.error(`wrote ${opts.csv}`);
+          }
+          return;
+        }
         const { run, config, optimizer } = problem;
         const verdict = runStartVerdict(store, problem);
         const generations = store.listGenerations(runId).map((g) => {

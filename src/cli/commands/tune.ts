@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { loadConfig } from '../../tuner/config';
+import { configOrigin, loadConfig } from '../../tuner/config';
 import { checkReplay, createRun, prepareRun } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
@@ -20,7 +20,7 @@ export function command(): Command {
     .action(async (opts: { config: string; network?: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean }) => {
       // Everything the run needs is checked before the database is opened (or created).
       const config = loadConfig(opts.config, { network: opts.network });
-      const stored = await prepareRun(config);
+      const stored = await prepareRun(config, configOrigin(opts.config));
       const warning = await checkReplay(stored);
       if (warning) console.error(warning);
       await checkQueue(opts.queue ?? config.pool.queue);
