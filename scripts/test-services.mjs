@@ -42,7 +42,10 @@ function missing() {
 const need = missing();
 if (need.length === 0) process.exit(0);
 
-const command = `apt-get install -y --no-install-recommends ${need.join(' ')}`;
+// The very commands run below, printed as they run (a user who copies them gets what the suite did).
+const UPDATE = ['update', '-qq'];
+const INSTALL = ['install', '-y', '-qq', '--no-install-recommends', ...need];
+const command = `apt-get ${INSTALL.join(' ')}`;
 const overridden = need.filter((p) => (p === 'redis-server' ? process.env.TUNE2048_REDIS_SERVER : p === 'chromium' ? process.env.TUNE2048_CHROMIUM : undefined));
 if (overridden.length > 0) {
   const named = overridden.map((p) => (p === 'redis-server' ? `TUNE2048_REDIS_SERVER=${redis}` : `TUNE2048_CHROMIUM=${chromium}`));
@@ -51,13 +54,13 @@ if (overridden.length > 0) {
 }
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 if (!root || !runs('apt-get', ['--version'])) {
-  console.error(`npm test: the suite needs ${need.join(' and ')} (Debian packages) and cannot install them here (${root ? 'no apt-get' : 'not root'}): run "sudo apt-get update && sudo ${command}", then npm test again`);
+  console.error(`npm test: the suite needs ${need.join(' and ')} (Debian packages) and cannot install them here (${root ? 'no apt-get' : 'not root'}): run "sudo apt-get ${UPDATE.join(' ')} && sudo ${command}", then npm test again`);
   process.exit(1);
 }
 
-console.error(`npm test: installing ${need.join(' and ')} from Debian's packages for the queue, dashboard and external-player tests (apt-get update && ${command})`);
+console.error(`npm test: installing ${need.join(' and ')} from Debian's packages for the queue, dashboard and external-player tests (apt-get ${UPDATE.join(' ')} && ${command})`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...need]]) {
+for (const args of [UPDATE, INSTALL]) {
   const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   if (r.status !== 0) {
     console.error(`npm test: "apt-get ${args.join(' ')}" failed (exit ${r.status ?? r.signal}); install ${need.join(' and ')} by hand, then npm test again`);

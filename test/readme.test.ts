@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runCli, startCli, waitForOutput } from './helpers/cli';
+import { all } from './helpers/runs';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -56,9 +57,14 @@ async function runAll(commands: string[][], cwd: string): Promise<void> {
 describe('the README', () => {
   it('five-minute tour: every line works as printed, in order, in an empty folder', async () => {
     const tour = commandsUnder('A five-minute tour');
-    expect(tour.map((a) => a[0])).toEqual(['tune', 'show', 'export', 'play', 'compare', 'hint', 'report', 'serve']);
+    // The tour goes on from the two commands: run 1 is the quick run the first one made (issue 67: it made no second run).
+    expect(tour.map((a) => a[0])).toEqual(['runs', 'show', 'export', 'play', 'compare', 'hint', 'report', 'serve']);
+    const first = /## Two commands\n\n```sh\n([\s\S]*?)```/.exec(README)![1].trim().split('\n')[0];
+    const tune = first.replace(/\s+#.*$/, '').split('&&')[1].trim().split(/\s+/).slice(2); // npx tune2048 tune --config quick
+    expect(tune).toEqual(['tune', '--config', 'quick']);
     const cwd = emptyFolder();
-    await runAll(tour, cwd);
+    await runAll([tune, ...tour], cwd);
+    expect(all<{ n: number }>(join(cwd, 'db', 'tune2048.sqlite'), 'SELECT count(*) AS n FROM runs')[0].n).toBe(1);
     expect(existsSync(join(cwd, 'db', 'tune2048.sqlite'))).toBe(true);
     expect(existsSync(join(cwd, 'tuned.json'))).toBe(true);
     expect(existsSync(join(cwd, 'run-1.html'))).toBe(true);

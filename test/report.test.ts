@@ -42,7 +42,9 @@ describe('run report', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'tune2048-r-')), 'r.html');
     const r = runCli(['report', '1', '--db', db, '--out', out]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(out);
+    // Said as export says it (issue 67): "wrote FILE" on stderr, nothing on stdout but data.
+    expect(r.stderr.trim()).toBe(`wrote ${out}`);
+    expect(r.stdout).toBe('');
     expect(readFileSync(out, 'utf8')).toContain('tune2048 run 1');
   });
 });

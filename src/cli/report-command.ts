@@ -22,7 +22,9 @@ export function reportCommand(name: string, about: { description: string; run: s
         const html = build(store, runId);
         const out = opts.out ?? join('reports', `${about.prefix}-${runId}.html`);
         writeOutputFile(out, html, { createFolder: opts.out === undefined, force: opts.force }); // the default folder is made when missing
-        console.log(opts.json ? JSON.stringify({ run: runId, out, bytes: Buffer.byteLength(html) }) : out);
+        // As export says it: "wrote FILE" on stderr (--json: the path and size on stdout, for scripts).
+        if (opts.json) console.log(JSON.stringify({ run: runId, out, bytes: Buffer.byteLength(html) }));
+        else console.error(`wrote ${out}`);
       }, { purpose: about.purpose });
     });
 }
