@@ -102,6 +102,15 @@ describe('tune2048 learn with an n-tuple network', () => {
     expect(p.code, p.stderr).toBe(0);
     const played = runPrinted(p.stdout.match(/^next: (tune2048 .*)$/m)![1]);
     expect(played.code, played.stderr).toBe(0);
+    // A file written for a depth of its own: its hint plays that depth (no -d of another), and play says so (issue 67).
+    const deep = join(where, 'deep.json');
+    const d = runCli(['learn', 'player-file', out, '-o', deep, '--depth', '2', '--deeper-at-empty', '2']);
+    expect(d.code, d.stderr).toBe(0);
+    const hint = d.stdout.match(/^next: (tune2048 .*)$/m)![1];
+    expect(hint).not.toMatch(/ -d /);
+    const atDepth = runPrinted(hint.replace('-n 100', '-n 2'));
+    expect(atDepth.code, atDepth.stderr).toBe(0);
+    expect(atDepth.stdout).toMatch(/\(depth 2 \+ its depth rule, /);
     // Written again: refused without --force, the file as it was (a player file names its network by hash).
     const before = readFileSync(out);
     for (const args of [['learn', 'export', '1', '--db', db, '--out', out], ['learn', 'player-file', out, '-o', playerFile]]) {

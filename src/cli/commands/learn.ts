@@ -18,6 +18,7 @@ import { freeOutputName, suggest } from '../../util/command-hint';
 import { InputError } from '../../util/errors';
 import { dbOption, withLearnStore } from '../db';
 import { parseCprob, parseIntegerOption, parseNumberOption } from '../options';
+import { MAX_DEPTH } from '../../player/limits';
 import { networkPlayerSpec } from '../../player/network-player';
 import { depthRuleProblem, networkSettingsFile } from '../../player/network-settings';
 import { downgradeProblem } from '../../player/downgrade';
@@ -202,13 +203,14 @@ export function command(): Command {
     .description('write a network player file (tune2048/network-player, docs/networks.md): a network with the settings it plays with (cprob, depth rule, tile-downgrading), its SHA-256 computed for you')
     .argument('<network>', 'the network file (tune2048 learn export)')
     .requiredOption('-o, --out <file>', 'the player file to write (JSON); the network is named relative to it')
+    .option('-d, --depth <d>', 'the depth it plays at when a command gives none (play, compare, hint: their -d or @dN say otherwise); absent: the command\'s', parseIntegerOption('--depth', 0, MAX_DEPTH))
     .option('--cprob <p>', 'the search\'s probability cutoff (default: the command\'s --cprob)', parseCprob)
     .option('--deeper-at-empty <n>', 'depth rule: one chance layer deeper on boards with at most n empty cells', parseIntegerOption('--deeper-at-empty', 0, 16))
     .option('--shallower-at-empty <n>', 'depth rule: one shallower on boards with at least n empty cells', parseIntegerOption('--shallower-at-empty', 0, 16))
     .option('--downgrade-at <tile>', 'tile-downgrading: boards holding a tile at least this large are decided one or two ranks down (e.g. 16384)', parseIntegerOption('--downgrade-at', 8, 32768))
     .option('--name <name>', 'a name for the player')
     .option('--force', 'overwrite --out when it exists')
-    .action((network: string, opts: { out: string; cprob?: number; deeperAtEmpty?: number; shallowerAtEmpty?: number; downgradeAt?: number; name?: string; force?: boolean }) => {
+    .action((network: string, opts: { out: string; depth?: number; cprob?: number; deeperAtEmpty?: number; shallowerAtEmpty?: number; downgradeAt?: number; name?: string; force?: boolean }) => {
       const rule = { ...(opts.deeperAtEmpty !== undefined ? { deeperAtEmpty: opts.deeperAtEmpty } : {}), ...(opts.shallowerAtEmpty !== undefined ? { shallowerAtEmpty: opts.shallowerAtEmpty } : {}) };
       const ruleProblem = depthRuleProblem(rule);
       if (ruleProblem) throw new InputError(`--shallower-at-empty and --deeper-at-empty: ${ruleProblem}`);
@@ -220,13 +222,15 @@ export function command(): Command {
       const file = networkSettingsFile(opts.out, {
         network: { file: resolve(network), sha256: spec.network.sha256 },
         ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
         ...(opts.cprob !== undefined ? { cprob: opts.cprob } : {}),
         ...(Object.keys(rule).length > 0 ? { depthRule: rule } : {}),
         ...(opts.downgradeAt !== undefined ? { downgradeAt: opts.downgradeAt } : {}),
       });
       writeOutputFile(opts.out, JSON.stringify(file, null, 2) + '\n', { force: opts.force });
       console.error(`wrote ${opts.out} (network ${network}, sha256 ${spec.network.sha256.slice(0, 12)}…)`);
-      console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, '-d', '1', '-n', '100'])}`);
+      // The hint plays what the file says: at its own depth when it has one (a -d would play another setting).
+      console.log(`next: ${suggest(['play', '--player', `network:${opts.out}`, ...(opts.depth === undefined ? ['-d', '1'] : []), '-n', '100'])}`);
     });
   learn
     .command('export')
