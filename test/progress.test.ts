@@ -105,6 +105,15 @@ describe('progress in a log file or pipe', () => {
     log.write('phase 36/36\n\n');
     expect(lines).toEqual(['phase 12/36\n', 'phase 30/36\n', 'phase 36/36\n']);
   });
+  it('an end that moved nothing since the last timed line is not printed again (learn start into a pipe printed its last line twice)', () => {
+    const { lines, out } = sink();
+    const log = new LogLines(out);
+    log.write('learn 0/20000\n');
+    log.write('learn 20000/20000 | ETA 0s\n'); // the last timed render, at the end
+    log.stopping = true;
+    log.write('learn 20000/20000 | ETA 0s\n\n'); // stop() renders it again
+    expect(lines).toEqual(['learn 20000/20000 | ETA 0s\n']);
+  });
   it('through the CLI: a tune whose phases are short writes no progress lines to a file', () => {
     const r = runCli(['tune', '-c', 'smoke', '--db', join(mkdtempSync(join(tmpdir(), 'tune2048-log-')), 'r.sqlite'), '--workers', '1']);
     expect(r.code, r.stderr).toBe(0);

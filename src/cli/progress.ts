@@ -38,6 +38,8 @@ export class LogLines {
   private line = '';
   private skip = 1;
   private shown = 0;
+  /** The last line written: the end's line repeats it when nothing moved since (a pipe saw it twice). */
+  private last = '';
   stopping = false;
 
   constructor(private readonly out: NodeJS.WritableStream) {}
@@ -66,7 +68,9 @@ export class LogLines {
       return;
     }
     if (this.stopping && this.shown === 0) return;
+    if (line === this.last) return;
     this.shown++;
+    this.last = line;
     this.out.write(`${line}\n`);
   }
 }
