@@ -130,7 +130,16 @@ describe('tune2048 serve in Chromium', () => {
     expect((await startCli(['tune', '-c', writeConfig(SMOKE), '--db', builtIn]).done).code).toBe(0);
     const other = await serve(builtIn);
     const r = await fetch(`${other}/api/runs/1/replay`);
-    expect([r.status, ((await r.json()) as { error: string }).error]).toEqual([409, "run 1's best plays in the page (its moves are not stored): watch it at /viewer?weights=run:1&play=1"]);
+    // Not an error (issue 67): 200, with where the page plays it.
+    expect([r.status, await r.json()]).toEqual([200, { run: 1, live: '/viewer?weights=run:1&play=1', note: "run 1's best plays in the page (its moves are not stored): watch it at /viewer?weights=run:1&play=1" }]);
+    // Opened as a replay anyway, the viewer says where it plays (a link, not an error) over its seed's first board (issue 67).
+    await page.goto(`${other}/viewer?replay=run:1`);
+    await page.waitForSelector('#live-link');
+    expect(await page.$eval('#status', (e) => e.textContent)).not.toMatch(/error/);
+    expect(await page.$eval('#live-link', (e) => e.getAttribute('href'))).toBe('/viewer?weights=run:1&play=1');
+    // A viewer opened to play shows the seed's first board before play: two tiles, not an empty grid.
+    await page.goto(`${other}/viewer?seed=7`);
+    await page.waitForFunction(() => [...document.querySelectorAll('#board .cell')].filter((c) => c.textContent !== '').length === 2, { timeout: 60_000 });
     await page.goto(`${other}/runs/1`);
     await page.waitForSelector('a[href="/viewer?weights=run:1&play=1"]');
     await page.goto(`${other}/viewer?weights=run:1&play=1&speed=max`);

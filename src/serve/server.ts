@@ -294,7 +294,9 @@ export function createDashboardServer(o: ServeOptions): Server {
       if (!replay) {
         // Moves are stored only for players the page cannot run; a run of weights plays in the page instead.
         const why = notPlayableInPage(`run:${id}`);
-        return json(res, 409, { error: why === null ? `run ${id}'s best plays in the page (its moves are not stored): watch it at /viewer?weights=run:${id}&play=1` : `run ${id} has no held-out game with stored moves yet: they are kept for its validation games, played at the end of the run` });
+        // Not an error: where the page plays it (live), which the viewer links to.
+        if (why === null) return json(res, 200, { run: id, live: `/viewer?weights=run:${id}&play=1`, note: `run ${id}'s best plays in the page (its moves are not stored): watch it at /viewer?weights=run:${id}&play=1` });
+        return json(res, 409, { error: `run ${id} has no held-out game with stored moves yet: they are kept for its validation games, played at the end of the run` });
       }
       return json(res, 200, replay);
     }

@@ -6,6 +6,8 @@ export type WorkerRequest =
   | { type: 'step' }
   /** A stored game: its seed and moves (u d l r), replayed in the worker's engine (an external player's, which the page cannot run). */
   | { type: 'replay'; seed: number; moves: string }
+  /** A seed's first board (its two spawns), drawn before play so the page shows what is about to play. */
+  | { type: 'preview'; seed: number }
   | { type: 'hint'; weights: unknown; table: ArrayBuffer | null; player: PlayerKind; depth: number | 'auto'; cprob: number; ranks: number[] };
 
 export type WorkerReply =

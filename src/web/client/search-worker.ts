@@ -58,6 +58,10 @@ async function handle(m: WorkerRequest): Promise<WorkerReply> {
     game = new SeededGame(m.seed);
     return { type: 'state', ranks: boardToRanks(game.board), score: game.score, moves: game.moves, move: null, values: null, over: false };
   }
+  if (m.type === 'preview') {
+    const first = new SeededGame(m.seed);
+    return { type: 'state', ranks: boardToRanks(first.board), score: 0, moves: 0, move: null, values: null, over: false };
+  }
   if (m.type === 'replay') {
     player = storedMoves(m.moves);
     game = new SeededGame(m.seed);

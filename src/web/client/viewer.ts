@@ -179,6 +179,8 @@ export function startViewer(app: HTMLElement): void {
         if (!id) throw new Error(`replay=${replaySource}: expected run:ID`);
         const r = await fetch(`/api/runs/${id}/replay`);
         const body = (await r.json()) as { error?: string; seed: number; moves: string; score: number; player: { name: string; version: string } | null };
+        // A run whose best the page plays itself has no stored moves: not an error, a link to watch it live.
+        if (r.ok && (body as { live?: string }).live) throw Object.assign(new Error((body as { note?: string }).note ?? ''), { live: (body as { live?: string }).live });
         if (!r.ok) throw new Error(body.error ?? `cannot load the game of run ${id}`);
         return body;
       })()
@@ -198,8 +200,26 @@ export function startViewer(app: HTMLElement): void {
         $('status').textContent = 'play to replay it';
         if (params.get('play') === '1') $('start').click();
       },
-      (e: Error) => ($('status').textContent = `error: ${e.message}`),
+      (e: Error & { live?: string }) => {
+        if (e.live) {
+          $('status').innerHTML = `run ${esc(replaySource.slice('run:'.length))}'s best plays here in the page: <a id="live-link" href="${esc(e.live)}">watch it play</a>`;
+          ($('start') as HTMLButtonElement).disabled = true;
+        } else $('status').textContent = `error: ${e.message}`;
+      },
     );
+    // The stored game's first board, as soon as its seed is known.
+    void replay.then((g) => g && preview(g.seed), () => {});
+  }
+
+  /** The first board of a seed, before play: what is about to play (not an empty grid). */
+  async function preview(seed: number): Promise<void> {
+    if (!Number.isSafeInteger(seed) || seed < 0) return;
+    const s = await call({ type: 'preview', seed }).catch(() => null);
+    if (s && s.type === 'state' && !playing) drawBoard(s.ranks, false);
+  }
+  if (!replaySource) {
+    void preview(Number(($('seed') as HTMLInputElement).value));
+    $('seed').addEventListener('change', () => void preview(Number(($('seed') as HTMLInputElement).value)));
   }
 
   $('start').addEventListener('click', async () => {
