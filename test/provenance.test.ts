@@ -5,7 +5,7 @@
  * unchecked (an external player's determinism, a changed program's stored games).
  */
 import { describe, expect, it } from 'vitest';
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli';
@@ -172,5 +172,33 @@ describe('tidy data: a game a row', () => {
     expect(run).toHaveLength(all<{ n: number }>(db, 'SELECT count(*) AS n FROM games')[0].n);
     expect(Object.keys(run[0])).toEqual(['generation', 'candidate', 'origin', 'purpose', 'seed', 'score', 'max_tile', 'moves', 'ms', 'nodes', 'empty', 'merges', 'monotonicity']);
     expect(new Set(run.map((x) => x.purpose))).toEqual(new Set(['fitness', 'validation']));
+  });
+});
+
+describe('every input used as given or refused in one line, one rule for every path', () => {
+  it('a database in a folder that is not there is refused by tune, compare and learn alike (as export --out is); only the default db/ is made', () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'tune2048-in-')), 'no', 'such');
+    for (const args of [
+      ['tune', '-c', 'smoke', '--db', join(missing, 'x.sqlite')],
+      ['compare', 'nneonneo', 'tuned-d1', '-n', '2', '-d', '0', '--db', join(missing, 'x.sqlite')],
+      ['learn', 'start', '-c', 'learn-ntuple-small', '--db', join(missing, 'x.sqlite')],
+      ['export', '1', '--db', tempDb(), '--out', join(missing, 'x.json')],
+    ]) {
+      const r = runCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(args[0] === 'export' ? /no database at|does not exist/ : /the folder ".*no\/such" does not exist/);
+    }
+    expect(existsSync(join(missing, '..'))).toBe(false); // nothing made
+    const empty = mkdtempSync(join(tmpdir(), 'tune2048-in-'));
+    expect(runCli(['tune', '-c', 'smoke'], { cwd: empty }).code).toBe(0);
+    expect(existsSync(join(empty, 'db', 'tune2048.sqlite'))).toBe(true);
+  });
+
+  it('a misspelt parameter gets the config\'s name and a did-you-mean, as every other config typo', () => {
+    const config = writeConfig({ space: { start: 'nneonneo', params: { emptty: { min: 0, max: 10 } } } });
+    const r = runCli(['tune', '-c', config, '--db', tempDb()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^tune2048: config "${config}": space\\.params: unknown parameter "emptty" \\(did you mean "empty"\\?\\)`));
   });
 });

@@ -139,7 +139,7 @@ describe('tune2048 serve in Chromium', () => {
     expect(await page.$eval('#live-link', (e) => e.getAttribute('href'))).toBe('/viewer?weights=run:1&play=1');
     // A viewer opened to play shows the seed's first board before play: two tiles, not an empty grid.
     await page.goto(`${other}/viewer?seed=7`);
-    await page.waitForFunction(() => [...document.querySelectorAll('#board .cell')].filter((c) => c.textContent !== '').length === 2, { timeout: 60_000 });
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#board .cell')).filter((c) => c.textContent !== '').length === 2, { timeout: 60_000 });
     await page.goto(`${other}/runs/1`);
     await page.waitForSelector('a[href="/viewer?weights=run:1&play=1"]');
     await page.goto(`${other}/viewer?weights=run:1&play=1&speed=max`);
