@@ -147,3 +147,20 @@ describe('compare at a handful of games', () => {
     expect(text).toMatch(/^note: 3 pairs tested at once/m);
   });
 });
+
+describe("tuning's figures follow the same rules", () => {
+  it("show's ± of a candidate's fitness and the verdict on the start are Student's t at their n (8 held-out games: 18 % wider than the normal)", async () => {
+    const { fitnessHalfWidth95 } = await import('../src/tuner/fitness');
+    const { weighStart } = await import('../src/tuner/start-verdict');
+    const games = [31_000, 52_000, 18_500, 77_000].map((score, i) => ({ score, maxTile: 2048, seed: i }));
+    const fitness = { objective: 'mean-score' } as never;
+    expect(fitnessHalfWidth95(fitness, games)).toBeCloseTo((tQuantile(0.975, 3) * stdev(games.map((g) => g.score))) / 2, 6);
+    const start = { id: 1, params: { a: 1 }, validation: 0, games: Array.from({ length: 8 }, (_, i) => ({ score: 40_000 + 1_000 * i, maxTile: 2048, seed: i })) };
+    const best = { id: 2, params: { a: 2 }, validation: 0, games: start.games.map((g, i) => ({ ...g, score: g.score + [3_000, -1_000, 6_000, 2_500, 4_000, -2_000, 5_500, 1_000][i] })) };
+    start.validation = start.games.reduce((s, g) => s + g.score, 0) / 8;
+    best.validation = best.games.reduce((s, g) => s + g.score, 0) / 8;
+    const verdict = weighStart(fitness, start, 2, [start, best]);
+    const diffs = best.games.map((g, i) => g.score - start.games[i].score);
+    expect(verdict.halfWidth).toBeCloseTo((tQuantile(0.975, 7) * stdev(diffs)) / Math.sqrt(8), 6);
+  });
+});
