@@ -94,6 +94,7 @@ describe('every record says exactly what played', () => {
     const budgeted = runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '2', '-d', '2', '--ms-per-move', '1']);
     expect(budgeted.code, budgeted.stderr).toBe(0);
     expect(budgeted.stdout).toMatch(/a time budget of 1 ms a move \(iterative deepening up to depth 2; the games depend on the machine's speed and load\)/);
+    expect(budgeted.stdout).toMatch(/depth reached/); // how deep it went is what played
     expect(JSON.parse(runCli(['compare', 'nneonneo', 'tuned-d1', '-n', '2', '-d', '2', '--ms-per-move', '1', '--json']).stdout).settings.msPerMove).toBe(1);
   });
 

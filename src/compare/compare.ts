@@ -82,7 +82,8 @@ type Remembered = PlayedGame & { stored?: true };
  * Stopped (the runner drained: Ctrl-C), it waits for the running batches (kept too) and answers only the
  * seeds every player finished, with `stopped` set.
  */
-async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs: readonly PlayerSpec[], seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<{ played: Remembered[][]; stopped: boolean }> {
+async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo' | 'msPerMove'>, specs: readonly PlayerSpec[], seeds: readonly number[], batch: number, onGames: (n: number, known?: boolean) => void): Promise<{ played: Remembered[][]; stopped: boolean }> {
+  const budgeted = o.msPerMove !== undefined;
   const known = specs.map((spec) => new Map<number, Remembered>([...(o.memo?.known(spec, seeds) ?? new Map<number, PlayedGame>())].map(([seed, g]) => [seed, { ...g, stored: true as const }])));
   for (const k of known) if (k.size > 0) onGames(k.size, true);
   const missing = known.map((k) => seeds.filter((s) => !k.has(s)));
@@ -98,8 +99,9 @@ async function playRemembered(o: Pick<CompareOptions, 'runner' | 'memo'>, specs:
           o.memo?.keep(spec, games);
           onGames(games.length);
           // A comparison keeps scores, not moves (an external player's games carry theirs), nor the depths searched
-          // (compare_games does not hold them: a comparison gone on from the database gives the same games).
-          for (const { moveList: _moves, depths: _depths, ...g } of games) fresh[c].set(g.seed, g);
+          // (compare_games does not hold them: a comparison gone on from the database gives the same games) — but
+          // under a time budget a move, how deep the search reached is what played, so those keep them.
+          for (const { moveList: _moves, depths, ...g } of games) fresh[c].set(g.seed, budgeted && depths !== undefined ? { ...g, depths } : g);
         }).catch((e: unknown) => {
           // A batch that failed ends the comparison: the batches not started are cancelled, not waited for.
           if (!(e instanceof RunnerStoppedError)) o.runner.drain();

@@ -157,7 +157,9 @@ export function printTables(result: Comparison): void {
   const perDepth = commonDepth(result) === null;
   // The search's cost beside its time: nodes a move, the same on every machine (absent for players that do not count).
   const costs = result.contenders.some((c) => c.summary.nodesPerMove !== undefined);
-  const rows = [['contender', ...(perDepth ? ['depth'] : []), 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move', ...(costs ? ['nodes/move'] : [])]];
+  // Under a time budget a move the depth reached is what played (it depends on the machine).
+  const reached = result.settings.msPerMove !== undefined && result.contenders.some((c) => c.summary.meanDepth !== undefined);
+  const rows = [['contender', ...(perDepth ? ['depth'] : []), 'mean (95% CI)', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move', ...(costs ? ['nodes/move'] : []), ...(reached ? ['depth reached'] : [])]];
   for (const c of result.contenders) {
     const s = c.summary;
     rows.push([
@@ -170,6 +172,7 @@ export function printTables(result: Comparison): void {
       s.movesPerGame.toFixed(0),
       msPerMoveCell(c),
       ...(costs ? [s.nodesPerMove === undefined ? '-' : s.nodesPerMove.toFixed(0)] : []),
+      ...(reached ? [s.meanDepth === undefined ? '-' : s.meanDepth.toFixed(2)] : []),
     ]);
   }
   console.log(table(rows));
