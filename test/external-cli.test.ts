@@ -82,9 +82,10 @@ describe('tuning an external player', () => {
   it('its announced parameters are the space: narrowed by the config, refused when unknown or wider', () => {
     const narrowed = runCli(['tune', '-c', writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { bias: { min: -0.5, max: 0.5 } } }, optimizer: { population: 2, generations: 1, elitism: 0, tournament: 1 } })), '--db', tempDb()]);
     expect(narrowed.code, narrowed.stderr).toBe(0);
-    const unknown = runCli(['tune', '-c', writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { depth: {} } } })), '--db', tempDb()]);
+    const unknownConfig = writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { depth: {} } } }));
+    const unknown = runCli(['tune', '-c', unknownConfig, '--db', tempDb()]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.trim()).toBe('tune2048: space.params: "depth" is not a parameter of the player fixture (it announces bias)');
+    expect(unknown.stderr.trim()).toBe(`tune2048: config "${unknownConfig}": space.params: "depth" is not a parameter of the player fixture (it announces bias)`);
     const wider = runCli(['tune', '-c', writeConfig(tuning(fixture(), { space: { start: 'defaults', params: { bias: { min: -2, max: 1 } } } })), '--db', tempDb()]);
     expect(wider.code).toBe(2);
     expect(wider.stderr).toMatch(/space\.params\.bias: \[-2, 1\] reaches outside the bounds fixture announces, \[-1, 1\]/);
@@ -101,12 +102,12 @@ describe('playing, comparing and hints', () => {
     expect(JSON.parse(one.stdout).player).toBe('external:expectimax-c');
 
     const db = tempDb();
-    const compare = runCli(['compare', `external:${cPlayerFile}`, 'nneonneo', '-n', '6', '-d', '0', '-s', '1', '--db', db, '--json']);
+    const compare = runCli(['compare', `external:${cPlayerFile}`, 'nneonneo', '-n', '6', '-d', '0', '-s', '1000000', '--db', db, '--json']);
     expect(compare.code, compare.stderr).toBe(0);
     const result = JSON.parse(compare.stdout);
     expect(result.contenders.map((c: { label: string }) => c.label)).toEqual(['expectimax-c', 'nneonneo']);
     expect(result.contenders[0].games.map((g: { seed: number; score: number }) => [g.seed, g.score])).toEqual(scores(one));
-    const again = runCli(['compare', `external:${cPlayerFile}`, 'nneonneo', '-n', '6', '-d', '0', '-s', '1', '--db', db, '--json']);
+    const again = runCli(['compare', `external:${cPlayerFile}`, 'nneonneo', '-n', '6', '-d', '0', '-s', '1000000', '--db', db, '--json']);
     expect(again.stderr).toMatch(/only the missing ones are played/);
     expect(JSON.parse(again.stdout).contenders[0].games).toEqual(result.contenders[0].games.map((g: object) => ({ ...g, ms: expect.any(Number) })));
   });
@@ -114,7 +115,7 @@ describe('playing, comparing and hints', () => {
   it('the Python example plays through a player name in configs/players; hint shows its move', () => {
     const play = runCli(['play', '--player', 'external:greedy-py', '-n', '2']);
     expect(play.code, play.stderr).toBe(0);
-    expect(play.stdout).toMatch(/^greedy-py \(its own settings, seeds 1\.\.2\): 2 games$/m);
+    expect(play.stdout).toMatch(/^greedy-py \(its own settings, seeds 1000000\.\.1000001\): 2 games$/m);
     const hint = runCli(['hint', '--player', `external:${cPlayerFile}`, '2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4', '--json']);
     expect(hint.code, hint.stderr).toBe(0);
     const h = JSON.parse(hint.stdout);

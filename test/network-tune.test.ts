@@ -212,11 +212,13 @@ describe('tuning on a learned network', () => {
       const r = runCli(args);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      if (typeof message === 'string') expect(r.stderr.trim()).toBe(`tune2048: ${message}`);
+      // A space that does not fit its network is the config's mistake: named with the config, as its other fields are.
+      const config = args[args.indexOf('-c') + 1];
+      if (typeof message === 'string') expect(r.stderr.trim()).toBe(`tune2048: ${/^(space|fitness)\./.test(message) ? `config "${config}": ` : ''}${message}`);
       else expect(r.stderr).toMatch(message);
     };
     const db = tempDb();
-    refused(['tune', '-c', config({ space: { params: { depths: {} } } }), '--db', db], 'space.params: "depths" is not a parameter of this network (stageWeight.0, stageWeight.1, cprob, depthRule.deeperAtEmpty, depthRule.shallowerAtEmpty, depth, or heuristic.<weight> with heuristic weights)');
+    refused(['tune', '-c', config({ space: { params: { depths: {} } } }), '--db', db], 'space.params: "depths" is not a parameter of this network (did you mean "depth"?) (stageWeight.0, stageWeight.1, cprob, depthRule.deeperAtEmpty, depthRule.shallowerAtEmpty, depth, or heuristic.<weight> with heuristic weights)');
     refused(['tune', '-c', config({ space: { params: { 'stageWeight.2': {} } } }), '--db', db], /"stageWeight\.2" is not a parameter of this network/);
     refused(['tune', '-c', config({ space: { params: { cprob: { min: 0.01 } } } }), '--db', db], 'space.params.cprob: give its "min" and "max"');
     refused(['tune', '-c', config({ fitness: { player: { kind: 'network', file: 'missing.bin' } } }), '--db', db], /missing\.bin/);
