@@ -4,8 +4,6 @@
  * one, whether games kept within the budget, and, before a run is stored, whether any setting of its space
  * can keep within it at all.
  */
-import { foregroundPlayer } from '../player/foreground';
-import { playSpecGame } from '../player/players';
 import type { PlayerSpec } from '../player/spec';
 import type { Game } from '../store/store';
 import { InputError } from '../util/errors';
@@ -47,7 +45,14 @@ export const CHEAPEST_SEED = 20_480_000;
 
 /** One game of a spec on a seed, played in a thread of its own (the synthetic player is drawn in place). */
 async function oneGame(spec: PlayerSpec, seed: number): Promise<{ nodes?: number; moves: number }> {
-  if (spec.kind === 'synthetic') return playSpecGame(spec, seed, () => { throw new Error('the synthetic player plays no moves'); });
+  // The players load only here, when a run within a budget is prepared (every command that loads a run's problem imports this module).
+  if (spec.kind === 'synthetic') {
+    const { playSpecGame } = await import('../player/players');
+    return playSpecGame(spec, seed, () => {
+      throw new Error('the synthetic player plays no moves');
+    });
+  }
+  const { foregroundPlayer } = await import('../player/foreground');
   const thread = await foregroundPlayer(spec);
   try {
     return await thread.remote.play(seed, {});
