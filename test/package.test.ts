@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, waitFor } from './helpers/cli';
@@ -31,6 +31,11 @@ describe('the package', () => {
     for (const f of needed) expect(existsSync(join(ROOT, f)), `${f} exists in the checkout`).toBe(true);
     expect(needed.filter((f) => !files.has(f))).toEqual([]);
     expect([...files].filter((f) => /^(test|src|scripts|\.ci)\//.test(f) || f.endsWith('.map') || f === 'examples/players/c/expectimax')).toEqual([]);
+    // No install-time script of its own: npm ≥ 11.5 lists any such script of a package installed from a tarball
+    // as not allowed, and the package is built already (issue 67: the README's install line warned of "prepare").
+    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    expect(scripts.filter((s) => ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare'].includes(s))).toEqual([]);
+    expect(scripts).toContain('prepack'); // npm pack builds first
   });
 
   it('the built command runs a shipped config by name from any folder (tune -c smoke), and says what a missing name is', () => {
