@@ -19,9 +19,9 @@ import { checkQueue, queueOption } from '../runner-options';
 
 export function command(): Command {
   return new Command('race')
-    .description('optimizers (GA, CMA-ES, random, regression, surrogate; NSGA-II on a two-objective problem) on one problem at equal budgets of games; validated fitness against games played, or the validated fronts\' hypervolume')
+    .description('optimizers (GA, CMA-ES, random, regression, surrogate, model; NSGA-II on a two-objective problem) on one problem at equal budgets of games; validated fitness against games played, or the validated fronts\' hypervolume')
     .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness), a file or a shipped config\'s name; its optimizer section is used for its own kind')
-    .option('--optimizers <list>', `contenders: ga, cmaes, random, regression, surrogate, each optionally with "+racing" (e.g. ga,ga+racing); default ${DEFAULT_RACE_CONTENDERS.join(',')}, or nsga2,random for a problem with fitness.cost`, parseListOption('--optimizers', (k) => {
+    .option('--optimizers <list>', `contenders: ${OPTIMIZER_KINDS.join(', ')}, each optionally with "+racing" (e.g. ga,ga+racing); default ${DEFAULT_RACE_CONTENDERS.join(',')}, or nsga2,random for a problem with fitness.cost`, parseListOption('--optimizers', (k) => {
       if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
       return k;
     }))
