@@ -7,6 +7,7 @@
  *
  *   npx tsx scripts/ablation-learned.ts
  */
+import { installProcessGuards } from '../src/cli/process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../src/heuristic/weights';
@@ -14,6 +15,7 @@ import { loadLearnConfig } from '../src/learn/config';
 import { learnState, runLearning } from '../src/learn/learn-run';
 import { encodeNetwork, sha256 } from '../src/learn/table-file';
 import { Store } from '../src/store/store';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 async function main(): Promise<void> {
   mkdirSync('db', { recursive: true });

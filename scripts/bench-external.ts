@@ -11,6 +11,7 @@
  *
  *   npm run build:players && npx tsx scripts/bench-external.ts [--rounds 5] [--games 20]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { playGame } from '../src/engine/game';
@@ -21,6 +22,7 @@ import { externalPlayerSpec } from '../src/player/external/resolve';
 import type { Launch } from '../src/player/spec';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { median } from '../src/util/stats';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, games: { type: 'string', default: '20' } } });
 const rounds = Number(values.rounds);

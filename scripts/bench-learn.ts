@@ -18,10 +18,12 @@
  * With --small-pages, the recipe's one stage with huge pages against the same with 4 KiB pages (what the huge
  * pages of src/wasm/huge-pages.ts give on this machine) instead of one stage against four.
  */
+import { installProcessGuards } from '../src/cli/process';
 import { Command } from 'commander';
 import { DEFAULT_TUPLES, ONE_STAGE, type NetworkShape } from '../src/learn/ntuple/shape';
 import { NetworkTraining } from '../src/learn/ntuple/training';
 import { describePages } from '../src/wasm/huge-pages';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const o = new Command()
   .option('--tuples <kind>', 'default (4 × 6-tuples, 268 MB) or small (4 × 4-tuples, 1 MB)', 'default')

@@ -5,6 +5,7 @@
  *
  *   npx tsx scripts/bench-minimax.ts [--depths 1,2,3] [--passes 5] [--weights haskell]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { parseArgs } from 'node:util';
 import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
@@ -12,6 +13,7 @@ import { loadWeights } from '../src/heuristic/weights';
 import { createMinimaxPlayer } from '../src/player/minimax';
 import { median } from '../src/util/stats';
 import { createJsMinimaxPlayer } from '../test/helpers/js-minimax';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { depths: { type: 'string', default: '1,2,3' }, passes: { type: 'string', default: '5' }, weights: { type: 'string', default: 'haskell' } } });
 const boards = loadBenchPositions() as Board[];

@@ -12,6 +12,7 @@
  *
  * Compare with ziap/2048-tdl's `agent -d 2` on the same network (scripts/ziap-side-by-side.ts).
  */
+import { installProcessGuards } from '../src/cli/process';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { type Board } from '../src/engine/board';
@@ -21,6 +22,7 @@ import { cacheBits, DEFAULT_SEARCH } from '../src/player/expectimax';
 import { type Direction } from '../src/engine/moves';
 import { SeededGame } from '../src/engine/game';
 import { describePages } from '../src/wasm/huge-pages';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const o = new Command()
   .argument('<network>', 'a network file (tune2048 learn export, or learn import --from ziap)')

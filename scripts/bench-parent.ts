@@ -9,6 +9,7 @@
  *
  * Runs the built CLI (dist/) for the workers: `npm run bench:parent` builds it first.
  */
+import { installProcessGuards } from '../src/cli/process';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { loadConfig, parseConfig } from '../src/tuner/config';
 import { createRun } from '../src/tuner/run-problem';
 import { Tuner } from '../src/tuner/tuner';
 import { startRedis } from '../test/helpers/redis-server';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({
   options: {

@@ -7,6 +7,7 @@
  *        [--compare-js]   also time the TypeScript search of before (the same games), interleaved
  *   Default: 1 worker against 2 workers (scaling).
  */
+import { installProcessGuards } from '../src/cli/process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { expectimaxSpec } from '../src/player/spec';
 import { createPool } from '../src/runner/farm';
 import type { BatchResult, BatchTask } from '../src/runner/protocol';
 import { median } from '../src/util/stats';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({
   options: {

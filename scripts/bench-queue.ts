@@ -7,6 +7,7 @@
  *
  *   npm run bench:queue -- [--depths 1,2] [--games 200] [--batch 5] [--passes 3] [--jobs 200]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { openRunner, playSeeds, type GameRunner } from '../src/runner/runner';
 import { expectimaxSpec } from '../src/player/spec';
 import { median } from '../src/util/stats';
 import { startRedis } from '../test/helpers/redis-server';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({
   options: {

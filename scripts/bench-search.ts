@@ -8,6 +8,7 @@
  *
  *   npx tsx scripts/bench-search.ts [--depths 1,2,3] [--passes 7] [--weights nneonneo]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadBenchPositions, timePass } from '../src/bench/bench';
@@ -17,6 +18,7 @@ import { loadWeights } from '../src/heuristic/weights';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { median } from '../src/util/stats';
 import { createJsSearcher } from '../test/helpers/js-search';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { depths: { type: 'string', default: '1,2,3' }, passes: { type: 'string', default: '7' }, weights: { type: 'string', default: 'nneonneo' } } });
 const boards = loadBenchPositions();

@@ -4,8 +4,10 @@
  * (A, B, C, A, B, C, …) so machine noise hits all three alike; medians.
  * Runs the built CLI (dist/): `npm run bench:startup` builds it first.
  */
+import { installProcessGuards } from '../src/cli/process';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const MAIN = join(__dirname, '..', 'dist', 'cli', 'main.js');
 const rounds = Number(process.argv[2] ?? 21);

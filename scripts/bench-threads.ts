@@ -10,6 +10,7 @@
  *   npm run bench:threads -- [--depths 2,3,auto] [--threads 2] [--passes 7] [--weights nneonneo]
  *   (TUNE2048_SPIN_MS=0 turns off the threads' short spin before sleeping, to see what it buys)
  */
+import { installProcessGuards } from '../src/cli/process';
 import { parseArgs } from 'node:util';
 import { loadBenchPositions, timePass } from '../src/bench/bench';
 import type { Board } from '../src/engine/board';
@@ -19,6 +20,7 @@ import { createExpectimaxPlayer, type DepthSetting, type ExpectimaxPlayer } from
 import { closeSearchThreads } from '../src/player/threads';
 import { median } from '../src/util/stats';
 import { searchModule } from '../src/wasm/module';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { depths: { type: 'string', default: '2,3,auto' }, threads: { type: 'string', default: '2' }, passes: { type: 'string', default: '7' }, weights: { type: 'string', default: 'nneonneo' } } });
 const boards = loadBenchPositions() as Board[];

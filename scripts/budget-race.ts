@@ -11,6 +11,7 @@
  *
  * The runs go into DIR (default: a new temporary folder), one database a run, for show and report.
  */
+import { installProcessGuards } from '../src/cli/process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { createRun, loadRunProblem } from '../src/tuner/run-problem';
 import { weightSpace } from '../src/tuner/space';
 import { runStartVerdict } from '../src/tuner/start-verdict';
 import { Tuner } from '../src/tuner/tuner';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
 const SPACE = { start: 'tuned-d1', params: { empty: { min: 0, max: 2000 }, merges: { min: 0, max: 3000 }, monotonicity: { min: 1, max: 1000, scale: 'log' }, sumPower: { min: 1, max: 5 } } };

@@ -6,11 +6,13 @@
  *
  *   npx tsx scripts/learn-curve.ts configs/learn-ntuple.json --minutes 60 --every 5 --out db/curves
  */
+import { installProcessGuards } from '../src/cli/process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_HELD_OUT, loadLearnConfig, networkShapeOf } from '../src/learn/config';
 import { NetworkTraining } from '../src/learn/ntuple/training';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const program = new Command()
   .argument('<config>', 'a learning config with a network')

@@ -5,10 +5,12 @@
  *
  *   npx tsx scripts/merge-compare.ts [--json] chunk-0.json chunk-1.json …
  */
+import { installProcessGuards } from '../src/cli/process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { summarizePlayed, type Comparison } from '../src/compare/compare';
 import { printTables } from '../src/cli/commands/compare';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values, positionals } = parseArgs({ options: { json: { type: 'boolean' } }, allowPositionals: true });
 if (positionals.length === 0) {

@@ -7,10 +7,12 @@
  *
  *   npx tsx scripts/model-truth.ts db/race-synthetic.sqlite [--at 3000,10000,30000]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
 import { weightSpace } from '../src/tuner/space';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const path = process.argv[2];
 const atFlag = process.argv.indexOf('--at');

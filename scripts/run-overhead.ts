@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/run-overhead.ts [--config configs/default.json] [--workers 2]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { Store } from '../src/store/store';
 import { loadConfig } from '../src/tuner/config';
 import { createRun } from '../src/tuner/run-problem';
 import { Tuner } from '../src/tuner/tuner';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { config: { type: 'string', default: 'configs/default.json' }, workers: { type: 'string', default: '2' } } });
 const workers = Number(values.workers);

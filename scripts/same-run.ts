@@ -5,8 +5,10 @@
  *
  *   npx tsx scripts/same-run.ts DB_A RUN_A DB_B RUN_B
  */
+import { installProcessGuards } from '../src/cli/process';
 import { isDeepStrictEqual } from 'node:util';
 import { dumpRun } from '../test/helpers/runs';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const [dbA, runA, dbB, runB] = process.argv.slice(2);
 if (!runB) {

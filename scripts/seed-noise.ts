@@ -6,12 +6,14 @@
  *
  *   npx tsx scripts/seed-noise.ts [--json] db/depth3.sqlite …
  */
+import { installProcessGuards } from '../src/cli/process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Store } from '../src/store/store';
 import { pairNoise, summarizeNoise, type NoiseSummary, type PairNoise } from '../src/compare/noise';
 import type { Comparison } from '../src/compare/compare';
 import { fmt, table } from '../src/cli/format';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values, positionals } = parseArgs({ options: { json: { type: 'boolean' } }, allowPositionals: true });
 if (positionals.length === 0) {

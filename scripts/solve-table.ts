@@ -5,9 +5,11 @@
  *
  *   npx tsx scripts/solve-table.ts [--max-nodes 1000000] [--targets 32,64,128,256,512,1024,2048]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { parseArgs } from 'node:util';
 import { cornerStart } from '../src/engine/rules';
 import { solve, type CostModel, type HeuristicName, type Strategy } from '../src/corner/solve';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { 'max-nodes': { type: 'string', default: '1000000' }, targets: { type: 'string', default: '32,64,128,256,512,1024,2048' } } });
 const maxNodes = Number(values['max-nodes']);

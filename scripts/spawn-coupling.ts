@@ -8,6 +8,7 @@
  *
  *   npx tsx scripts/spawn-coupling.ts [--depth 1] [--games 400] [--seed 5000000]
  */
+import { installProcessGuards } from '../src/cli/process';
 import { parseArgs } from 'node:util';
 import seedrandom from 'seedrandom';
 import { makeBoard, rankAt, withRank, type Board } from '../src/engine/board';
@@ -17,6 +18,7 @@ import { createRng, initialBoard, spawnTile, SPAWN_TWO_PROBABILITY } from '../sr
 import { pairNoise } from '../src/compare/noise';
 import { loadWeights, type Weights } from '../src/heuristic/weights';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const { values } = parseArgs({ options: { depth: { type: 'string', default: '1' }, games: { type: 'string', default: '400' }, seed: { type: 'string', default: '5000000' } } });
 const depth = Number(values.depth);

@@ -8,9 +8,11 @@
  *
  *   npx tsx scripts/training-table.ts --db runs/restarts.sqlite --run 1 --every 50000 --calibration "ziap 10,000 games: 249 CPU s"
  */
+import { installProcessGuards } from '../src/cli/process';
 import { Command } from 'commander';
 import { curvePoints, trainingTable } from '../src/learn/ntuple/training-table';
 import { Store } from '../src/store/store';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const o = new Command()
   .requiredOption('--db <file>', 'the learning database')

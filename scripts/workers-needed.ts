@@ -9,10 +9,12 @@
  * The times are as recorded: on a loaded machine each game took longer than it would alone. Games are scheduled
  * singly (the tuner hands a worker `pool.batchGames` of one candidate at a time: a little coarser).
  */
+import { installProcessGuards } from '../src/cli/process';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
 import { raceSlices } from '../src/tuner/successive-halving';
 import { validationSeeds } from '../src/tuner/seeds';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const [db, runArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--cores');
 const coresFlag = process.argv.indexOf('--cores');

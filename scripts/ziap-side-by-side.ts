@@ -31,11 +31,13 @@
  * (either trainer, an import, a held-out run) end in one line on stderr and exit 2, every program this script
  * started stopped; Ctrl-C stops them too (exit 130). Nothing is written before the input is checked.
  */
+import { installProcessGuards, onStop } from '../src/cli/process';
 import { Command } from 'commander';
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 /** Programs this script started and that still run: stopped when it fails, so no trainer outlives it. */
 const live = new Set<ReturnType<typeof spawn>>();
@@ -63,10 +65,11 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-// Ctrl-C: the programs run in process groups of their own, so the terminal's signal does not reach them.
-process.on('SIGINT', () => {
+// Ctrl-C (or a closed stdout): the programs run in process groups of their own, so the terminal's signal does not reach them.
+onStop((reason) => {
   stopAll();
-  console.error('ziap-side-by-side: stopped (Ctrl-C); the same command carries on from the runs recorded in --work');
+  if (reason.kind === 'pipe') process.exit(0);
+  console.error(`ziap-side-by-side: stopped (${reason.signal}); the same command carries on from the runs recorded in --work`);
   process.exit(130);
 });
 
