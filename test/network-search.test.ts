@@ -363,6 +363,9 @@ describe('the network player at a depth', () => {
     expect(compared.code, compared.stderr).toBe(0);
     expect(compared.stdout).toContain('ruled.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty)');
     expect(compared.stdout).toContain('ruled-down.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty; tile-downgrading at 2048)');
+    // The pair table names them without the rule's words (the table above gives them; four such players made 200-character lines).
+    expect(compared.stdout).toMatch(/^ruled\.json@d1 − ruled-down\.json@d1 /m);
+    expect(compared.stdout).toMatch(/^ruled-down\.json@d1 − small\.bin@d1 /m);
     const played = runCli(['play', '--player', `network:${downgrading}`, '-d', '1', '-n', '1', '-s', '1', '--workers', '1']);
     expect(played.code, played.stderr).toBe(0);
     expect(played.stdout).toContain('(depth 1 + its depth rule + tile-downgrading at 2048, seeds 1..1)');

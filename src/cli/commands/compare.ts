@@ -40,6 +40,15 @@ export function contenderDepth(arg: string): { name: string; depth?: DepthSettin
   return { name: m[1], depth: depthParser(`${arg}: the depth after @d`)(m[2]), ...(cprob !== undefined ? { cprob } : {}) };
 }
 
+/**
+ * The pair table names each contender without its depth rule's words, which the contender table above gives
+ * (four network players made its lines 200+ characters), as long as the names stay distinct.
+ */
+function pairNames(labels: readonly string[]): (label: string) => string {
+  const short = new Map(labels.map((l) => [l, l.replace(/ \(\+ [^()]*\)$/, '')]));
+  return new Set(short.values()).size === labels.length ? (l) => short.get(l) ?? l : (l) => l;
+}
+
 const depthSuffix = (depth: DepthSetting | undefined, cprob?: number) => (depth === undefined ? '' : `@d${depth}`) + (cprob === undefined ? '' : `@c${cprob}`);
 
 function pValue(p: number): string {
@@ -178,10 +187,11 @@ export function printTables(result: Comparison): void {
   console.log(table(rows));
   console.log('');
   const holm = result.pairs.some((p) => p.pHolm !== undefined);
+  const name = pairNames(result.contenders.map((c) => c.label));
   const pairRows = [['pair', 'mean difference (95% CI)', 'relative', 'Wilcoxon z', 'p', ...(holm ? ['p (Holm)'] : []), 'seed correlation', 'games for ±5% (80% power)']];
   for (const p of result.pairs) {
     pairRows.push([
-      `${p.a} − ${p.b}`,
+      `${name(p.a)} − ${name(p.b)}`,
       `${signed(p.meanDiff)} (${interval(p.ci95.low, p.ci95.high)})`,
       `${(100 * p.relative).toFixed(1)}%`,
       p.wilcoxon.z.toFixed(2),
