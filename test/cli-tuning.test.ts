@@ -26,13 +26,13 @@ describe('tune, runs, show, export from the command line', () => {
     expect(show.generations).toHaveLength(3);
     expect(show.generations[0]).toEqual(expect.objectContaining({ generation: 0, status: 'done', games: 36, stepSize: 0.1 }));
     // the best's 95% half-width, by the textbook formula over its stored games: Student's t with n − 1 = 5 degrees
-    // of freedom (t₀.₉₇₅,₅ = 2.570582, scipy.stats.t.ppf(0.975, 5))
+    // of freedom (t₀.₉₇₅,₅ = 2.5705818356363155, scipy.stats.t.ppf(0.975, 5))
     const bestId = peek<{ id: number }>(db, 'SELECT id FROM candidates WHERE generation = 0 ORDER BY fitness DESC, idx LIMIT 1')!.id;
     const xs = all<{ score: number }>(db, `SELECT score FROM games WHERE candidate_id = ${bestId} AND purpose = 'fitness'`).map((g) => g.score);
     expect(xs).toHaveLength(6);
     const m = xs.reduce((a, x) => a + x, 0) / xs.length;
-    const half = (2.570582 * Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))) / Math.sqrt(xs.length);
-    expect(show.generations[0].bestHalfWidth).toBeCloseTo(half, 3);
+    const half = (2.5705818356363155 * Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))) / Math.sqrt(xs.length);
+    expect(show.generations[0].bestHalfWidth).toBeCloseTo(half, 6);
     // the real share of generation 0's spread: variance of the candidates' means less their mean sd² / n
     const byCandidate = new Map<number, number[]>();
     for (const g of all<{ candidate_id: number; score: number }>(db, "SELECT candidate_id, score FROM games JOIN candidates c ON c.id = candidate_id WHERE c.generation = 0 AND purpose = 'fitness'"))
