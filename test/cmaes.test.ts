@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import { cmaAsk, cmaInit, cmaTell, symmetricEigen } from '../src/tuner/cmaes';
-import { createCmaes, spearman, splitHalfReliability } from '../src/tuner/cmaes-optimizer';
+import { createCmaes, splitHalfReliability } from '../src/tuner/cmaes-optimizer';
+import { spearman } from '../src/util/stats';
 import { createRandomSearch } from '../src/tuner/random-search';
 import { CmaesConfig, parseConfig, RandomConfig } from '../src/tuner/config';
 
