@@ -132,6 +132,24 @@ describe('tuning on a learned network', () => {
     expect(exported.cprob).toBeLessThanOrEqual(0.05);
   });
 
+  it('settings that play alike play once: a cutoff tuned at depth 1 (where none prunes) gives every candidate the start\'s games, copied, and one finalist', () => {
+    const db = tempDb();
+    const r = runCli(['tune', '-c', config({ space: { params: { cprob: { min: 0.0001, max: 0.05 } } } }), '--db', db, '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const cprobs = new Set(all<{ params: string }>(db, 'SELECT params FROM candidates').map((c) => (JSON.parse(c.params) as { cprob: number }).cprob));
+    expect(cprobs.size).toBeGreaterThan(3); // the candidates differ…
+    // …but play alike: a seed's game is played once and copied (its measured ms too: two plays would differ).
+    for (const purpose of ['fitness', 'validation']) {
+      const bySeed = all<{ seed: number; n: number; played: number }>(db, `SELECT seed, count(*) AS n, count(DISTINCT score || '/' || moves || '/' || ms) AS played FROM games WHERE purpose = '${purpose}' GROUP BY seed`);
+      expect(bySeed.length).toBeGreaterThan(0);
+      for (const s of bySeed) expect(s.played, `${purpose} seed ${s.seed}`).toBe(1);
+    }
+    // One player among the finalists (the start, played beside them, is that player too).
+    const validated = all<{ validation: number }>(db, 'SELECT validation FROM candidates WHERE validation IS NOT NULL');
+    expect(new Set(validated.map((v) => v.validation)).size).toBe(1);
+    expect(validated.length).toBeLessThanOrEqual(2);
+  });
+
   it('the depth rule is tuned when named: thresholds in whole empty cells (rounded), off outside 0-16; the export carries the rule and plays its games', () => {
     const db = tempDb();
     const r = runCli(['tune', '-c', config({ space: { params: { 'depthRule.deeperAtEmpty': { min: -1, max: 6 }, 'depthRule.shallowerAtEmpty': { min: 6, max: 17 } } } }), '--db', db, '--workers', '2']);

@@ -50,6 +50,32 @@ export function ruledDepth(depth: number, empty: number, rule: DepthRule | undef
   return depth;
 }
 
+/**
+ * The smallest path probability a max node of the second layer can hold: a 4 (0.1) in one of at most 15 empty
+ * cells of an afterstate (a move never empties the board). network-search.ts stops expanding where the path
+ * probability falls below cprob, and above depth 2 only that layer's max nodes expand: so at depths ≤ 2 a cutoff
+ * at or below this never prunes, and at depth ≤ 1 no cutoff does.
+ */
+export const LEAST_SECOND_LAYER_PROBABILITY = 0.1 / 15;
+
+/**
+ * A fixed-depth search as it plays: a depth-rule side that can change no depth left out (deeper at the deepest
+ * depth, shallower at depth 0), and a cutoff that can prune nothing set to 0. Two searches with the same result
+ * play the same moves and count the same positions on every board, so a tuner plays one of them only (two
+ * cutoffs that never bind are one player). A time per move (its depth varies) or an "auto" depth: as given.
+ */
+export function searchAsPlayed<S extends { depth: number | 'auto'; cprob: number; msPerMove?: number; depthRule?: DepthRule }>(search: S): S {
+  const { depth, depthRule } = search;
+  if (depth === 'auto' || search.msPerMove !== undefined) return search;
+  const deeper = depthRule?.deeperAtEmpty !== undefined && depth < MAX_DEPTH ? depthRule.deeperAtEmpty : undefined;
+  const shallower = depthRule?.shallowerAtEmpty !== undefined && depth > 0 ? depthRule.shallowerAtEmpty : undefined;
+  const rule: DepthRule = { ...(deeper !== undefined ? { deeperAtEmpty: deeper } : {}), ...(shallower !== undefined ? { shallowerAtEmpty: shallower } : {}) };
+  const deepest = deeper !== undefined ? depth + 1 : depth;
+  const prunes = deepest >= 3 || (deepest === 2 && search.cprob > LEAST_SECOND_LAYER_PROBABILITY);
+  const { depthRule: _given, ...rest } = search;
+  return { ...rest, cprob: prunes ? search.cprob : 0, ...(Object.keys(rule).length > 0 ? { depthRule: rule } : {}) } as S;
+}
+
 /** What a network's search adds to its depth, for labels: its depth rule and tile-downgrading (none: empty). */
 export function searchAdditions(search: { depthRule?: DepthRule; downgradeAt?: number }): string[] {
   const rule = search.depthRule;

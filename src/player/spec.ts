@@ -6,7 +6,7 @@
 import { heuristicFields, type Weights } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
 import type { DepthSetting } from './expectimax';
-import type { DepthRule } from './network-settings';
+import { searchAsPlayed, type DepthRule } from './network-settings';
 import type { SyntheticLandscape } from './synthetic';
 import { InputError } from '../util/errors';
 
@@ -175,4 +175,14 @@ export function playerKey(spec: PlayerSpec): string {
   const fields = heuristicFields(spec.weights);
   const weights = fields.learned ? { ...fields, learned: { sha256: fields.learned.sha256, weight: fields.learned.weight } } : fields;
   return canonicalJson({ kind: spec.kind, weights, search: spec.search, ...(spec.synthetic ? { synthetic: spec.synthetic } : {}) });
+}
+
+/**
+ * What a player's games are a function of, with settings that change no move left out (a network search's
+ * cutoff that never prunes, a depth-rule side that changes no depth: searchAsPlayed): two specs with one
+ * gamesKey play the same games. The tuner plays such twins once and validates them once; records keep
+ * playerKey (what was asked for), so stored games stay found by what named them.
+ */
+export function gamesKey(spec: PlayerSpec): string {
+  return playerKey(spec.kind === 'network' ? { ...spec, search: searchAsPlayed(spec.search) } : spec);
 }

@@ -63,8 +63,8 @@ function overBudget(fitness: RunConfig['fitness'], cost: number): boolean {
 /**
  * Which candidates to validate: the players of the run within its budget (fitness.maxCost) no other dominates
  * on their fitness games, at most `max`, the most spread (the two ends always). `playerKeyOf` names the player
- * a genome plays as (`playerKey` of the run's spec for it: two genomes whose rule thresholds round to the same
- * cells are one player); one met in several candidates (a kept member, or such a twin) is judged on all their
+ * a genome plays as (`gamesKey` of the run's spec for it: two genomes whose rule thresholds round to the same
+ * cells, or whose cutoffs never prune, are one player); one met in several candidates (a kept member, or such a twin) is judged on all their
  * games and stands as the latest, so no player is validated twice.
  */
 export function frontToValidate(

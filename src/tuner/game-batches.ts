@@ -1,11 +1,11 @@
 /**
  * Playing a set of candidates' games: plan the (candidate, seed) games not yet stored, cut them into
  * batches, play them on the game runner, store each finished batch in one transaction. A candidate whose
- * player is another's (a GA offspring no gene changed, an elite's copy: the same playerKey) would play
+ * player is another's (a GA offspring no gene changed, an elite's copy, a network search whose changed cutoff never prunes: the same gamesKey) would play
  * the very same games, so it gets copies of that one's games instead of playing them.
  */
 import type { PlayerSpec } from '../player/spec';
-import { playerKey } from '../player/spec';
+import { gamesKey } from '../player/spec';
 import type { GameRunner } from '../runner/runner';
 import type { Game, GamePurpose, Store } from '../store/store';
 import { RunnerStoppedError } from '../util/errors';
@@ -57,7 +57,7 @@ export async function playMissing(
     const stored = new Set((games.get(c.id) ?? []).map((g) => g.seed));
     done += seeds.filter((s) => stored.has(s)).length;
     const missing = seeds.filter((s) => !stored.has(s));
-    const key = playerKey(c.spec);
+    const key = gamesKey(c.spec);
     const of = playedBy.get(key);
     if (of !== undefined) {
       if (missing.length > 0) copies.push({ candidate: c.id, of, seeds: new Set(missing) });

@@ -7,7 +7,7 @@
  * validation.front points, the most spread). Either way the run's start is played beside them on the same
  * held-out seeds (once, if it is among them).
  */
-import { playerKey } from '../player/spec';
+import { gamesKey } from '../player/spec';
 import type { Candidate, FinalistPrediction, Game, GamePurpose, Store } from '../store/store';
 import { FRONT_POINTS } from './config';
 import { frontToValidate, hasFront } from './front';
@@ -122,10 +122,10 @@ export function gamesOf(store: Store, runId: number, candidates: readonly Candid
 function finalists(store: Store, problem: RunProblem, lastGeneration: number): { chosen: Candidate[]; games: GamesByCandidate } {
   const runId = problem.run.id;
   const ranked = [...store.getCandidates(runId, lastGeneration)].sort((a, b) => (b.fitness ?? -Infinity) - (a.fitness ?? -Infinity));
-  // Distinct weight sets only: a copy of a finalist would validate to the same number.
+  // Distinct players only: a copy of a finalist, or a twin that plays as it does, would validate to the same number.
   const seen = new Set<string>();
   const distinct = ranked.filter((c) => {
-    const key = JSON.stringify(c.params);
+    const key = gamesKey(problem.playerOf(c.genome));
     return !seen.has(key) && seen.add(key);
   });
   const chosen = distinct.filter((c, i) => i < problem.config.validation.finalists || c.origin === 'mean');
@@ -146,7 +146,7 @@ function frontCandidates(store: Store, problem: RunProblem, lastGeneration: numb
     if (list) list.push(game);
     else into.set(game.candidateId, [game]);
   }
-  return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS, (genome) => playerKey(problem.playerOf(genome))), games };
+  return { chosen: frontToValidate(config.fitness, candidates, fitness, config.validation.front ?? FRONT_POINTS, (genome) => gamesKey(problem.playerOf(genome))), games };
 }
 
 /** Held-out games played and planned; null while the generations are still being played (the set is not chosen yet). */
