@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import type { Comparison } from '../src/compare/compare';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
 import type { NetworkPlayerSpec } from '../src/player/spec';
-import { judgeDecisions, ownGameDecisions, type SampledDecision } from '../src/tuner/decision-screen';
+import { judgeDecisions, ownGameDecisions, type SampledDecision } from '../src/player/decision-screen';
 import { readJsonFile } from '../src/util/json-file';
 import { mean, spearman } from '../src/util/stats';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
@@ -102,6 +102,8 @@ const result = {
   ownGames: { games, every, seed },
   spearman: spearman(byScore, byScreen),
   splitHalf: spearman(rows.map((r) => -r.firstHalf), rows.map((r) => -r.secondHalf)),
+  // Each half alone against the scores: the screen at half the own games.
+  halves: [spearman(byScore, rows.map((r) => -r.firstHalf)), spearman(byScore, rows.map((r) => -r.secondHalf))],
   within,
   significantPairs: reversed,
   contenders: rows.map(({ spec: _spec, ...r }) => r),
@@ -120,7 +122,7 @@ if (values.json) {
   );
   console.log(`Spearman, regret against mean score: ${result.spearman.toFixed(2)} over ${rows.length} settings (the issue's bar: 0.8)`);
   for (const w of within) console.log(`  within base depth ${w.baseDepth} (${w.settings} settings): ${w.spearman === null ? 'too few to rank' : w.spearman.toFixed(2)}`);
-  console.log(`the screen against itself (games 1–${games >> 1} against ${(games >> 1) + 1}–${games}): Spearman ${result.splitHalf.toFixed(2)}`);
+  console.log(`the screen against itself (games 1–${games >> 1} against ${(games >> 1) + 1}–${games}): Spearman ${result.splitHalf.toFixed(2)}; each half alone against the scores: ${result.halves.map((h) => h.toFixed(2)).join(' and ')}`);
   const wrong = reversed.filter((p) => !p.agrees);
   console.log(`pairs the comparison tells apart (p < 0.05): ${reversed.length}; the screen orders ${wrong.length} of them the other way${wrong.length ? ': ' + wrong.map((p) => `${p.a} vs ${p.b}`).join('; ') : ''}`);
 }

@@ -14,9 +14,16 @@ import { loadWeights } from '../src/heuristic/weights';
 import { referenceSearchMove, type ReferenceNetwork } from '../src/learn/ntuple/reference';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
-import { judgeDecisions, ownGameDecisions, regretOf } from '../src/tuner/decision-screen';
+import { judgeDecisions, ownGameDecisions, regretOf } from '../src/player/decision-screen';
+import { playSpecGame } from '../src/player/players';
+import type { NetworkPlayerSpec } from '../src/player/spec';
+import { Store } from '../src/store/store';
+import { parseConfig } from '../src/tuner/config';
+import { createRun } from '../src/tuner/run-problem';
+import { Tuner } from '../src/tuner/tuner';
 import { spearman } from '../src/util/stats';
 import { trainSmallNetwork } from './helpers/network';
+import { all, dumpRun, tempDb, tuneToEnd } from './helpers/runs';
 
 describe('a game\'s decisions', () => {
   it('are the game playGame plays, every k-th decision kept with the board it was made on', () => {
@@ -87,6 +94,76 @@ describe('a network judged by itself searched deeper', () => {
     // A greedy player is not a depth-1 search: somewhere they differ, and there the regret is positive.
     expect(screened.regrets.some((r) => r > 0)).toBe(true);
     expect(screened.agreement).toBeLessThan(1);
+  });
+
+  it('a screened game (fitness.screen) is the unscreened game — moves, score, positions — with the judge\'s mean regret over its sampled decisions', () => {
+    const network = { file, sha256: fileSha256(file) };
+    for (const search of [{ depth: 0, cprob: 0.0001 }, { depth: 1, cprob: 0.0001, depthRule: { deeperAtEmpty: 2 } }]) {
+      const plain: NetworkPlayerSpec = { kind: 'network', network, search };
+      const screened: NetworkPlayerSpec = { ...plain, screen: { depth: 2, cprob: 0.01, every: 7 } };
+      const a = playSpecGame(plain, 31, () => createNetworkPlayer(plain));
+      const b = playSpecGame(screened, 31, () => createNetworkPlayer(screened));
+      const { ms: _a, ...unscreened } = a;
+      const { ms: _b, regret, ...rest } = b;
+      expect(rest).toEqual(unscreened);
+      expect(unscreened.nodes ?? 0).toBeGreaterThan(search.depth > 0 ? 0 : -1);
+      // The reference: the same game's every 7th decision, judged afresh.
+      const judge = createNetworkPlayer({ network, search: { depth: 2, cprob: 0.01 } });
+      const reference = judgeDecisions(ownGameDecisions(createNetworkPlayer(plain), 31, 7).decisions, judge);
+      expect(regret).toBeCloseTo(reference.meanRegret, 9);
+      expect(regret).toBeGreaterThan(0);
+    }
+  });
+
+  /** A screened run of the depth rule on the small network: GA, two generations. */
+  const screenedConfig = (extra: object = {}) =>
+    parseConfig({
+      seed: 4,
+      space: { start: 'defaults', params: { 'depthRule.deeperAtEmpty': { min: -1, max: 4 }, 'depthRule.shallowerAtEmpty': { min: 4, max: 17 } } },
+      optimizer: { population: 4, generations: 2, elitism: 1, tournament: 2 },
+      fitness: { games: 2, depth: 1, player: { kind: 'network', file }, screen: { depth: 3, every: 25 }, ...extra },
+      validation: { finalists: 2, games: 2 },
+      pool: { batchGames: 1 },
+    });
+
+  it('a screened run ranks candidates by regret: fitness games keep theirs, a fitness is minus their mean; held-out games are scores; one worker or two, stopped or not, the same rows', async () => {
+    const db = tempDb();
+    const { id, outcome } = await tuneToEnd(db, screenedConfig(), { workers: 2 });
+    expect(outcome.status).toBe('finished');
+    const games = all<{ candidate_id: number; purpose: string; regret: number | null; score: number }>(db, 'SELECT candidate_id, purpose, regret, score FROM games');
+    const fitnessGames = games.filter((g) => g.purpose === "fitness");
+    expect(fitnessGames.filter((g) => !(g.regret !== null && g.regret >= 0))).toEqual([]);
+    expect(games.filter((g) => g.purpose !== 'fitness').every((g) => g.regret === null)).toBe(true);
+    for (const c of all<{ id: number; fitness: number; validation: number | null }>(db, 'SELECT id, fitness, validation FROM candidates WHERE fitness IS NOT NULL')) {
+      const own = games.filter((g) => g.candidate_id === c.id && g.purpose === 'fitness');
+      if (own.length > 0) expect(c.fitness).toBeCloseTo(-own.reduce((s, g) => s + g.regret!, 0) / own.length, 9);
+      const held = games.filter((g) => g.candidate_id === c.id && g.purpose === 'validation');
+      if (c.validation !== null) expect(c.validation).toBeCloseTo(held.reduce((s, g) => s + g.score, 0) / held.length, 6);
+    }
+    const one = tempDb();
+    const again = await tuneToEnd(one, screenedConfig(), { workers: 1 });
+    expect(dumpRun(one, again.id)).toEqual(dumpRun(db, id));
+    // Stopped after its first few games, then resumed: the same rows.
+    const stopped = tempDb();
+    const store = Store.open(stopped);
+    const runId = createRun(store, screenedConfig(), 'test');
+    const tuner: Tuner = new Tuner(store, runId, { workers: 2, onProgress: (p) => p.done >= 3 && tuner.stop() });
+    expect((await tuner.run(false)).status).toBe('stopped');
+    store.close();
+    await tuneToEnd(stopped, screenedConfig(), {}, runId);
+    expect(dumpRun(stopped, runId)).toEqual(dumpRun(db, id));
+  });
+
+  it('refuses a screen it cannot judge by: not a network, no fixed depth, another objective, a judge not deeper than the space', () => {
+    const base = { seed: 1, space: { start: 'nneonneo', params: { empty: { min: 0, max: 10 } } }, optimizer: { population: 4, generations: 1 } };
+    expect(() => parseConfig({ ...base, fitness: { depth: 1, screen: { depth: 3 } } })).toThrow(/fitness\.screen": the decision screen judges a learned network.s settings/);
+    const net = { seed: 1, space: { start: 'defaults', params: { cprob: { min: 0.001, max: 0.01 } } }, optimizer: { population: 4, generations: 1 } };
+    expect(() => parseConfig({ ...net, fitness: { depth: 'auto', player: { kind: 'network', file }, screen: { depth: 3 } } })).toThrow(/needs a fixed fitness\.depth/);
+    expect(() => parseConfig({ ...net, fitness: { depth: 1, objective: 'reach-rate', player: { kind: 'network', file }, screen: { depth: 3 } } })).toThrow(/ranks candidates by regret in place of the score/);
+    expect(() => parseConfig({ ...net, fitness: { depth: 2, player: { kind: 'network', file }, screen: { depth: 1 } } })).toThrow(/depth 1 judges from below: candidates of this space search to depth 2; the judge needs at least 2/);
+    const ruled = { ...net, space: { start: 'defaults', params: { 'depthRule.deeperAtEmpty': { min: -1, max: 3 } } } };
+    expect(() => parseConfig({ ...ruled, fitness: { depth: 2, player: { kind: 'network', file }, screen: { depth: 2 } } })).toThrow(/search to depth 3; the judge needs at least 3/);
+    expect(parseConfig({ ...ruled, fitness: { depth: 2, player: { kind: 'network', file }, screen: { depth: 3 } } }).fitness.screen).toEqual({ depth: 3, cprob: 1e-4, every: 20 });
   });
 });
 

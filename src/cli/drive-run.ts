@@ -118,7 +118,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       );
     } else if (e.event === 'validation-finished') {
       endProgress();
-      for (const f of e.finalists) out(describeFinalist(f, fmt));
+      for (const f of e.finalists) out(describeFinalist(f, fmt, !!config.fitness.screen));
       if (e.verdict) out(describeStartVerdict(e.verdict));
     }
   };

@@ -26,6 +26,11 @@ export interface PlayedGame {
   nodes?: number;
   /** The depths its decisions searched, summed over its moves (players that count them: searchDepths). */
   depths?: number;
+  /**
+   * A screened game's (fitness.screen) mean regret: every k-th decision judged by the network searched deeper, its
+   * best move's value less the played one's (src/tuner/decision-screen.ts). Absent: not screened.
+   */
+  regret?: number;
 }
 
 export interface GameResult extends PlayedGame {

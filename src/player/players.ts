@@ -16,6 +16,7 @@ import { InputError } from '../util/errors';
 import { MCTS_DEFAULTS, playerKey, type HeuristicPlayerSpec, type NetworkPlayerSpec, type PlayerSpec } from './spec';
 import { sleepMs, syntheticGame } from './synthetic';
 import { createNetworkPlayer } from './network-player';
+import { judgedMoves } from './decision-screen';
 
 /** The player a spec describes (expectimax: the default transposition table unless it says otherwise: the same game everywhere). */
 export function createPlayer(spec: PlayerSpec): Player {
@@ -66,17 +67,18 @@ export function playSpecGame(spec: HeuristicPlayerSpec | NetworkPlayerSpec, seed
   const p = player();
   // A network's moves are kept (as an external player's are): a page cannot hold the network, but replays its games.
   const moves: Direction[] | null = spec.kind === 'network' ? [] : null;
-  const r = playCounted(
-    moves
-      ? wrapMoves(p, (b) => {
-          const m = p.chooseMove(b);
-          if (m !== -1) moves.push(m);
-          return m;
-        })
-      : p,
-    seed,
-  );
-  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(moves ? { moveList: moveLetters(moves) } : {}), ...(r.nodes !== undefined ? { nodes: r.nodes } : {}), ...(r.depths !== undefined ? { depths: r.depths } : {}) };
+  const recorded = (b: Board): Direction | -1 => {
+    const m = p.chooseMove(b);
+    if (m !== -1) moves!.push(m);
+    return m;
+  };
+  // The decision screen (fitness.screen): every k-th decision judged by the plain network searched deeper.
+  const screen = spec.kind === 'network' && spec.screen ? judgedMoves(recorded, createNetworkPlayer({ network: spec.network, search: { depth: spec.screen.depth, cprob: spec.screen.cprob } }), spec.screen.every) : null;
+  const r = playCounted(moves ? wrapMoves(p, screen ? screen.chooseMove : recorded) : p, seed);
+  const regret = screen?.meanRegret();
+  // The judge searched on the player's machine: its positions are not the player's cost.
+  const nodes = r.nodes !== undefined && screen ? r.nodes - screen.judgeNodes() : r.nodes;
+  return { seed, score: r.score, maxTile: r.maxTile, moves: r.moves, ms: r.ms, ...(moves ? { moveList: moveLetters(moves) } : {}), ...(nodes !== undefined ? { nodes } : {}), ...(r.depths !== undefined ? { depths: r.depths } : {}), ...(regret !== undefined ? { regret } : {}) };
 }
 
 /** Seed of game i of a set started at `seed`: consecutive integers, easy to replay one by one. */

@@ -101,6 +101,15 @@ export interface NetworkPlayerSpec {
   search: { depth: DepthSetting; cprob: number; msPerMove?: number; stageWeights?: number[]; depthRule?: DepthRule; threads?: number; downgradeAt?: number };
   /** Heuristic terms added to the network's value at every leaf (weights without stages or learned lines). */
   heuristic?: Weights;
+  /** The decision screen (a run's fitness.screen): each game also judged, every k-th decision, by the plain network searched to this depth (PlayedGame.regret). */
+  screen?: DecisionScreen;
+}
+
+/** How a screened game's decisions are judged: the network at `depth` with cutoff `cprob`, every `every`-th decision. */
+export interface DecisionScreen {
+  depth: number;
+  cprob: number;
+  every: number;
 }
 
 export type PlayerSpec = HeuristicPlayerSpec | ExternalPlayerSpec | NetworkPlayerSpec;
@@ -166,7 +175,7 @@ export function playerKey(spec: PlayerSpec): string {
   // A network is named by its hash: the same tables play the same games wherever their file lies.
   if (spec.kind === 'network') {
     const { threads: _sameGames, ...search } = spec.search; // a network's root split plays the same games on any number of threads
-    return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search, ...(spec.heuristic ? { heuristic: heuristicFields(spec.heuristic) } : {}) });
+    return canonicalJson({ kind: spec.kind, sha256: spec.network.sha256, search, ...(spec.heuristic ? { heuristic: heuristicFields(spec.heuristic) } : {}), ...(spec.screen ? { screen: spec.screen } : {}) });
   }
   if (spec.kind === 'external') {
     const { name, version, announced, params, program } = spec.external;

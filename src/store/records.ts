@@ -308,13 +308,14 @@ export function decodeCandidate(c: CandidateRow): Candidate {
 }
 
 /** The games table's columns (of table alias `t`, if given), renamed to the record's fields in every SELECT. */
-export function gameColumns(t = '', withNodes = false): string {
+export function gameColumns(t = '', withNodes = false, withRegret = false): string {
   const p = t ? `${t}.` : '';
-  return `${p}candidate_id AS candidateId, ${p}purpose AS purpose, ${p}seed AS seed, ${p}score AS score, ${p}max_tile AS maxTile, ${p}moves AS moves, ${p}ms AS ms${withNodes ? `, ${p}nodes AS nodes` : ''}`;
+  return `${p}candidate_id AS candidateId, ${p}purpose AS purpose, ${p}seed AS seed, ${p}score AS score, ${p}max_tile AS maxTile, ${p}moves AS moves, ${p}ms AS ms${withNodes ? `, ${p}nodes AS nodes` : ''}${withRegret ? `, ${p}regret AS regret` : ''}`;
 }
 
-/** A stored game as read: a cost not counted (NULL, or a database from before schema 10) is absent, not null. */
-export function decodeStoredGame<T extends { nodes?: number | null }>(row: T): T {
+/** A stored game as read: a cost not counted or a game not screened (NULL, or a database from before schema 10 or 12) has the field absent, not null. */
+export function decodeStoredGame<T extends { nodes?: number | null; regret?: number | null }>(row: T): T {
   if (row.nodes === null || row.nodes === undefined) delete row.nodes;
+  if (row.regret === null || row.regret === undefined) delete row.regret;
   return row;
 }

@@ -177,6 +177,10 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE game_moves;
   ALTER TABLE game_moves_v11 RENAME TO game_moves;
   `,
+  // 12: the decision screen (fitness.screen): a fitness game's mean regret, its sampled decisions judged by the network searched deeper
+  `
+  ALTER TABLE games ADD COLUMN regret REAL;   -- mean regret of the game's judged decisions; NULL: not screened
+  `,
 ];
 
 /**

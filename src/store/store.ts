@@ -606,13 +606,13 @@ export class Store {
   /** Stores one finished batch in one immediate transaction; a game already stored is left as it is. */
   insertGames(games: readonly Game[]): void {
     const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms, @nodes)',
+      'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes, regret) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms, @nodes, @regret)',
     );
     // Moves are kept for held-out games only: those are the ones the viewer shows (fitness games are many).
     const keepMoves = this.db.prepare('INSERT OR IGNORE INTO game_moves (candidate_id, purpose, seed, moves) VALUES (?, ?, ?, ?)');
     this.write(() =>
       games.forEach((g) => {
-        insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, nodes: g.nodes ?? null });
+        insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, nodes: g.nodes ?? null, regret: g.regret ?? null });
         if (g.moveList !== undefined && g.purpose === 'validation') keepMoves.run(g.candidateId, g.purpose, g.seed, g.moveList);
       }),
     );
@@ -633,7 +633,7 @@ export class Store {
 
   /** A candidate's games of one purpose, in seed order. */
   getGames(candidateId: number, purpose: GamePurpose): Game[] {
-    return (this.db.prepare(`SELECT ${gameColumns('', this.countsNodes())} FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed`).all(candidateId, purpose) as Game[]).map(decodeStoredGame);
+    return (this.db.prepare(`SELECT ${gameColumns('', this.countsNodes(), this.keepsRegret())} FROM games WHERE candidate_id = ? AND purpose = ? ORDER BY seed`).all(candidateId, purpose) as Game[]).map(decodeStoredGame);
   }
 
   /**
@@ -644,7 +644,7 @@ export class Store {
     const byCandidate = new Map<number, Game[]>();
     const rows = this.db
       .prepare(
-        `SELECT ${gameColumns('g', this.countsNodes())} FROM games g JOIN candidates c ON c.id = g.candidate_id
+        `SELECT ${gameColumns('g', this.countsNodes(), this.keepsRegret())} FROM games g JOIN candidates c ON c.id = g.candidate_id
          WHERE c.run_id = ? AND c.generation = ? AND g.purpose = ? ORDER BY c.idx, g.seed`,
       )
       .all(runId, generation, purpose) as Game[];
@@ -660,7 +660,7 @@ export class Store {
   runGames(runId: number): RunGame[] {
     return this.db
       .prepare(
-        `SELECT ${gameColumns('g', this.countsNodes())}, c.generation, c.idx AS candidateIdx FROM games g JOIN candidates c ON c.id = g.candidate_id
+        `SELECT ${gameColumns('g', this.countsNodes(), this.keepsRegret())}, c.generation, c.idx AS candidateIdx FROM games g JOIN candidates c ON c.id = g.candidate_id
          WHERE c.run_id = ? ORDER BY c.generation, c.idx, g.purpose, g.seed`,
       )
       .all(runId)
@@ -670,6 +670,11 @@ export class Store {
   /** Whether games keep their search cost (schema 10 on; a reader of an older file reads none). */
   private countsNodes(): boolean {
     return !this.empty && this.schemaVersion() >= 10;
+  }
+
+  /** Whether games keep the decision screen's regret (schema 12 on). */
+  private keepsRegret(): boolean {
+    return !this.empty && this.schemaVersion() >= 12;
   }
 
   // ---- learning runs (tune2048 learn) ----

@@ -249,6 +249,13 @@ const fitnessSchema = v.pipe(
      * is not validated, so the front runs from the cheapest search to the budget. Absent: no budget.
      */
     maxCost: v.optional(above(0, 1e12)),
+    /**
+     * The decision screen (a learned network only): every `every`-th decision of each fitness game judged by the
+     * plain network searched to `depth` — at least as deep as any candidate searches — and candidates ranked by the mean
+     * regret of their decisions (the judge's best move's value less the played one's) instead of their scores;
+     * held-out games stay scores. docs/tuning.md, "The decision screen".
+     */
+    screen: v.optional(v.strictObject({ depth: int(1, MAX_DEPTH), cprob: v.optional(v.pipe(v.number(), v.minValue(0), v.ltValue(1)), 1e-4), every: v.optional(int(1, 1_000_000), 20) })),
     /** The tile of the reach-rate objective. */
     reachTile: v.optional(v.pipe(int(4, 32768), v.check((t) => (t & (t - 1)) === 0, 'must be a power of two')), 2048),
   }),
@@ -356,6 +363,8 @@ export const configSchema = v.pipe(v.strictObject({
   if (!dataset.typed) return;
   const c = dataset.value;
   if (!externalPlayerOf(c) && !networkPlayerOf(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
+  const screen = screenProblem(c);
+  if (screen) addIssue({ message: screen, path: [{ type: 'object', origin: 'value', input: c, key: 'fitness', value: c.fitness }, { type: 'object', origin: 'value', input: c.fitness, key: 'screen', value: c.fitness.screen }] });
   const problem = objectivesProblem(c);
   if (problem) {
     const [section, key] = problem.at;
@@ -363,6 +372,24 @@ export const configSchema = v.pipe(v.strictObject({
     addIssue({ message: problem.message, path: [{ type: 'object', origin: 'value', input: c, key: section, value: parent }, { type: 'object', origin: 'value', input: parent, key, value: parent[key] }] });
   }
 }));
+
+/**
+ * What is wrong with a run's decision screen, or null: it judges a network's settings by that network searched
+ * deeper, so it needs a network player, a fixed depth, the score objective it stands in for, and a judge at least
+ * as deep as the deepest search of the space (its depth bound, one more where the depth rule can go deeper).
+ */
+function screenProblem(c: { space: { params?: Record<string, { min?: number; max?: number }> }; fitness: { screen?: { depth: number }; player?: unknown; depth: number | 'auto'; objective: string } }): string | null {
+  const { screen } = c.fitness;
+  if (!screen) return null;
+  if ((c.fitness.player as { kind?: string } | undefined)?.kind !== 'network') return 'the decision screen judges a learned network\'s settings by that network searched deeper: fitness.player must be { "kind": "network", "file": … }';
+  if (c.fitness.depth === 'auto') return 'the decision screen needs a fixed fitness.depth (its judge must search deeper than every candidate)';
+  if (c.fitness.objective !== 'mean-score') return `the decision screen ranks candidates by regret in place of the score: remove fitness.objective "${c.fitness.objective}"`;
+  const deepest = (c.space.params?.depth?.max ?? c.fitness.depth) + ((c.space.params?.['depthRule.deeperAtEmpty']?.max ?? -1) >= 0 ? 1 : 0);
+  // A judge shallower than a candidate would count that candidate's deeper choices as mistakes. At the same depth
+  // a candidate that searches as deep everywhere is the judge (no regret): its cost, not the screen, holds it back.
+  if (screen.depth < deepest) return `depth ${screen.depth} judges from below: candidates of this space search to depth ${deepest}; the judge needs at least ${deepest}`;
+  return null;
+}
 
 /** Players whose search counts the positions it expands (Player.searchNodes), or draws a cost (synthetic); an external player may announce one. */
 const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'network', 'synthetic'];

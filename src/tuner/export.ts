@@ -98,6 +98,8 @@ function provenance(store: Store, problem: RunProblem, best: Candidate, point: F
     origin: best.origin,
     objective: config.fitness.objective,
     fitness: best.fitness,
+    // Screened, that fitness is minus the mean regret of its judged decisions (the held-out figures stay scores).
+    ...(config.fitness.screen ? { screen: config.fitness.screen } : {}),
     // The seeds it was validated on, in order: `play --seeds` and `compare --seeds` take them (or run:N with the database).
     validation: { games: validationGames.length, objective: best.validation, meanScore: validationGames.reduce((s, g) => s + g.score, 0) / Math.max(1, validationGames.length), seeds: validationGames.map((g) => g.seed) },
     // The second held-out set (validation.confirm), the run's unselected value; and the model's prediction at a finalist.

@@ -7,10 +7,16 @@ import { meanWithCI95 } from '../util/stats';
 export interface ScoredGame {
   score: number;
   maxTile: number;
+  /** A screened fitness game's mean regret (fitness.screen). */
+  regret?: number;
 }
 
-/** One game's contribution to the objective. */
+/**
+ * One game's contribution to the objective: with the decision screen, a fitness game's is its decisions' mean
+ * regret, negated (less regret ranks higher); a held-out game is never screened, and counts its score.
+ */
 export function gameObjective(fitness: RunConfig['fitness'], g: ScoredGame): number {
+  if (fitness.screen && g.regret !== undefined) return -g.regret;
   if (fitness.objective === 'mean-score') return g.score;
   if (fitness.objective === 'mean-log2-max-tile') return Math.log2(g.maxTile);
   return g.maxTile >= fitness.reachTile ? 1 : 0;

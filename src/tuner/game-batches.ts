@@ -72,7 +72,7 @@ export async function playMissing(
     ctx.checkStop();
     const results = tasks.map(({ candidate, spec, seeds: batch }) =>
       runner.playBatch(spec, batch).then((played) => {
-        const rows = played.map((g): Game => ({ candidateId: candidate, purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, ...(g.nodes !== undefined ? { nodes: g.nodes } : {}), ...(g.moveList !== undefined ? { moveList: g.moveList } : {}) }));
+        const rows = played.map((g): Game => ({ candidateId: candidate, purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, ...(g.nodes !== undefined ? { nodes: g.nodes } : {}), ...(g.moveList !== undefined ? { moveList: g.moveList } : {}), ...(g.regret !== undefined ? { regret: g.regret } : {}) }));
         ctx.store.insertGames(rows);
         addGames(games, candidate, rows);
         onProgress((done += rows.length));

@@ -36,7 +36,8 @@ export function createOptimizer(config: RunConfig, space: ModelSpace): Optimizer
       // The model is first fitted after its design (the start and `initial` points): a budget that ends before it never gets a model.
       const design = (initial + 1) * o.games;
       if (config.fitness.budget !== undefined && config.fitness.budget < design) throw new InputError(`fitness.budget ${config.fitness.budget} ends before the model is first fitted: its design plays ${design} games (the start and optimizer.initial ${initial} points × optimizer.games ${o.games}); raise fitness.budget or lower optimizer.initial`);
-      return createModelOptimizer({ ...o, initial }, { space, objective: config.fitness.objective, maxCost: config.fitness.maxCost });
+      // Screened, a game's value is minus a mean regret: one noise for all (a score's noise grows with its mean).
+      return createModelOptimizer({ ...o, initial }, { space, objective: config.fitness.screen ? 'regret' : config.fitness.objective, maxCost: config.fitness.maxCost });
     }
   }
 }

@@ -387,7 +387,12 @@ export class Tuner {
   }
 
   private play(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, purpose: GamePurpose, seeds: readonly number[], onProgress: (done: number) => void): Promise<void> {
-    const players = candidates.map((c) => ({ id: c.id, spec: problem.playerOf(c.genome) }));
+    // Fitness games are screened when the run says so (each judged decision's regret kept with the game); held-out games never.
+    const screen = purpose === 'fitness' ? problem.config.fitness.screen : undefined;
+    const players = candidates.map((c) => {
+      const spec = problem.playerOf(c.genome);
+      return { id: c.id, spec: screen && spec.kind === 'network' ? { ...spec, screen: { depth: screen.depth, cprob: screen.cprob, every: screen.every } } : spec };
+    });
     return playMissing(this.batchContext(problem.config), players, games, purpose, seeds, onProgress);
   }
 

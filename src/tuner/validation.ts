@@ -34,10 +34,13 @@ export interface FinalistResult {
 }
 
 /** A finalist's line at the end of a run and in show: in-sample or predicted, held-out, and the second set's value. */
-export function describeFinalist(f: FinalistResult, fmt: (x: number) => string): string {
+export function describeFinalist(f: FinalistResult, fmt: (x: number) => string, screened = false): string {
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const head = `${f.start ? 'the start,' : 'finalist'} candidate ${f.candidate}`;
-  const before = f.prediction ? `predicted ${n(f.prediction.mean)} ± ${n(1.96 * f.prediction.sd)} (the model, 95 %; ${f.prediction.games} games there)` : `fitness ${fmt(f.fitness)} (in-sample)`;
+  // Screened (fitness.screen), fitness and the model's predictions are minus a mean regret: said as regret.
+  const before = screened
+    ? f.prediction ? `predicted regret ${(-f.prediction.mean).toFixed(2)} ± ${(1.96 * f.prediction.sd).toFixed(2)} (the model, 95 %; ${f.prediction.games} games there)` : `regret ${(-f.fitness).toFixed(2)} (in-sample)`
+    : f.prediction ? `predicted ${n(f.prediction.mean)} ± ${n(1.96 * f.prediction.sd)} (the model, 95 %; ${f.prediction.games} games there)` : `fitness ${fmt(f.fitness)} (in-sample)`;
   const raced = f.prediction || f.confirmation ? ` (held-out, ${f.games} games)` : ' (held-out)';
   const second = f.confirmation ? `  confirmation ${fmt(f.confirmation.value)} (a second held-out set, ${f.confirmation.games} games)` : '';
   return `${head}: ${before}  validation ${fmt(f.validation)}${raced}${second}`;
@@ -61,6 +64,8 @@ export function finalistResults(store: Store, problem: RunProblem): FinalistResu
  * interval of the difference (the prediction's sd and the held-out mean's standard error combined).
  */
 export function modelHonesty(store: Store, results: readonly FinalistResult[], fitness: RunProblem['config']['fitness']): { within: number; of: number } | null {
+  // Screened, the model predicts regret and held-out games score: nothing to hold one against the other.
+  if (fitness.screen) return null;
   const predicted = results.filter((r) => r.prediction);
   if (predicted.length === 0) return null;
   let within = 0;

@@ -89,9 +89,10 @@ export function command(): Command {
           "(± (95%): the interval of the best's fitness from its own games; a difference of two candidates has one ~1.4 times as wide. " +
             'real spread: the share of the fitness spread between candidates that is not chance; near 0% they are ranked by luck: give them more games)',
         );
+        if (config.fitness.screen) console.log(`(screened: a fitness is minus the mean regret of a candidate's decisions, every ${config.fitness.screen.every}th judged by the network at depth ${config.fitness.screen.depth}; held-out figures are scores)`);
         const modelled = generations.filter((g) => g.model);
         if (finalists) {
-          for (const f of finalists) console.log(describeFinalist(f, fmt));
+          for (const f of finalists) console.log(describeFinalist(f, fmt, !!config.fitness.screen));
           if (honesty) console.log(`the model's honesty: ${honesty.within} of ${honesty.of} finalists' held-out means within the 95 % interval of the prediction and their own noise`);
         } else if (modelled.length > 0) {
           // The model's word on the recommendation (the last generation's own point), beside what held-out games said.

@@ -70,3 +70,29 @@ export function judgeDecisions(decisions: readonly SampledDecision[], judge: Jud
   const ci = meanWithCI95(regrets);
   return { positions: regrets.length, meanRegret: ci.mean, low: ci.low, high: ci.high, agreement: regrets.filter((r) => r === 0).length / regrets.length, regrets };
 }
+
+/**
+ * A game's moves as `choose` makes them, every `every`-th decision (the 1st, the (every+1)-th, …) judged on
+ * the way by `judge`: the moves are untouched. The judge's search shares the player's network machine, so its
+ * positions are counted apart (`judgeNodes`) for the game's cost to stay the player's own.
+ */
+export function judgedMoves(choose: (board: Board) => Direction | -1, judge: Judge & Pick<Player, 'searchNodes'>, every: number): { chooseMove(board: Board): Direction | -1; meanRegret(): number | undefined; judgeNodes(): number } {
+  let k = 0;
+  let sum = 0;
+  let judged = 0;
+  let nodes = 0;
+  return {
+    chooseMove(board: Board): Direction | -1 {
+      const move = choose(board);
+      if (move !== -1 && k++ % every === 0) {
+        const before = judge.searchNodes?.() ?? 0;
+        sum += regretOf({ board, move }, judge.decide(board));
+        nodes += (judge.searchNodes?.() ?? 0) - before;
+        judged++;
+      }
+      return move;
+    },
+    meanRegret: () => (judged > 0 ? sum / judged : undefined),
+    judgeNodes: () => nodes,
+  };
+}
