@@ -28,7 +28,7 @@ export interface PlayedGame {
   depths?: number;
   /**
    * A screened game's (fitness.screen) mean regret: every k-th decision judged by the network searched deeper, its
-   * best move's value less the played one's (src/tuner/decision-screen.ts). Absent: not screened.
+   * best move's value less the played one's (src/player/decision-screen.ts). Absent: not screened.
    */
   regret?: number;
 }

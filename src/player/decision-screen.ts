@@ -1,10 +1,9 @@
 /**
- * A decision screen, measured before it is trusted (issue 66, part 4): a setting scored by how far its own
- * moves fall short of a deeper search's choice — the regret of its decisions, judged by the same network
- * searched deeper — on positions from its own games. A few games' positions cost far less than the hundreds of
- * whole games that tell two strong settings apart, so if regret ranked settings as games do it could drop the
- * clearly worse before they cost games. scripts/decision-screen.ts measures whether it does, against
- * 300-game means; docs/results.md has the figures.
+ * The decision screen (issue 66, part 4): a setting scored by how far its own moves fall short of a deeper
+ * search's choice — the regret of its decisions, judged by the same network searched deeper — on positions
+ * from its own games. A few games' decisions rank a strong network's settings where a few games' scores rank
+ * them by luck (scripts/decision-screen.ts measured it against 300-game means: docs/results.md, "A decision
+ * screen"), so a run may rank its candidates by it (fitness.screen: judgedMoves, in the worker's games).
  */
 import type { Board } from '../engine/board';
 import { playGame, type GameResult } from '../engine/game';
