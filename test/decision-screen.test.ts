@@ -24,6 +24,8 @@ import { Tuner } from '../src/tuner/tuner';
 import { spearman } from '../src/util/stats';
 import { trainSmallNetwork } from './helpers/network';
 import { all, dumpRun, tempDb, tuneToEnd } from './helpers/runs';
+import { runCli } from './helpers/cli';
+import { finalistTable } from '../src/report/finalist-table';
 
 describe('a game\'s decisions', () => {
   it('are the game playGame plays, every k-th decision kept with the board it was made on', () => {
@@ -140,6 +142,14 @@ describe('a network judged by itself searched deeper', () => {
       const held = games.filter((g) => g.candidate_id === c.id && g.purpose === 'validation');
       if (c.validation !== null) expect(c.validation).toBeCloseTo(held.reduce((s, g) => s + g.score, 0) / held.length, 6);
     }
+    // show says what its fitness is; the finalists' table (report, dashboard) gives regrets as regrets.
+    const shown = runCli(['show', String(id), '--db', db]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("(screened: a fitness is minus the mean regret of a candidate's decisions, every 25th judged by the network at depth 3; held-out figures are scores)");
+    const [headers, rows] = finalistTable([{ id: 7, generation: 1, origin: 'offspring', fitness: -6.125, validation: 1234, games: 2, predicted: { mean: -6.5, sd: 0.5 }, confirmation: null }], true);
+    expect(headers).toContain('regret (in-sample)');
+    expect(rows[0]).toContain('6.13');
+    expect(rows[0]).toContain('6.50 ± 0.98');
     const one = tempDb();
     const again = await tuneToEnd(one, screenedConfig(), { workers: 1 });
     expect(dumpRun(one, again.id)).toEqual(dumpRun(db, id));

@@ -90,7 +90,7 @@ ${d.front ? `<h2>Strength against cost: the validated front</h2>\n<figure id="fr
 <h2>Validation of the finalists</h2>
 <p>${s.validationGames} held-out games each; the winner is the run's best${d.best?.validated ? ` (candidate ${d.best.candidate})` : ''}.</p>
 ${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}
-${htmlTable(...finalistTable(d.finalists))}
+${htmlTable(...finalistTable(d.finalists, d.settings.screen !== null))}
 ${d.sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
 ${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>${esc(suggest(['compare', 'A', 'B', '--run', String(run.id)], store.path))}</code> (A, B: the contenders); every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 <script type="application/json" id="run-data">${scriptJson(d)}</script>

@@ -49,6 +49,8 @@ export interface RunDetail {
     seed: number;
     configHash: string;
     racing: { rounds: number; keep: number } | null;
+    /** The decision screen (fitness.screen): in-sample fitness and the model's predictions are then minus a mean regret. */
+    screen: { depth: number; every: number } | null;
     validationGames: number;
   };
   params: { name: string; min: number; max: number; scale: string; best: number | null }[];
@@ -176,6 +178,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
       seed: problem.run.seed,
       configHash: problem.run.configHash,
       racing: config.fitness.racing ?? null,
+      screen: config.fitness.screen ? { depth: config.fitness.screen.depth, every: config.fitness.screen.every } : null,
       validationGames: config.validation.games,
     },
     params: space.names.map((name, i) => ({ name, min: space.specs[i].min, max: space.specs[i].max, scale: space.specs[i].scale, best: bestParams[name] ?? null })),

@@ -154,10 +154,12 @@ export function drawRunCharts(detail: RunDetail, find: (id: string) => HTMLEleme
   const x = g.map((p) => p.idx);
   const fitness = find('chart-fitness');
   if (fitness) {
+    // Screened runs rank by regret: their in-sample fitness is minus a mean regret, not the objective's.
+    const measure = detail.settings.screen ? 'minus the mean regret (fitness.screen)' : detail.settings.objective;
     drawChart(fitness, {
-      title: `Fitness (${detail.settings.objective}) per generation`,
+      title: `Fitness (${measure}) per generation`,
       xLabel: 'generation',
-      yLabel: detail.settings.objective,
+      yLabel: measure,
       x,
       series: [
         { name: 'best', values: g.map((p) => p.best) },

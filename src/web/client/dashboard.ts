@@ -168,7 +168,7 @@ function runPage(id: number): void {
       ? `<h2>Strength against cost: the validated front</h2><div id="chart-front" class="chart"></div><div class="table-scroll">${table(FRONT_HEADERS, frontRows(d.front).map((r) => r.map(esc)), 'front-table')}</div><p class="note">${esc(FRONT_NOTE)}</p>`
       : '';
     document.getElementById('finalists')!.innerHTML = d.finalists.length
-      ? (([headers, rows]) => table(headers, rows.map((r) => r.map(esc))))(finalistTable(d.finalists)) +
+      ? (([headers, rows]) => table(headers, rows.map((r) => r.map(esc))))(finalistTable(d.finalists, d.settings.screen !== null)) +
         (d.startVerdict ? `<p id="start-verdict">${esc(d.startVerdict)}</p>` : '')
       : `<p>Validated after the last generation, on ${s.validationGames} held-out games each.</p>`;
     document.getElementById('sweeps')!.innerHTML = d.sweeps
