@@ -26,6 +26,7 @@ import { trainSmallNetwork } from './helpers/network';
 import { all, dumpRun, tempDb, tuneToEnd } from './helpers/runs';
 import { runCli } from './helpers/cli';
 import { finalistTable } from '../src/report/finalist-table';
+import { describeModel } from '../src/tuner/optimizer';
 
 describe('a game\'s decisions', () => {
   it('are the game playGame plays, every k-th decision kept with the board it was made on', () => {
@@ -150,6 +151,9 @@ describe('a network judged by itself searched deeper', () => {
     expect(headers).toContain('regret (in-sample)');
     expect(rows[0]).toContain('6.13');
     expect(rows[0]).toContain('6.50 ± 0.98');
+    // The generation line's model prediction: a regret keeps its decimals (a score stays whole).
+    expect(describeModel({ decision: 'its point 4 games', predicted: { mean: -6.5, se: 0.5, gain: 0, gainSe: 0, lackOfFit: 1, misfit: false } })).toBe('its point 4 games: predicted -6.50 ± 0.98 (95 %)');
+    expect(describeModel({ decision: 'its point 4 games', predicted: { mean: 281746.4, se: 5000, gain: 0, gainSe: 0, lackOfFit: 1, misfit: false } })).toBe('its point 4 games: predicted 281,746 ± 9,800 (95 %)');
     const one = tempDb();
     const again = await tuneToEnd(one, screenedConfig(), { workers: 1 });
     expect(dumpRun(one, again.id)).toEqual(dumpRun(db, id));

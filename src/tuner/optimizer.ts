@@ -67,9 +67,11 @@ export interface Optimizer {
 
 /** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700, over the start +9,800 ± 6,000 (95 %)". */
 export function describeModel(model: NonNullable<StateSummary['model']>): string {
-  const n = (x: number) => Math.round(x).toLocaleString('en-US');
   const p = model.predicted;
   if (!p) return model.decision;
+  // Scores in whole points; an objective of small numbers (a regret, a reach rate, log2 of a tile) with two decimals.
+  const small = Math.abs(p.mean) < 100;
+  const n = (x: number) => (small ? x.toFixed(2) : Math.round(x).toLocaleString('en-US'));
   const signed = (x: number) => `${x > 0 ? '+' : ''}${n(x)}`;
   const gain = (p.gain !== 0 ? `, gain ${signed(p.gain)} ± ${n(1.96 * p.gainSe)}` : '') + (p.overStart ? `, over the start ${signed(p.overStart.gain)} ± ${n(1.96 * p.overStart.se)}` : '');
   // A surface that misses its own points by more than their noise is biased where it peaks: say so.
