@@ -3,7 +3,10 @@
  * seeds and the spread of the per-seed differences. A paired test or a racing cut gains from
  * common seeds only as far as this correlation is above 0 (sd(a − b)² = sd(a)² + sd(b)² − 2ρ·sd(a)·sd(b)).
  */
-import { mean, median, stdev } from '../util/stats';
+import { mean, median, pearson, stdev } from '../util/stats';
+
+// Pearson's r lives with the other statistics (Spearman's is it on ranks); importers of it here keep working.
+export { pearson };
 
 export interface PairNoise {
   /** Common seeds. */
@@ -16,22 +19,6 @@ export interface PairNoise {
   sdScore: number;
   /** Mean score over both players' common games. */
   meanScore: number;
-}
-
-/** Pearson's r; NaN when either side is constant. */
-export function pearson(xs: readonly number[], ys: readonly number[]): number {
-  if (xs.length !== ys.length) throw new Error('pearson: lengths differ');
-  const mx = mean(xs);
-  const my = mean(ys);
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < xs.length; i++) {
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    sxx += (xs[i] - mx) ** 2;
-    syy += (ys[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
 }
 
 /**

@@ -250,7 +250,23 @@ export function bootstrapMeanCI95(xs: readonly number[], rng: () => number, resa
   return { low: means[Math.floor(0.025 * (resamples - 1))], high: means[Math.ceil(0.975 * (resamples - 1))] };
 }
 
-/** Spearman rank correlation (average ranks for ties). */
+/** Pearson's r; NaN when either side is constant. */
+export function pearson(xs: readonly number[], ys: readonly number[]): number {
+  if (xs.length !== ys.length) throw new Error('pearson: lengths differ');
+  const mx = mean(xs);
+  const my = mean(ys);
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+    syy += (ys[i] - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+/** Spearman rank correlation (average ranks for ties): Pearson's r of the ranks, 0 when either side is constant. */
 export function spearman(a: readonly number[], b: readonly number[]): number {
   const rank = (xs: readonly number[]) => {
     const order = xs.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
@@ -263,17 +279,6 @@ export function spearman(a: readonly number[], b: readonly number[]): number {
     }
     return r;
   };
-  const ra = rank(a);
-  const rb = rank(b);
-  const ma = mean(ra);
-  const mb = mean(rb);
-  let num = 0;
-  let da = 0;
-  let db = 0;
-  for (let i = 0; i < ra.length; i++) {
-    num += (ra[i] - ma) * (rb[i] - mb);
-    da += (ra[i] - ma) ** 2;
-    db += (rb[i] - mb) ** 2;
-  }
-  return da === 0 || db === 0 ? 0 : num / Math.sqrt(da * db);
+  const r = pearson(rank(a), rank(b));
+  return Number.isNaN(r) ? 0 : r;
 }
