@@ -356,16 +356,17 @@ describe('the network player at a depth', () => {
     const json = join(dir, 'ruled.json');
     writeFileSync(json, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule }));
     expect(networkPlayerSpec(json, { depth: 1, cprob: 1e-4 }).search).toEqual({ depth: 1, cprob: 1e-4, depthRule: rule });
-    // compare's table names the rule beside the depth, as play does, and tile-downgrading (two players alike but for it were one label).
+    // compare's table names the rule beside the depth, as play does, and tile-downgrading (two players alike but for it were one
+    // label); a tuned file's own cutoff to 3 significant digits (the file plays it exactly).
     const downgrading = join(dir, 'ruled-down.json');
-    writeFileSync(downgrading, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, depthRule: rule, downgradeAt: 2048 }));
+    writeFileSync(downgrading, JSON.stringify({ format: 'tune2048/network-player', version: 1, network: { file: 'small.bin', sha256: plain.network.sha256 }, cprob: 0.048006368879519125, depthRule: rule, downgradeAt: 2048 }));
     const compared = runCli(['compare', `network:${json}@d1`, `network:${downgrading}@d1`, `network:${file}@d1`, '-n', '2', '-s', '1', '--workers', '1']);
     expect(compared.code, compared.stderr).toBe(0);
     expect(compared.stdout).toContain('ruled.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty)');
-    expect(compared.stdout).toContain('ruled-down.json@d1 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty; tile-downgrading at 2048)');
+    expect(compared.stdout).toContain('ruled-down.json@d1@c0.048 (+ depth rule: deeper at ≤ 3 empty, shallower at ≥ 8 empty; tile-downgrading at 2048)');
     // The pair table names them without the rule's words (the table above gives them; four such players made 200-character lines).
-    expect(compared.stdout).toMatch(/^ruled\.json@d1 − ruled-down\.json@d1 /m);
-    expect(compared.stdout).toMatch(/^ruled-down\.json@d1 − small\.bin@d1 /m);
+    expect(compared.stdout).toMatch(/^ruled\.json@d1 − ruled-down\.json@d1@c0\.048 /m);
+    expect(compared.stdout).toMatch(/^ruled-down\.json@d1@c0\.048 − small\.bin@d1 /m);
     const played = runCli(['play', '--player', `network:${downgrading}`, '-d', '1', '-n', '1', '-s', '1', '--workers', '1']);
     expect(played.code, played.stderr).toBe(0);
     expect(played.stdout).toContain('(depth 1 + its depth rule + tile-downgrading at 2048, seeds 1..1)');

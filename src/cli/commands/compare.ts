@@ -49,7 +49,12 @@ function pairNames(labels: readonly string[]): (label: string) => string {
   return new Set(short.values()).size === labels.length ? (l) => short.get(l) ?? l : (l) => l;
 }
 
-const depthSuffix = (depth: DepthSetting | undefined, cprob?: number) => (depth === undefined ? '' : `@d${depth}`) + (cprob === undefined ? '' : `@c${cprob}`);
+/**
+ * A contender's label suffix: its own depth and cutoff. A cutoff the user typed (@cP) stays as typed; a player
+ * file's own (a tuned 0.048006368879519125) is shown to 3 significant digits — the file itself plays it exactly.
+ */
+const depthSuffix = (depth: DepthSetting | undefined, cprob?: number, fromFile = false) =>
+  (depth === undefined ? '' : `@d${depth}`) + (cprob === undefined ? '' : `@c${fromFile ? Number(cprob.toPrecision(3)) : cprob}`);
 
 function pValue(p: number): string {
   return p < 1e-6 ? '< 1e-6' : p.toPrecision(2);
@@ -254,7 +259,7 @@ export function command(): Command {
           // A player file's depth rule changes the depth move by move, and downgrading the boards it decides on: the label says so, as play's does.
           const additions = searchAdditions(player.search);
           const ruled = additions.length ? ` (+ ${additions.join('; ')})` : '';
-          contenders.push({ label: basename(network) + depthSuffix(ownDepth, ownCprob) + ruled, network: player });
+          contenders.push({ label: basename(network) + depthSuffix(ownDepth, ownCprob, cprob === undefined) + ruled, network: player });
           continue;
         }
         const external = await externalContender(spec, named);
@@ -271,7 +276,7 @@ export function command(): Command {
         const weights = loadWeights(spec);
         const ownDepth = depth ?? (opts.msPerMove === undefined ? weights.search?.depth : undefined);
         const ownCprob = cprob ?? weights.search?.cprob;
-        contenders.push({ label: (weights.name ?? spec) + depthSuffix(ownDepth, ownCprob), weights, ...(ownDepth !== undefined ? { depth: ownDepth } : {}), ...(ownCprob !== undefined ? { cprob: ownCprob } : {}) });
+        contenders.push({ label: (weights.name ?? spec) + depthSuffix(ownDepth, ownCprob, cprob === undefined), weights, ...(ownDepth !== undefined ? { depth: ownDepth } : {}), ...(ownCprob !== undefined ? { cprob: ownCprob } : {}) });
       }
       // Two contenders that call themselves alike are told apart by what the user named them by.
       distinctLabels(contenders.map((c) => c.label), specs).forEach((label, k) => (contenders[k].label = label));
