@@ -275,6 +275,25 @@ describe('the network player at a depth', () => {
     expect(b.decide!(board).values).toEqual([0, 1, 2, 3].map((dir) => referenceSearchMove(trained, board, dir, 2, 1e-4)));
   });
 
+  it('a weight of 1 on every stage plays as no weights: the same values to the bit, its leaves through the leaf cache (a weighted search goes around it)', () => {
+    const m = networkMachineFor(networkPlayerSpec(file, { depth: 2, cprob: 1e-4 }).network);
+    // Boards no other test searched, so their leaves are not in the cache yet: what each player computes is its own.
+    const boards = randomBoards('unit-stage-weights', 200, 0.3, 10).filter((b) => countEmpty(b) >= 2 && countEmpty(b) <= 6);
+    const searched = (stageWeights: number[] | undefined, from: number) => {
+      const player = createNetworkPlayer(networkPlayerSpec(file, { depth: 2, cprob: 1e-4, ...(stageWeights ? { stageWeights } : {}) }));
+      const before = m.exports.leafValuesComputed();
+      const values = boards.slice(from, from + 8).map((b) => player.decide!(b).values);
+      return { values, computed: m.exports.leafValuesComputed() - before };
+    };
+    const ones = searched([1], 0);
+    expect(ones.computed).toBeGreaterThan(0);
+    expect(ones.values).toEqual(searched(undefined, 0).values);
+    // A weight other than 1 weighs the values and computes them apart from the cache.
+    const weighted = searched([1.3], 8);
+    expect(weighted.computed).toBe(0);
+    expect(weighted.values).not.toEqual(searched(undefined, 8).values);
+  });
+
   it('on threads (the root split over one copy of the tables): the values of one thread to the bit, at depths 1 and 2, with stage weights and heuristic terms too; helpers take root moves; the key is the same', async () => {
     const heuristic = loadWeights('nneonneo');
     for (const extra of [{}, { stageWeights: [1.3] }]) {
