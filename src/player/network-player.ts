@@ -129,7 +129,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
   }
   // A weight of 1 on every stage is training's values (1 × v is v to the bit), but weighted leaves go around the
-  // leaf cache: a tuned file that carries [1, 1, 1, 1] searched 1.5-1.8× the time a position. Played unweighted.
+  // leaf cache: a tuned file that carries [1, 1, 1, 1] searched ~1.5× the time a position. Played unweighted.
   const stageWeights = spec.search.stageWeights?.some((w) => w !== 1) ? spec.search.stageWeights : undefined;
   // The heuristic's tables, built once per stage; a machine holds one stage's, rewritten only when another stage or player's are asked for.
   const heuristic = spec.heuristic ? leafTables(leafHeuristic(spec.heuristic, 'the heuristic on a network')) : null;
