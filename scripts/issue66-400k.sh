@@ -16,6 +16,7 @@
 #   1ms       budget-network-1ms, then the compare
 #   front     front-network-deep at 4 and at 16 games a candidate (its strongest point within 1,500), then the compare
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
+# ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=(node "$here/dist/cli/main.js")
@@ -29,7 +30,8 @@ for step in "${steps[@]}"; do
   [[ " ${ALL[*]} " == *" $step "* ]] || { echo "issue66-400k: unknown step \"$step\" (${ALL[*]})" >&2; exit 2; }
 done
 NET=net-400000.bin
-SEEDS=(-n 300 -s 9100000)
+# The issue's 300 pairs (ISSUE66_PAIRS=2 for a smoke run of the compare steps).
+SEEDS=(-n "${ISSUE66_PAIRS:-300}" -s 9100000)
 
 # The first run's status in a tuning database ("none" when there is none yet).
 status() {
