@@ -384,10 +384,11 @@ describe('the search depth as a tuned parameter', () => {
       const replayed = JSON.parse(runCli(['play', '-w', out, '-n', '1', '-s', String(game.seed), '--json']).stdout);
       expect([replayed.games[0].score, replayed.games[0].moves, replayed.depth, replayed.cprob]).toEqual([game.score, game.moves, depth, cprob]);
     }
-    // A flag still says otherwise; compare plays the file at its own search and says so in its label.
+    // A flag still says otherwise; compare plays the file at its own search and says so in its label (the tuned
+    // cutoff to 3 significant digits there: the file plays it exactly).
     expect(JSON.parse(runCli(['play', '-w', out, '-d', '0', '-n', '1', '--json']).stdout).depth).toBe(0);
     const compared = JSON.parse(runCli(['compare', out, 'nneonneo', '-n', '2', '-s', String(games[0].seed), '-d', '0', '--json']).stdout) as { contenders: { label: string; games: { score: number }[] }[] };
-    expect(compared.contenders.map((c) => c.label)).toEqual([`${JSON.parse(readFileSync(out, 'utf8')).name}@d${depth}@c${cprob}`, 'nneonneo']);
+    expect(compared.contenders.map((c) => c.label)).toEqual([`${JSON.parse(readFileSync(out, 'utf8')).name}@d${depth}@c${Number(cprob.toPrecision(3))}`, 'nneonneo']);
     // Each point of the front is a file of its own name.
     const points = (JSON.parse(runCli(['show', String(id), '--db', db, '--json']).stdout) as { front: { point: number }[] }).front.map((p) => p.point);
     const names = points.map((k) => {
