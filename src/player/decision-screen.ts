@@ -17,18 +17,24 @@ export interface SampledDecision {
   move: Direction;
 }
 
+/** The sampling both the script and a run's screen use: true for the 1st decision, the (every+1)-th, …; a game's end (no move) is none. */
+function everyKth(every: number): (move: Direction | -1) => move is Direction {
+  if (!(Number.isInteger(every) && every >= 1)) throw new Error(`every must be a positive integer, not ${every}`);
+  let k = 0;
+  return (move): move is Direction => move !== -1 && k++ % every === 0;
+}
+
 /**
  * A seeded game played by `player` to its end, with every `every`-th decision kept (the 1st, the
  * (every+1)-th, …): the game itself is the one playGame plays (the recording never changes a move).
  */
 export function ownGameDecisions(player: Pick<Player, 'chooseMove'>, seed: number, every: number): { decisions: SampledDecision[]; game: GameResult } {
-  if (!(Number.isInteger(every) && every >= 1)) throw new Error(`every must be a positive integer, not ${every}`);
+  const sampled = everyKth(every);
   const decisions: SampledDecision[] = [];
-  let k = 0;
   const recorder = {
     chooseMove(board: Board): Direction | -1 {
       const move = player.chooseMove(board);
-      if (move !== -1 && k++ % every === 0) decisions.push({ board, move });
+      if (sampled(move)) decisions.push({ board, move });
       return move;
     },
   };
@@ -76,14 +82,14 @@ export function judgeDecisions(decisions: readonly SampledDecision[], judge: Jud
  * positions are counted apart (`judgeNodes`) for the game's cost to stay the player's own.
  */
 export function judgedMoves(choose: (board: Board) => Direction | -1, judge: Judge & Pick<Player, 'searchNodes'>, every: number): { chooseMove(board: Board): Direction | -1; meanRegret(): number | undefined; judgeNodes(): number } {
-  let k = 0;
+  const sampled = everyKth(every);
   let sum = 0;
   let judged = 0;
   let nodes = 0;
   return {
     chooseMove(board: Board): Direction | -1 {
       const move = choose(board);
-      if (move !== -1 && k++ % every === 0) {
+      if (sampled(move)) {
         const before = judge.searchNodes?.() ?? 0;
         sum += regretOf({ board, move }, judge.decide(board));
         nodes += (judge.searchNodes?.() ?? 0) - before;
