@@ -14,10 +14,9 @@
  */
 import { Command } from 'commander';
 import { installProcessGuards } from '../src/cli/process';
-import { playGame } from '../src/engine/game';
 import type { Board } from '../src/engine/board';
 import type { Direction } from '../src/engine/moves';
-import { regretOf } from '../src/player/decision-screen';
+import { judgeDecisions, ownGameDecisions, type SampledDecision } from '../src/player/decision-screen';
 import type { Player } from '../src/engine/player';
 import { createNetworkPlayer, fileSha256, networkPlayerSpec } from '../src/player/network-player';
 import { MAX_DEPTH } from '../src/player/limits';
@@ -75,34 +74,28 @@ for (const s of settings) {
   let positions = 0;
   let moves = 0;
   let deepened = 0;
-  let judged = 0;
-  let regret = 0;
-  let agreed = 0;
   let score = 0;
+  const decisions: SampledDecision[] = [];
+  const chooser = {
+    chooseMove(board: Board): Direction | -1 {
+      const before = counted.searchNodes();
+      let decision = (s.file ?? players[s.depth]).decide!(board);
+      if (decision.move !== -1 && s.gap && gapOf(decision.values, s.gap.relative) <= s.gap.within) {
+        decision = players[s.depth + 1].decide!(board);
+        deepened++;
+      }
+      positions += counted.searchNodes() - before;
+      if (decision.move !== -1) moves++;
+      return decision.move as Direction | -1;
+    },
+  };
   for (let g = 0; g < games; g++) {
-    let k = 0;
-    const chooser = {
-      chooseMove(board: Board): Direction | -1 {
-        const before = counted.searchNodes();
-        let decision = (s.file ?? players[s.depth]).decide!(board);
-        if (decision.move !== -1 && s.gap && gapOf(decision.values, s.gap.relative) <= s.gap.within) {
-          decision = players[s.depth + 1].decide!(board);
-          deepened++;
-        }
-        positions += counted.searchNodes() - before;
-        if (decision.move === -1) return -1;
-        moves++;
-        if (k++ % every === 0) {
-          const r = regretOf({ board, move: decision.move as Direction }, judge.decide!(board));
-          regret += r;
-          if (r === 0) agreed++;
-          judged++;
-        }
-        return decision.move as Direction;
-      },
-    };
-    score += playGame(chooser, 9_200_000 + g).score;
+    const own = ownGameDecisions(chooser, 9_200_000 + g, every);
+    decisions.push(...own.decisions);
+    score += own.game.score;
   }
+  // Judged after the games: a decision's positions are counted around it alone, so the judge's searches are not among them.
+  const judged = judgeDecisions(decisions, judge);
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-  console.log(`${s.name} | ${Math.round(positions / moves)} | ${pct(deepened / moves)} | ${(regret / judged).toFixed(2)} | ${pct(agreed / judged)} | ${Math.round(score / games)}`);
+  console.log(`${s.name} | ${Math.round(positions / moves)} | ${pct(deepened / moves)} | ${judged.meanRegret.toFixed(2)} | ${pct(judged.agreement)} | ${Math.round(score / games)}`);
 }
