@@ -65,7 +65,7 @@ const games = Number(opts.games);
 const every = Number(opts.every);
 const atDepth = (depth: number) => createNetworkPlayer({ network, search: { depth, cprob: 1e-4 } });
 const players = Array.from({ length: MAX_DEPTH + 1 }, (_, d) => atDepth(d));
-const judge = atDepth(3);
+const judge = players[3]; // the judge: plain depth 3, as the screen's
 // Every player shares the network's machine: its position count is what a decision searched, judge excluded.
 const counted = players[0];
 
