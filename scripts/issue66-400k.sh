@@ -12,7 +12,7 @@
 #   screened  budget-network-screened (≈ 1,250 games), then the compare
 #   model     budget-network (2,500 games: the model, raced, confirmed), then the compare
 #   plain     the model with no race and no second set (its 3 finalists on 150 held-out seeds each)
-#   3ply      budget-network-3ply, plain and screened, then the compare
+#   3ply      budget-network-3ply, plain and screened (over depth 1-2: the depth-3 judge), then the compare
 #   1ms       budget-network-1ms, then the compare
 #   front     front-network-deep at 4 and at 16 games a candidate (its strongest point within 1,500), then the compare
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
@@ -84,7 +84,7 @@ for step in "${steps[@]}"; do
       tune plain.sqlite plain-config.json; export_best plain.sqlite plain.json; compare ;;
     3ply)
       tune 3ply.sqlite budget-network-3ply; export_best 3ply.sqlite 3ply.json
-      [ -f 3ply-screened-config.json ] || variant budget-network-3ply 3ply-screened-config.json 'c.name="budget-network-3ply-screened"; c.fitness.budget=600; c.fitness.screen={depth:3,every:20}'
+      [ -f 3ply-screened-config.json ] || variant budget-network-3ply 3ply-screened-config.json 'c.name="budget-network-3ply-screened"; c.fitness.budget=600; c.fitness.screen={depth:3,every:20}; c.space.params.depth.max=2'
       tune 3ply-screened.sqlite 3ply-screened-config.json; export_best 3ply-screened.sqlite 3ply-screened.json; compare ;;
     1ms) tune 1ms.sqlite budget-network-1ms; export_best 1ms.sqlite 1ms.json; compare ;;
     front)
