@@ -4,7 +4,11 @@
  * phase waits for its slowest game), greedily on N cores (longest game first). The budget is in games, so more
  * workers (`tune2048 worker` on other machines) change only this time, never the result.
  *
- *   npx tsx scripts/workers-needed.ts DB [RUN] [--cores 2,4,8,16,32]
+ *   npx tsx scripts/workers-needed.ts DB [RUN] [--cores 2,4,8,16,32] [--widen K]
+ *
+ * --widen K schedules K generations' games as one phase: an estimate, from the same recorded games, of a run
+ * with K times the points a generation and 1/K the generations (optimizer.population), whose games wait
+ * together; what that costs the model is measured apart (docs/results.md, "Beyond one machine").
  *
  * The times are as recorded: on a loaded machine each game took longer than it would alone. Games are scheduled
  * singly (the tuner hands a worker `pool.batchGames` of one candidate at a time: a little coarser).
@@ -16,11 +20,13 @@ import { raceSlices } from '../src/tuner/successive-halving';
 import { validationSeeds } from '../src/tuner/seeds';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
-const [db, runArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--cores');
-const coresFlag = process.argv.indexOf('--cores');
-const cores = (coresFlag > 0 ? process.argv[coresFlag + 1] : '2,4,8,16,32').split(',').map(Number);
-if (!db || cores.some((c) => !(c >= 1))) {
-  console.error('usage: npx tsx scripts/workers-needed.ts DB [RUN] [--cores 2,4,8,16,32]');
+const flags = ['--cores', '--widen'];
+const [db, runArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !flags.includes(all[i - 1]));
+const flag = (name: string, fallback: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const cores = flag('--cores', '2,4,8,16,32').split(',').map(Number);
+const widen = Number(flag('--widen', '1'));
+if (!db || cores.some((c) => !(c >= 1)) || !Number.isInteger(widen) || widen < 1) {
+  console.error('usage: npx tsx scripts/workers-needed.ts DB [RUN] [--cores 2,4,8,16,32] [--widen K]');
   process.exit(2);
 }
 const store = Store.open(db, { readonly: true });
@@ -29,7 +35,8 @@ try {
   const { config } = loadRunProblem(store, runId);
   const games = store.runGames(runId);
   const phases: number[][] = [];
-  for (const g of store.listGenerations(runId)) phases.push(games.filter((x) => x.generation === g.idx && x.purpose === 'fitness').map((x) => x.ms / 1000));
+  const generations = store.listGenerations(runId).map((g) => games.filter((x) => x.generation === g.idx && x.purpose === 'fitness').map((x) => x.ms / 1000));
+  for (let i = 0; i < generations.length; i += widen) phases.push(generations.slice(i, i + widen).flat());
   // The held-out seeds in the race's slices (one slice without a race).
   const seeds = validationSeeds(config.seed, config.validation.games);
   const slices = config.validation.race ? raceSlices(seeds, config.validation.race.rounds) : [seeds];
@@ -45,7 +52,7 @@ try {
       return t + Math.max(0, ...load);
     }, 0);
   const all = phases.flat();
-  console.log(`run ${runId}: ${all.length} games, ${Math.round(all.reduce((a, b) => a + b, 0)).toLocaleString('en-US')} game-seconds as recorded, ${phases.filter((p) => p.length).length} phases; the slowest game ${Math.max(...all).toFixed(1)} s`);
+  console.log(`run ${runId}: ${all.length} games, ${Math.round(all.reduce((a, b) => a + b, 0)).toLocaleString('en-US')} game-seconds as recorded, ${phases.filter((p) => p.length).length} phases${widen > 1 ? ` (${widen} generations a phase)` : ''}; the slowest game ${Math.max(...all).toFixed(1)} s`);
   console.log('| cores | minutes |');
   console.log('|---|---|');
   for (const n of cores) console.log(`| ${n} | ${(wall(n) / 60).toFixed(1)} |`);
