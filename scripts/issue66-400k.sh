@@ -11,7 +11,8 @@
 #   baseline  plain depth 2, depth 1 + the rule, the hand-set deep point and nneonneo@d3 on 300 pairs
 #   screened  budget-network-screened (≈ 1,250 games), then the compare
 #   model     budget-network (2,500 games: the model, raced, confirmed), then the compare
-#   plain     the model with no race and no second set (its 3 finalists on 150 held-out seeds each)
+#   plain     the model with no race and no second set (its 3 finalists on 150 held-out seeds each): the model
+#             run's generations copied (tune --fitness-from model.sqlite), only the validation played
 #   3ply      budget-network-3ply, plain and screened (over depth 1-2: the depth-3 judge), then the compare
 #   1ms       budget-network-1ms, then the compare
 #   front     front-network-deep at 4 and at 16 games a candidate (its strongest point within 1,500), then the compare
@@ -38,12 +39,12 @@ status() {
   [ -f "$1" ] || { echo none; return; }
   "${T[@]}" runs --db "$1" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);console.log(r.length?r[0].status:"none")})'
 }
-# A tuning run to its end: started, or resumed where it stopped.
+# A tuning run to its end: started (with any further tune options), or resumed where it stopped.
 tune() {
-  local db=$1 config=$2
+  local db=$1 config=$2; shift 2
   case $(status "$db") in
     finished) ;;
-    none) "${T[@]}" tune -c "$config" --network "$NET" --db "$db" --workers 2 ;;
+    none) "${T[@]}" tune -c "$config" --network "$NET" --db "$db" --workers 2 "$@" ;;
     *) "${T[@]}" resume 1 --db "$db" --workers 2 ;;
   esac
 }
@@ -81,7 +82,7 @@ for step in "${steps[@]}"; do
     model) tune model.sqlite budget-network; export_best model.sqlite model.json; compare ;;
     plain)
       [ -f plain-config.json ] || variant budget-network plain-config.json 'c.name="budget-network-plain"; c.validation={finalists:3,games:150}'
-      tune plain.sqlite plain-config.json; export_best plain.sqlite plain.json; compare ;;
+      tune plain.sqlite plain-config.json --fitness-from model.sqlite; export_best plain.sqlite plain.json; compare ;;
     3ply)
       tune 3ply.sqlite budget-network-3ply; export_best 3ply.sqlite 3ply.json
       [ -f 3ply-screened-config.json ] || variant budget-network-3ply 3ply-screened-config.json 'c.name="budget-network-3ply-screened"; c.fitness.budget=600; c.fitness.screen={depth:3,every:20}; c.space.params.depth.max=2'

@@ -524,6 +524,28 @@ export class Store {
     });
   }
 
+  /**
+   * Another run's generation copied into run `runId` as it stood (tune --fitness-from): its state, figures and
+   * times, its candidates under their own ids (states and parents name them) with their fitness, and their
+   * fitness games; in one transaction.
+   */
+  copyGeneration(runId: number, g: Generation, candidates: readonly Candidate[], games: readonly Game[]): void {
+    this.write(() => {
+      this.db
+        .prepare('INSERT INTO generations (run_id, idx, state, status, best_fitness, mean_fitness, stdev_fitness, games, started_at, finished_at, paused_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(runId, g.idx, JSON.stringify(g.state), g.status, g.bestFitness, g.meanFitness, g.stdevFitness, g.games, g.startedAt, g.finishedAt, g.pausedMs);
+      const candidate = this.db.prepare('INSERT INTO candidates (id, run_id, generation, idx, genome, params, origin, parents, fitness) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const c of candidates) candidate.run(c.id, runId, c.generation, c.idx, JSON.stringify(c.genome), JSON.stringify(c.params), c.origin, JSON.stringify(c.parents), c.fitness);
+      const game = this.db.prepare('INSERT INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes, regret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const x of games) game.run(x.candidateId, x.purpose, x.seed, x.score, x.maxTile, x.moves, x.ms, x.nodes ?? null, x.regret ?? null);
+    });
+  }
+
+  /** Whether any candidate of any run has an id from `lo` to `hi`. */
+  candidateIdsTaken(lo: number, hi: number): boolean {
+    return this.db.prepare('SELECT 1 FROM candidates WHERE id BETWEEN ? AND ? LIMIT 1').get(lo, hi) !== undefined;
+  }
+
   /** A generation's candidates, in their order. */
   getCandidates(runId: number, generation: number): Candidate[] {
     return (this.db.prepare('SELECT * FROM candidates WHERE run_id = ? AND generation = ? ORDER BY idx').all(runId, generation) as CandidateRow[]).map(decodeCandidate);

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { configOrigin, loadConfig } from '../../tuner/config';
+import { checkFitnessTarget, copyGenerations, readFitnessSource } from '../../tuner/fitness-from';
 import { checkReplay, createRun, prepareRun } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
@@ -17,16 +18,26 @@ export function command(): Command {
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
     .addOption(queueOption())
     .option('--json', 'one JSON event per line on stdout')
-    .action(async (opts: { config: string; network?: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean }) => {
+    .option(
+      '--fitness-from <db[:run]>',
+      "copy the generations of a finished run (default: the database's last) whose config differs from this one only in validation, name, description and pool, and play only this run's validation: another validation tried on the same search (the copy is what this config would play; its candidates keep their numbers, so --db names another database)",
+    )
+    .action(async (opts: { config: string; network?: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean; fitnessFrom?: string }) => {
       // Everything the run needs is checked before the database is opened (or created).
       const config = loadConfig(opts.config, { network: opts.network });
       const stored = await prepareRun(config, configOrigin(opts.config));
       const warning = await checkReplay(stored);
       if (warning) console.error(warning);
       await checkQueue(opts.queue ?? config.pool.queue);
+      const source = opts.fitnessFrom === undefined ? null : readFitnessSource(opts.fitnessFrom, stored);
       await withStore(opts.db, 'write', async (store) => {
+        if (source) checkFitnessTarget(store, source);
         const runId = createRun(store, stored, opts.name);
         if (!opts.json) console.log(`run ${runId}`);
+        if (source) {
+          copyGenerations(store, runId, source);
+          console.error(`copied ${source.generations.length} generations (${source.games.toLocaleString('en-US')} fitness games) from run ${source.runId} of ${source.path}; playing the validation`);
+        }
         await driveRun(store, runId, false, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue }, !!opts.json);
       });
     });
