@@ -39,7 +39,7 @@ export function parseFitnessFrom(text: string): { path: string; runId?: number }
  */
 export function generationsDiffer(mine: StoredConfig, theirs: StoredConfig): string | null {
   const phase = (s: StoredConfig) => {
-    const { name: _name, description: _description, validation: _validation, pool: _pool, workers: _workers, ...rest } = s.config as StoredConfig['config'] & { workers?: unknown };
+    const { name: _name, description: _description, validation: _validation, pool: _pool, workers: _workers, ...rest } = s.config;
     const player = rest.fitness.player;
     const fitness = s.network && typeof player === 'object' && player !== null && 'file' in player ? { ...rest.fitness, player: { ...player, file: undefined } } : rest.fitness;
     return JSON.parse(canonicalJson({ ...s, config: { ...rest, fitness } })) as unknown;
