@@ -14,18 +14,18 @@
 #   plain     the model with no race and no second set (its 3 finalists on 150 held-out seeds each): the model
 #             run's generations copied (tune --fitness-from model.sqlite), only the validation played
 #   3ply      budget-network-3ply, plain and screened (over depth 1-2: the depth-3 judge), then the compare
-#   1ms       budget-network-1ms, then the compare
 #   front     front-network-deep at 4 and at 16 games a candidate (its strongest point within 1,500), then the compare
+#   1ms       budget-network-1ms, then the compare (last: its games are the dearest, ~15 s each)
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
 # ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=(node "$here/dist/cli/main.js")
-[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|1ms|front …]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms …]" >&2; exit 2; }
 dir=$1; shift
 [ -f "$dir/restarts.sqlite" ] || { echo "issue66-400k: $dir/restarts.sqlite not found (the learning run: tune2048 learn start -c learn-ntuple-restarts --db $dir/restarts.sqlite)" >&2; exit 2; }
 cd "$dir"
-ALL=(network baseline screened model plain 3ply 1ms front)
+ALL=(network baseline screened model plain 3ply front 1ms)
 steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=("${ALL[@]}")
 for step in "${steps[@]}"; do
   [[ " ${ALL[*]} " == *" $step "* ]] || { echo "issue66-400k: unknown step \"$step\" (${ALL[*]})" >&2; exit 2; }
