@@ -3,6 +3,7 @@
  * plays from scratch (the generations are fixed by the config and seed; only the validation is played), and
  * what it cannot copy is refused in one line, exit 2, with nothing created.
  */
+import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
@@ -29,10 +30,17 @@ function tune(config: unknown, db: string, ...extra: string[]) {
 describe('tune --fitness-from', () => {
   it.each([
     ['the model: raced and confirmed, then validated plainly', RACED, PLAIN],
+    ['the model: validated plainly, then raced and confirmed', PLAIN, RACED],
     ['NSGA-II: three points validated, then two on fewer seeds', FRONT, { ...FRONT, name: 'front-2', validation: { front: 2, games: 30 } }],
   ])('%s: the copy plays what the config plays from scratch, to the row', (_name, first, second) => {
     const source = tempDb();
     expect(tune(first, source).code).toBe(0);
+    // The synthetic player's games take no time: the source's recorded times are set apart (ms is no part of a
+    // run's dump), so a game carried over is told from one played again.
+    const db = new Database(source);
+    db.prepare("UPDATE games SET ms = 1000 + seed % 997 WHERE purpose = 'fitness'").run();
+    db.prepare("UPDATE games SET ms = 5000 + seed % 997 WHERE purpose <> 'fitness'").run();
+    db.close();
     const scratch = tempDb();
     expect(tune(second, scratch).code).toBe(0);
     const copied = tempDb();
@@ -42,11 +50,20 @@ describe('tune --fitness-from', () => {
     const games = all<{ n: number }>(source, "SELECT count(*) AS n FROM games WHERE purpose = 'fitness'")[0].n;
     expect(r.stderr).toContain(`copied ${generations} generations (${games.toLocaleString('en-US')} fitness games) from run 1 of ${source}; playing the validation`);
     expect(dumpRun(copied, 1)).toEqual(dumpRun(scratch, 1));
-    // Only the validation was played here: the fitness games' recorded times are the source's.
+    // Only the validation was played here: the fitness games are the source's, recorded times and all.
     const ms = (db: string) => all<{ ms: number }>(db, "SELECT ms FROM games WHERE purpose = 'fitness' ORDER BY candidate_id, seed").map((g) => g.ms);
     expect(ms(copied)).toEqual(ms(source));
+    expect(ms(copied).every((x) => x >= 1000)).toBe(true);
     // And the validation differs from the source's where the configs do.
-    expect(all(copied, "SELECT candidate_id, seed FROM games WHERE purpose <> 'fitness' ORDER BY 1, 2")).not.toEqual(all(source, "SELECT candidate_id, seed FROM games WHERE purpose <> 'fitness' ORDER BY 1, 2"));
+    const heldOut = (db: string) => all<{ candidate_id: number; seed: number; ms: number }>(db, "SELECT candidate_id, seed, ms FROM games WHERE purpose <> 'fitness' ORDER BY 1, 2");
+    expect(heldOut(copied).map(({ ms: _ms, ...g }) => g)).not.toEqual(heldOut(source).map(({ ms: _ms, ...g }) => g));
+    // A held-out game the source played (the same candidate, the same seed) was stored, not played again: its recorded time is the source's.
+    const before = new Map(heldOut(source).map((g) => [`${g.candidate_id}:${g.seed}`, g.ms]));
+    const reused = heldOut(copied).filter((g) => before.get(`${g.candidate_id}:${g.seed}`) === g.ms && g.ms >= 5000).length;
+    expect(reused).toBeGreaterThan(0);
+    expect(reused).toBe(heldOut(copied).filter((g) => before.has(`${g.candidate_id}:${g.seed}`)).length);
+    // What the source did not play was played here.
+    expect(heldOut(copied).filter((g) => !before.has(`${g.candidate_id}:${g.seed}`)).every((g) => g.ms < 5000)).toBe(true);
   });
 
   it('refuses in one line, exit 2, creating nothing: a missing file or run, an unfinished run, other generations, taken numbers', () => {

@@ -8,7 +8,10 @@
  * ablation of the validation alone.
  *
  * Candidates keep their ids: optimizer states and parents name them (NSGA-II's population does), so the
- * target database must not hold those ids already (a new file never does).
+ * target database must not hold those ids already (a new file never does). A held-out game the source's
+ * candidate played on a seed the new validation asks of it is stored instead of played again (the same player,
+ * the same seed: the same game), so a plain validation after a raced one plays only what the race cut short
+ * (an external player's kept moves, for the viewer, are not among what is carried over).
  */
 import { Store, type Candidate, type Game, type Generation } from '../store/store';
 import { canonicalJson } from '../util/canonical-json';
@@ -24,6 +27,13 @@ export interface FitnessSource {
   /** The smallest and largest candidate id copied. */
   ids: [number, number];
   games: number;
+  /** The source's held-out games (validation and second set) by candidate and seed: the same player on the same seed plays them again to the move. */
+  heldOut: Map<string, Game>;
+}
+
+/** What the new run finds already played: a held-out game of the same candidate on the same seed in the source (only while this process runs: a resume plays what is missing). */
+export function knownGames(source: FitnessSource): (candidate: number, seed: number) => Game | undefined {
+  return (candidate, seed) => source.heldOut.get(`${candidate}:${seed}`);
 }
 
 /** `FILE` or `FILE:RUN` (a run number after the last colon). */
@@ -82,7 +92,9 @@ export function readFitnessSource(text: string, stored: StoredConfig): FitnessSo
       return { generation, candidates, games };
     });
     const ids = generations.flatMap((g) => g.candidates.map((c) => c.id));
-    return { path, runId, generations, ids: [Math.min(...ids), Math.max(...ids)], games: generations.reduce((n, g) => n + g.games.length, 0) };
+    const heldOut = new Map<string, Game>();
+    for (const { generation: _g, candidateIdx: _i, ...g } of source.runGames(runId)) if (g.purpose !== 'fitness') heldOut.set(`${g.candidateId}:${g.seed}`, g);
+    return { path, runId, generations, ids: [Math.min(...ids), Math.max(...ids)], games: generations.reduce((n, g) => n + g.games.length, 0), heldOut };
   } finally {
     source.close();
   }

@@ -7,7 +7,7 @@
 import type { PlayerSpec } from '../player/spec';
 import { gamesKey } from '../player/spec';
 import type { GameRunner } from '../runner/runner';
-import type { Game, GamePurpose, Store } from '../store/store';
+import type { Game, GamePurpose, PlayedGame, Store } from '../store/store';
 import { RunnerStoppedError } from '../util/errors';
 
 /** A candidate's games of one purpose, in seed order, by candidate id: read once, then kept up to date here. */
@@ -27,6 +27,16 @@ export interface BatchContext {
   /** Throws if a stop was asked for. */
   checkStop(): void;
   batchGames: number;
+  /**
+   * A held-out game the same player already played elsewhere on that seed (tune --fitness-from: the source
+   * run's), stored instead of played: a game is fixed by its player and seed.
+   */
+  known?: (candidate: number, seed: number) => PlayedGame | undefined;
+}
+
+/** A played game as a candidate's stored row. */
+function gameRow(candidate: number, purpose: GamePurpose, g: PlayedGame): Game {
+  return { candidateId: candidate, purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, ...(g.nodes !== undefined ? { nodes: g.nodes } : {}), ...(g.moveList !== undefined ? { moveList: g.moveList } : {}), ...(g.regret !== undefined ? { regret: g.regret } : {}) };
 }
 
 /** Adds games to a candidate's list, keeping it in seed order (objectives sum in that order). */
@@ -55,6 +65,17 @@ export async function playMissing(
   let done = 0;
   for (const c of candidates) {
     const stored = new Set((games.get(c.id) ?? []).map((g) => g.seed));
+    if (ctx.known && purpose !== 'fitness') {
+      const found = seeds.filter((s) => !stored.has(s)).flatMap((s) => {
+        const g = ctx.known!(c.id, s);
+        return g ? [gameRow(c.id, purpose, g)] : [];
+      });
+      if (found.length > 0) {
+        ctx.store.insertGames(found);
+        addGames(games, c.id, found);
+        for (const g of found) stored.add(g.seed);
+      }
+    }
     done += seeds.filter((s) => stored.has(s)).length;
     const missing = seeds.filter((s) => !stored.has(s));
     const key = gamesKey(c.spec);
@@ -72,7 +93,7 @@ export async function playMissing(
     ctx.checkStop();
     const results = tasks.map(({ candidate, spec, seeds: batch }) =>
       runner.playBatch(spec, batch).then((played) => {
-        const rows = played.map((g): Game => ({ candidateId: candidate, purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, ...(g.nodes !== undefined ? { nodes: g.nodes } : {}), ...(g.moveList !== undefined ? { moveList: g.moveList } : {}), ...(g.regret !== undefined ? { regret: g.regret } : {}) }));
+        const rows = played.map((g) => gameRow(candidate, purpose, g));
         ctx.store.insertGames(rows);
         addGames(games, candidate, rows);
         onProgress((done += rows.length));

@@ -80,6 +80,8 @@ export interface TuneOptions {
   pool?: { workerPath?: string; callTimeoutMs?: number };
   /** Called once the game runner exists (tests kill workers through it). */
   onRunner?: (runner: GameRunner) => void;
+  /** Held-out games a candidate's player already played elsewhere (tune --fitness-from), stored instead of played. */
+  knownGames?: BatchContext['known'];
 }
 
 export interface TuneOutcome {
@@ -403,6 +405,7 @@ export class Tuner {
       drain: () => this.runner?.drain(),
       checkStop: () => this.checkStop(),
       batchGames: config.pool.batchGames,
+      known: this.options.knownGames,
     };
   }
 

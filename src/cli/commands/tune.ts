@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { configOrigin, loadConfig } from '../../tuner/config';
-import { checkFitnessTarget, copyGenerations, readFitnessSource } from '../../tuner/fitness-from';
+import { checkFitnessTarget, copyGenerations, knownGames, readFitnessSource } from '../../tuner/fitness-from';
 import { checkReplay, createRun, prepareRun } from '../../tuner/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
@@ -38,7 +38,7 @@ export function command(): Command {
           copyGenerations(store, runId, source);
           console.error(`copied ${source.generations.length} generations (${source.games.toLocaleString('en-US')} fitness games) from run ${source.runId} of ${source.path}; playing the validation`);
         }
-        await driveRun(store, runId, false, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue }, !!opts.json);
+        await driveRun(store, runId, false, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, ...(source ? { knownGames: knownGames(source) } : {}) }, !!opts.json);
       });
     });
 }
