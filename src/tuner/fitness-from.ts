@@ -86,14 +86,16 @@ export function readFitnessSource(text: string, stored: StoredConfig): FitnessSo
     }
     const differs = generationsDiffer(stored, decodeStoredConfig(run.storedConfig));
     if (differs) throw new InputError(`--fitness-from: run ${runId} in "${path}" played other generations than this config would: ${differs} (only validation, name, description and pool may differ)`);
-    const generations = source.listGenerations(runId).map((generation) => {
-      const candidates = source.getCandidates(runId, generation.idx);
-      const games = [...source.generationGames(runId, generation.idx, 'fitness').values()].flat();
-      return { generation, candidates, games };
-    });
-    const ids = generations.flatMap((g) => g.candidates.map((c) => c.id));
+    // Every game of the run in one read: the fitness games go with their generation, the held-out ones may be reused.
+    const fitness = new Map<number, Game[]>();
     const heldOut = new Map<string, Game>();
-    for (const { generation: _g, candidateIdx: _i, ...g } of source.runGames(runId)) if (g.purpose !== 'fitness') heldOut.set(`${g.candidateId}:${g.seed}`, g);
+    for (const { generation, candidateIdx: _i, ...g } of source.runGames(runId)) {
+      if (g.purpose !== 'fitness') heldOut.set(`${g.candidateId}:${g.seed}`, g);
+      else if (fitness.has(generation)) fitness.get(generation)!.push(g);
+      else fitness.set(generation, [g]);
+    }
+    const generations = source.listGenerations(runId).map((generation) => ({ generation, candidates: source.getCandidates(runId, generation.idx), games: fitness.get(generation.idx) ?? [] }));
+    const ids = generations.flatMap((g) => g.candidates.map((c) => c.id));
     return { path, runId, generations, ids: [Math.min(...ids), Math.max(...ids)], games: generations.reduce((n, g) => n + g.games.length, 0), heldOut };
   } finally {
     source.close();
