@@ -158,7 +158,8 @@ describe('tuning on a learned network', () => {
     expect(params[0]).toEqual({ 'depthRule.deeperAtEmpty': -1, 'depthRule.shallowerAtEmpty': 17 }); // the start: no rule
     const out = join(dir, 'best-rule.json');
     expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
-    const file = JSON.parse(readFileSync(out, 'utf8')) as { cprob: number; stageWeights: number[]; depthRule?: { deeperAtEmpty?: number; shallowerAtEmpty?: number } };
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { cprob: number; stageWeights?: number[]; depthRule?: { deeperAtEmpty?: number; shallowerAtEmpty?: number } };
+    expect(file.stageWeights).toBeUndefined(); // not tuned: the training's weights of 1, left out of the file
     for (const t of [file.depthRule?.deeperAtEmpty, file.depthRule?.shallowerAtEmpty]) if (t !== undefined) expect(Number.isInteger(t) && t >= 0 && t <= 16).toBe(true);
     const here = createNetworkPlayer({ network: { file: net, sha256: fileSha256(net) }, search: { depth: 1, cprob: file.cprob, stageWeights: file.stageWeights, ...(file.depthRule ? { depthRule: file.depthRule } : {}) } });
     const played = runCli(['play', '--player', `network:${out}`, '-d', '1', '-n', '2', '-s', '60', '--json']);
@@ -201,8 +202,8 @@ describe('tuning on a learned network', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = join(dir, 'best-heuristic.json');
     expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
-    const file = JSON.parse(readFileSync(out, 'utf8')) as { cprob: number; stageWeights: number[]; heuristic: Weights };
-    expect(file.stageWeights[0]).toBe(1);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as { cprob: number; stageWeights?: number[]; heuristic: Weights };
+    expect(file.stageWeights?.[0] ?? 1).toBe(1); // only stage 1's weight tuned (all 1: left out of the file)
     expect(file.heuristic.empty).toBeGreaterThanOrEqual(0);
     expect(file.heuristic.empty).toBeLessThanOrEqual(1000);
     expect({ ...file.heuristic, empty: 0, name: '', description: '', source: '', provenance: undefined }).toMatchObject({ ...loadWeights('nneonneo'), empty: 0, name: '', description: '', source: '' });

@@ -156,7 +156,8 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
     return networkSettingsFile(out ?? null, {
       network: { file: networkPlayerOf(config)!.file, sha256: problem.network!.sha256 },
       cprob: settings.cprob,
-      stageWeights: settings.stageWeights,
+      // Weights of 1 everywhere are the training's values: left out, as a hand-written file would.
+      ...(settings.stageWeights.some((w) => w !== 1) ? { stageWeights: settings.stageWeights } : {}),
       ...(settings.depthRule ? { depthRule: settings.depthRule } : {}),
       ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
