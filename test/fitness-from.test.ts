@@ -40,6 +40,8 @@ describe('tune --fitness-from', () => {
     const db = new Database(source);
     db.prepare("UPDATE games SET ms = 1000 + seed % 997 WHERE purpose = 'fitness'").run();
     db.prepare("UPDATE games SET ms = 5000 + seed % 997 WHERE purpose <> 'fitness'").run();
+    // As an external player's run keeps them: moves of held-out games, for the viewer (a built-in player's run keeps none).
+    db.prepare("INSERT INTO game_moves (candidate_id, purpose, seed, moves) SELECT candidate_id, purpose, seed, 'udlr' || seed FROM games WHERE purpose = 'validation'").run();
     db.close();
     const scratch = tempDb();
     expect(tune(second, scratch).code).toBe(0);
@@ -64,6 +66,13 @@ describe('tune --fitness-from', () => {
     expect(reused).toBe(heldOut(copied).filter((g) => before.has(`${g.candidate_id}:${g.seed}`)).length);
     // What the source did not play was played here.
     expect(heldOut(copied).filter((g) => !before.has(`${g.candidate_id}:${g.seed}`)).every((g) => g.ms < 5000)).toBe(true);
+    // A reused held-out game comes with its kept moves; a game played here keeps what its player gives (none).
+    const moves = (db: string) => all<{ candidate_id: number; seed: number; moves: string }>(db, "SELECT candidate_id, seed, moves FROM game_moves WHERE purpose = 'validation' ORDER BY 1, 2");
+    const reusedValidation = all<{ candidate_id: number; seed: number }>(copied, "SELECT candidate_id, seed FROM games WHERE purpose = 'validation' ORDER BY 1, 2").filter((g) =>
+      all<{ n: number }>(source, `SELECT count(*) AS n FROM games WHERE purpose = 'validation' AND candidate_id = ${g.candidate_id} AND seed = ${g.seed}`)[0].n === 1,
+    );
+    expect(reusedValidation.length).toBeGreaterThan(0);
+    expect(moves(copied)).toEqual(reusedValidation.map((g) => ({ ...g, moves: `udlr${g.seed}` })));
   });
 
   it('refuses in one line, exit 2, creating nothing: a missing file or run, an unfinished run, other generations, taken numbers', () => {

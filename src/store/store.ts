@@ -536,8 +536,7 @@ export class Store {
         .run(runId, g.idx, JSON.stringify(g.state), g.status, g.bestFitness, g.meanFitness, g.stdevFitness, g.games, g.startedAt, g.finishedAt, g.pausedMs);
       const candidate = this.db.prepare('INSERT INTO candidates (id, run_id, generation, idx, genome, params, origin, parents, fitness) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
       for (const c of candidates) candidate.run(c.id, runId, c.generation, c.idx, JSON.stringify(c.genome), JSON.stringify(c.params), c.origin, JSON.stringify(c.parents), c.fitness);
-      const game = this.db.prepare('INSERT INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes, regret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      for (const x of games) game.run(x.candidateId, x.purpose, x.seed, x.score, x.maxTile, x.moves, x.ms, x.nodes ?? null, x.regret ?? null);
+      this.putGames(games);
     });
   }
 
@@ -627,17 +626,29 @@ export class Store {
 
   /** Stores one finished batch in one immediate transaction; a game already stored is left as it is. */
   insertGames(games: readonly Game[]): void {
+    this.write(() => this.putGames(games));
+  }
+
+  /** Games stored inside the caller's transaction; a game already stored is left as it is. */
+  private putGames(games: readonly Game[]): void {
     const insert = this.db.prepare(
       'INSERT OR IGNORE INTO games (candidate_id, purpose, seed, score, max_tile, moves, ms, nodes, regret) VALUES (@candidateId, @purpose, @seed, @score, @maxTile, @moves, @ms, @nodes, @regret)',
     );
     // Moves are kept for held-out games only: those are the ones the viewer shows (fitness games are many).
     const keepMoves = this.db.prepare('INSERT OR IGNORE INTO game_moves (candidate_id, purpose, seed, moves) VALUES (?, ?, ?, ?)');
-    this.write(() =>
-      games.forEach((g) => {
-        insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, nodes: g.nodes ?? null, regret: g.regret ?? null });
-        if (g.moveList !== undefined && g.purpose === 'validation') keepMoves.run(g.candidateId, g.purpose, g.seed, g.moveList);
-      }),
-    );
+    for (const g of games) {
+      insert.run({ candidateId: g.candidateId, purpose: g.purpose, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, ms: g.ms, nodes: g.nodes ?? null, regret: g.regret ?? null });
+      if (g.moveList !== undefined && g.purpose === 'validation') keepMoves.run(g.candidateId, g.purpose, g.seed, g.moveList);
+    }
+  }
+
+  /** A run's kept moves of held-out games (an external player's, for the viewer), by "candidate:seed". */
+  runMoves(runId: number): Map<string, string> {
+    if (this.empty || this.schemaVersion() < 7) return new Map(); // an older file kept none
+    const rows = this.db
+      .prepare("SELECT m.candidate_id AS candidateId, m.seed, m.moves FROM game_moves m JOIN candidates c ON c.id = m.candidate_id WHERE c.run_id = ? AND m.purpose = 'validation'")
+      .all(runId) as { candidateId: number; seed: number; moves: string }[];
+    return new Map(rows.map((r) => [`${r.candidateId}:${r.seed}`, r.moves]));
   }
 
   /** A candidate's held-out game with its stored moves and the highest score (null: none kept, e.g. a built-in player's). */

@@ -11,7 +11,7 @@
  * target database must not hold those ids already (a new file never does). A held-out game the source's
  * candidate played on a seed the new validation asks of it is stored instead of played again (the same player,
  * the same seed: the same game), so a plain validation after a raced one plays only what the race cut short
- * (an external player's kept moves, for the viewer, are not among what is carried over).
+ * (with an external player's kept moves, which the viewer replays).
  */
 import { Store, type Candidate, type Game, type Generation } from '../store/store';
 import { canonicalJson } from '../util/canonical-json';
@@ -89,8 +89,10 @@ export function readFitnessSource(text: string, stored: StoredConfig): FitnessSo
     // Every game of the run in one read: the fitness games go with their generation, the held-out ones may be reused.
     const fitness = new Map<number, Game[]>();
     const heldOut = new Map<string, Game>();
+    const moves = source.runMoves(runId);
     for (const { generation, candidateIdx: _i, ...g } of source.runGames(runId)) {
-      if (g.purpose !== 'fitness') heldOut.set(`${g.candidateId}:${g.seed}`, g);
+      const moveList = g.purpose === 'validation' ? moves.get(`${g.candidateId}:${g.seed}`) : undefined;
+      if (g.purpose !== 'fitness') heldOut.set(`${g.candidateId}:${g.seed}`, moveList === undefined ? g : { ...g, moveList });
       else if (fitness.has(generation)) fitness.get(generation)!.push(g);
       else fitness.set(generation, [g]);
     }
