@@ -16,16 +16,18 @@
 #   3ply      budget-network-3ply, plain and screened (over depth 1-2: the depth-3 judge), then the compare
 #   front     front-network-deep at 4 and at 16 games a candidate (its strongest point within 1,500), then the compare
 #   1ms       budget-network-1ms, then the compare (last: its games are the dearest, ~15 s each)
+#   timing    every player's ms a move side by side: all of them on 24 new seeds (9,400,000+) in one run, every
+#             game played fresh (the 300 pairs' games were stored over many sessions, each under its own load)
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
 # ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=(node "$here/dist/cli/main.js")
-[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms …]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms|timing …]" >&2; exit 2; }
 dir=$1; shift
 [ -f "$dir/restarts.sqlite" ] || { echo "issue66-400k: $dir/restarts.sqlite not found (the learning run: tune2048 learn start -c learn-ntuple-restarts --db $dir/restarts.sqlite)" >&2; exit 2; }
 cd "$dir"
-ALL=(network baseline screened model plain 3ply front 1ms)
+ALL=(network baseline screened model plain 3ply front 1ms timing)
 steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=("${ALL[@]}")
 for step in "${steps[@]}"; do
   [[ " ${ALL[*]} " == *" $step "* ]] || { echo "issue66-400k: unknown step \"$step\" (${ALL[*]})" >&2; exit 2; }
@@ -58,13 +60,17 @@ variant() {
   local from=$1 to=$2 edit=$3
   node -e 'const fs=require("fs");const c=JSON.parse(fs.readFileSync(process.argv[1],"utf8"));(new Function("c",process.argv[3]))(c);fs.writeFileSync(process.argv[2],JSON.stringify(c,null,2)+"\n")' "$here/configs/$from.json" "$to" "$edit"
 }
+# The hand-set players and every player found so far.
+players() {
+  local list=(network:$NET@d2 network:rule400000.json@d1 network:d2r2-400000.json@d2 nneonneo@d3)
+  for f in screened.json model.json plain.json 3ply.json 3ply-screened.json 1ms.json front.json front16.json; do
+    [ -f "$f" ] && list+=("network:$f")
+  done
+  echo "${list[@]}"
+}
 # Every player found so far against the hand-set ones, on the issue's 300 pairs (only missing games are played).
 compare() {
-  local players=(network:$NET@d2 network:rule400000.json@d1 network:d2r2-400000.json@d2 nneonneo@d3)
-  for f in screened.json model.json plain.json 3ply.json 3ply-screened.json 1ms.json front.json front16.json; do
-    [ -f "$f" ] && players+=("network:$f")
-  done
-  "${T[@]}" compare "${players[@]}" "${SEEDS[@]}" --workers 2 --db cmp400000.sqlite --csv cmp400000.csv --force
+  "${T[@]}" compare $(players) "${SEEDS[@]}" --workers 2 --db cmp400000.sqlite --csv cmp400000.csv --force
 }
 
 for step in "${steps[@]}"; do
@@ -92,6 +98,11 @@ for step in "${steps[@]}"; do
       tune front.sqlite front-network-deep; export_best front.sqlite front.json --max-cost 1500
       [ -f front16-config.json ] || variant front-network-deep front16-config.json 'c.name="front-network-deep-16"; c.fitness.games=16'
       tune front16.sqlite front16-config.json; export_best front16.sqlite front16.json --max-cost 1500; compare ;;
+    timing)
+      if [ ! -f timing.txt ]; then
+        "${T[@]}" compare $(players) -n "${ISSUE66_TIMING:-24}" -s 9400000 --workers 2 --csv timing.csv --force > timing.txt.part
+        mv timing.txt.part timing.txt
+      fi ;;
   esac
   echo "== $step done in $(( ($(date +%s) - started) / 60 )) min" >&2
 done
