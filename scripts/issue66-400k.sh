@@ -18,16 +18,19 @@
 #   1ms       budget-network-1ms, then the compare (last: its games are the dearest, ~15 s each)
 #   timing    every player's ms a move side by side: all of them on 24 new seeds (9,400,000+) in one run, every
 #             game played fresh (the 300 pairs' games were stored over many sessions, each under its own load)
+#   screen    the decision screen against the 300 pairs' means, over every network player above (the issue's
+#             part 4 on this network: Spearman ≥ 0.8 over ≥ 8 settings?), 8 own games each from seed 9,200,000
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
-# ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made).
+# ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made);
+# ISSUE66_TIMING and ISSUE66_SCREEN_GAMES set the timing step's seeds (24) and the screen's own games a setting (8).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=(node "$here/dist/cli/main.js")
-[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms|timing …]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms|timing|screen …]" >&2; exit 2; }
 dir=$1; shift
 [ -f "$dir/restarts.sqlite" ] || { echo "issue66-400k: $dir/restarts.sqlite not found (the learning run: tune2048 learn start -c learn-ntuple-restarts --db $dir/restarts.sqlite)" >&2; exit 2; }
-cd "$dir"
-ALL=(network baseline screened model plain 3ply front 1ms timing)
+dir=$(cd "$dir" && pwd); cd "$dir"
+ALL=(network baseline screened model plain 3ply front 1ms timing screen)
 steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=("${ALL[@]}")
 for step in "${steps[@]}"; do
   [[ " ${ALL[*]} " == *" $step "* ]] || { echo "issue66-400k: unknown step \"$step\" (${ALL[*]})" >&2; exit 2; }
@@ -102,6 +105,13 @@ for step in "${steps[@]}"; do
       if [ ! -f timing.txt ]; then
         "${T[@]}" compare $(players) -n "${ISSUE66_TIMING:-24}" -s 9400000 --workers 2 --csv timing.csv --force > timing.txt.part
         mv timing.txt.part timing.txt
+      fi ;;
+    screen)
+      if [ ! -f screen.txt ]; then
+        # The 300 pairs as stored (nothing played: every game is there), the network players only.
+        "${T[@]}" compare $(players | tr ' ' '\n' | grep '^network:' | tr '\n' ' ') "${SEEDS[@]}" --workers 2 --db cmp400000.sqlite --json > screen-cmp.json
+        (cd "$here" && npx tsx scripts/decision-screen.ts --comparison "$dir/screen-cmp.json" --network "$dir/$NET" --games "${ISSUE66_SCREEN_GAMES:-8}" --every 20) > screen.txt.part
+        mv screen.txt.part screen.txt
       fi ;;
   esac
   echo "== $step done in $(( ($(date +%s) - started) / 60 )) min" >&2
