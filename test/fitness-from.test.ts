@@ -68,9 +68,8 @@ describe('tune --fitness-from', () => {
     expect(heldOut(copied).filter((g) => !before.has(`${g.candidate_id}:${g.seed}`)).every((g) => g.ms < 5000)).toBe(true);
     // A reused held-out game comes with its kept moves; a game played here keeps what its player gives (none).
     const moves = (db: string) => all<{ candidate_id: number; seed: number; moves: string }>(db, "SELECT candidate_id, seed, moves FROM game_moves WHERE purpose = 'validation' ORDER BY 1, 2");
-    const reusedValidation = all<{ candidate_id: number; seed: number }>(copied, "SELECT candidate_id, seed FROM games WHERE purpose = 'validation' ORDER BY 1, 2").filter((g) =>
-      all<{ n: number }>(source, `SELECT count(*) AS n FROM games WHERE purpose = 'validation' AND candidate_id = ${g.candidate_id} AND seed = ${g.seed}`)[0].n === 1,
-    );
+    const sourceValidation = new Set(all<{ candidate_id: number; seed: number }>(source, "SELECT candidate_id, seed FROM games WHERE purpose = 'validation'").map((g) => `${g.candidate_id}:${g.seed}`));
+    const reusedValidation = all<{ candidate_id: number; seed: number }>(copied, "SELECT candidate_id, seed FROM games WHERE purpose = 'validation' ORDER BY 1, 2").filter((g) => sourceValidation.has(`${g.candidate_id}:${g.seed}`));
     expect(reusedValidation.length).toBeGreaterThan(0);
     expect(moves(copied)).toEqual(reusedValidation.map((g) => ({ ...g, moves: `udlr${g.seed}` })));
   });
