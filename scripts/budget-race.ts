@@ -7,7 +7,7 @@
  * is the landscape's true mean at what the run hands back, over the constrained optimum's (0 when it hands
  * back a point over the budget).
  *
- *   npx tsx scripts/budget-race.ts [--kinds model,model-wide,model-plain,nsga2,nsga2-16] [--budgets 800,1600,3200] [--seeds 1,2,3,4,5] [--db-dir DIR]
+ *   npx tsx scripts/budget-race.ts [--kinds model,model-alike,model-wide,model-plain,nsga2,nsga2-16] [--budgets 800,1600,3200] [--seeds 1,2,3,4,5] [--db-dir DIR]
  *
  * The runs go into DIR (default: a new temporary folder), one database a run, for show and report.
  */
@@ -36,7 +36,8 @@ function flag(name: string, fallback: string): string {
 }
 
 /**
- * The contender's config: the model with its finalists raced and the winner confirmed (model; model-wide: 15
+ * The contender's config: the model with its finalists raced and the winner confirmed (model; model-alike: its
+ * finalists however alike; model-wide: 15
  * points a generation instead of 7), or validated plainly, all on 150 held-out seeds (model-plain); or NSGA-II
  * at 4 or 16 games a candidate (its front's 3 most spread points validated).
  */
@@ -45,9 +46,11 @@ function config(kind: string, seed: number, budget: number): RunConfig {
   if (kind === 'model') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
   // Twice the points a generation, half the generations: half the phases that wait for their slowest game.
   if (kind === 'model-wide') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 15, games: 4 }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
+  // The finalists however alike (validation.maxCorrelation 1: before "Finalists apart"), raced and confirmed as model.
+  if (kind === 'model-alike') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, maxCorrelation: 1, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
   if (kind === 'model-plain') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, games: 150 }, pool: { batchGames: 4 } });
   const games = kind === 'nsga2-16' ? 16 : 4;
-  if (kind !== 'nsga2' && kind !== 'nsga2-16') throw new Error(`unknown kind ${kind} (model, model-wide, model-plain, nsga2, nsga2-16)`);
+  if (kind !== 'nsga2' && kind !== 'nsga2-16') throw new Error(`unknown kind ${kind} (model, model-alike, model-wide, model-plain, nsga2, nsga2-16)`);
   return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'nsga2', population: 8, generations: 100_000 }, fitness: { ...fitness, games }, validation: { front: 3, games: 150 }, pool: { batchGames: 4 } });
 }
 

@@ -73,6 +73,8 @@ describe('run configs', () => {
     ['an unknown crossover', { ...minimal, optimizer: { crossover: 'spiral' } }, /field "optimizer.crossover"/],
     ['a bad depth', { ...minimal, fitness: { depth: 99 } }, /field "fitness.depth"/],
     ['an unknown objective', { ...minimal, fitness: { objective: 'vibes' } }, /field "fitness.objective"/],
+    ['a finalists\' correlation ceiling over 1', { ...minimal, validation: { maxCorrelation: 1.5 } }, /field "validation.maxCorrelation"/],
+    ['a finalists\' correlation ceiling of 0', { ...minimal, validation: { maxCorrelation: 0 } }, /field "validation.maxCorrelation"/],
   ];
   it.each(bad)('reject %s with one line naming the key', (_what, data, message) => {
     expect(() => parseConfig(data, 'config "x.json"')).toThrow(message);

@@ -10,7 +10,7 @@ import seedrandom from 'seedrandom';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fitGaussianProcess, gaussianProcessAt, gpLogPosterior, type GpData, type GpHyper } from '../src/tuner/gaussian-process';
-import { latinHypercube } from '../src/tuner/model-optimizer';
+import { createModelOptimizer, latinHypercube } from '../src/tuner/model-optimizer';
 import { raceOver } from '../src/tuner/successive-halving';
 import { parseConfig } from '../src/tuner/config';
 import { Store } from '../src/store/store';
@@ -153,6 +153,37 @@ describe('the Gaussian process', () => {
   it('a Latin hypercube hits each stratum of each dimension once', () => {
     const pts = latinHypercube(10, 3, seedrandom.alea('lhs'));
     for (let k = 0; k < 3; k++) expect(pts.map((p) => Math.floor(p[k] * 10)).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe("the model's finalists (validation.maxCorrelation)", () => {
+  // A landscape steep in x0 and nearly flat in x1, played on a grid, and two neighbours of its best point
+  // along the flat direction (as cprob 0.0075, 0.0077, 0.0081 at one rule on the 400,000-game network):
+  // the three top the model's ranking, and racing them would race one player three times.
+  const f = (x: readonly number[]) => 100_000 - 200_000 * (x[0] - 0.6) ** 2 - 1_000 * x[1];
+  const points = [...Array.from({ length: 11 }, (_, i) => [0, 0.5, 1].map((x1) => [i / 10, x1])).flat(), [0.6, 0.01], [0.6, 0.02]];
+  // Four games a point, 1 % apart: the noise is known, and small beside the landscape.
+  const history = points.map((genome, id) => ({ id, genome, origin: 'design', parents: [], fitness: f(genome), scores: [0.99, 1.01, 0.995, 1.005].map((m) => m * f(genome)) }));
+  const optimizer = createModelOptimizer({ kind: 'model', population: 7, generations: 1000, games: 4, window: 400, initial: 8 }, { space: { size: 2, canonical: (g) => [...g] }, objective: 'mean-score' });
+  const state = { decision: 'model', start: [0.6, 0], games: 4, hyper: null, costHyper: null, prediction: null };
+  const isNeighbour = (g: readonly number[]) => g[0] === 0.6 && g[1] < 0.05;
+
+  it('however alike (1): the best three predicted, the neighbours', () => {
+    const alike = optimizer.finalists(history, state, 3, 1);
+    expect(alike.map((c) => c.genome).sort((a, b) => a[1] - b[1])).toEqual([[0.6, 0], [0.6, 0.01], [0.6, 0.02]]);
+    expect(optimizer.finalists(history, state, 3)).toEqual(alike); // 1 unless said
+  });
+
+  it('apart (0.95): the best predicted first, then no second neighbour of it; three finalists, best predicted first', () => {
+    const apart = optimizer.finalists(history, state, 3, 0.95);
+    expect(apart).toHaveLength(3);
+    expect(apart[0]).toEqual(optimizer.finalists(history, state, 1, 1)[0]);
+    expect(apart.filter((c) => isNeighbour(c.genome))).toHaveLength(1);
+    const means = apart.map((c) => c.prediction.mean);
+    expect(means).toEqual([...means].sort((a, b) => b - a));
+    // Half the flat direction apart the model cannot tie two points (its data there are its own): the best of
+    // the optimum's line are taken, not the steep direction's worse neighbours.
+    expect(apart.map((c) => c.genome)).toEqual([[0.6, 0], [0.6, 0.5], [0.6, 1]]);
   });
 });
 

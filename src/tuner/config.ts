@@ -173,6 +173,8 @@ const modelSchema = v.strictObject({
 
 /** The points of a two-objective run's front validated when validation.front is absent (no default in the schema: a stored config's hash stays what it was). */
 export const FRONT_POINTS = 10;
+/** validation.maxCorrelation when absent (no default in the schema, as FRONT_POINTS; docs/results.md "Finalists apart": measured on the synthetic player and the 400,000-game network). */
+export const FINALIST_MAX_CORRELATION = 0.95;
 
 /** Optimizers that rank by two objectives (the others by one): NSGA-II, and random search as its baseline. */
 export const FRONT_OPTIMIZERS = ['nsga2', 'random'] as const;
@@ -326,6 +328,12 @@ export const configSchema = v.pipe(v.strictObject({
     v.strictObject({
       /** The best few of the last generation by fitness (the model optimizer: by its predicted mean), validated on held-out seeds. */
       finalists: v.optional(int(1, 100), 3),
+      /**
+       * The model optimizer: no two finalists whose means its posterior correlates above this (1: the model
+       * cannot tell them apart). Neighbours in a flat direction play the same games, and a race of them races
+       * one player; 1 takes the best predicted however alike. Absent: FINALIST_MAX_CORRELATION.
+       */
+      maxCorrelation: v.optional(v.pipe(v.number(), v.gtValue(0), v.maxValue(1))),
       /** A two-objective run: at most this many points of the run's front (the most spread), validated with the start (absent: FRONT_POINTS). */
       front: v.optional(int(2, 100)),
       games: v.optional(int(1, 1_000_000), 100),

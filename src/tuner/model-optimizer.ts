@@ -177,6 +177,13 @@ function measuredCost(p: Point): number | undefined {
   return p.moves > 0 && p.logCosts.length > 0 ? p.nodes / p.moves : undefined;
 }
 
+/** The correlation of the latent means at two points given the data (1 where they cannot differ). */
+function posteriorCorrelation(gp: GaussianProcess, a: readonly number[], b: readonly number[]): number {
+  const { cov } = gp.joint([a, b]);
+  const scale = Math.sqrt(cov[0] * cov[3]);
+  return scale > 0 ? cov[1] / scale : 1;
+}
+
 export interface ModelFit {
   gp: GaussianProcess;
   cost: GaussianProcess | null;
@@ -211,7 +218,7 @@ function ranked(fit: ModelFit, problem: ModelProblem): { point: Point; predictio
     .sort((a, b) => b.prediction.mean - a.prediction.mean || a.point.latest - b.point.latest);
 }
 
-export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): Optimizer & { finalists(history: readonly Evaluated[], state: unknown, count: number): { genome: number[]; prediction: ModelPrediction }[] } {
+export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): Optimizer & { finalists(history: readonly Evaluated[], state: unknown, count: number, maxCorrelation?: number): { genome: number[]; prediction: ModelPrediction }[] } {
   const { space } = problem;
   const d = space.size;
   const logBudget = problem.maxCost !== undefined ? Math.log(problem.maxCost) : Infinity;
@@ -295,13 +302,19 @@ export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): O
       return { candidates, state };
     },
 
-    finalists(history, state, count) {
+    finalists(history, state, count, maxCorrelation = 1) {
       const s = state as ModelState;
       const fit = fitModel(history, s, cfg, problem);
       if (typeof fit === 'string') return [];
-      return ranked(fit, problem)
-        .slice(0, count)
-        .map((r) => ({ genome: r.point.genome, prediction: r.prediction }));
+      // Best predicted first, then each the best of those the model does not tie to one already taken: where
+      // its posterior correlates two points near 1 (cprob 0.0075 and 0.0081 at one rule, which play the same
+      // games), whatever the race learns of one it learns of the other, and racing both races one player twice.
+      const picked: { point: Point; prediction: ModelPrediction }[] = [];
+      for (const r of ranked(fit, problem)) {
+        if (picked.length === count) break;
+        if (picked.every((p) => posteriorCorrelation(fit.gp, p.point.x, r.point.x) <= maxCorrelation)) picked.push(r);
+      }
+      return picked.map((r) => ({ genome: r.point.genome, prediction: r.prediction }));
     },
 
     summary(state) {

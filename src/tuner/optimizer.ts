@@ -60,9 +60,10 @@ export interface Optimizer {
   /**
    * An optimizer with a model of the whole space names the finalists itself (the model optimizer): the
    * played points it predicts best, with its prediction at each, from every evaluated candidate of the run
-   * and the last generation's state. Absent: the finalists are the last generation's best by fitness.
+   * and the last generation's state, no two of them correlated above maxCorrelation in its model (1: any).
+   * Absent: the finalists are the last generation's best by fitness.
    */
-  finalists?(history: readonly Evaluated[], lastState: unknown, count: number): { genome: number[]; prediction: { mean: number; sd: number; games: number; cost?: number } }[];
+  finalists?(history: readonly Evaluated[], lastState: unknown, count: number, maxCorrelation?: number): { genome: number[]; prediction: { mean: number; sd: number; games: number; cost?: number } }[];
 }
 
 /** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700, over the start +9,800 ± 6,000 (95 %)". */

@@ -25,7 +25,7 @@ import { generationSeconds } from '../store/records';
 import type { Candidate, GamePurpose, Generation, Store } from '../store/store';
 import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
 import { mean, stdev } from '../util/stats';
-import type { RunConfig } from './config';
+import { FINALIST_MAX_CORRELATION, type RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
 import { frontObjectives, frontOf, hasFront } from './front';
 import { hasBudget, withinBudget } from './budget';
@@ -94,7 +94,7 @@ export interface TuneOutcome {
 }
 
 /** A generation's candidates with their fitness games (read once, kept up to date as games are played). */
-interface GenerationState {
+export interface GenerationState {
   generation: Generation;
   candidates: Candidate[];
   games: GamesByCandidate;
@@ -377,7 +377,7 @@ export class Tuner {
     const { config, optimizer } = problem;
     const history = Array.from({ length: lastGeneration + 1 }, (_, g) => (this.history[g] ??= evaluatedOf(config, this.readGeneration(g)))).flat();
     const lastState = store.getGeneration(runId, lastGeneration)!.state;
-    const picked = optimizer.finalists!(history, lastState, config.validation.finalists);
+    const picked = optimizer.finalists!(history, lastState, config.validation.finalists, config.validation.maxCorrelation ?? FINALIST_MAX_CORRELATION);
     // Each point's latest candidate plays it (a point played by several candidates is one finalist).
     const byGenome = new Map(history.map((c) => [JSON.stringify(c.genome), c.id]));
     const predictions = picked.flatMap((p) => {
@@ -433,7 +433,7 @@ export class Tuner {
 }
 
 /** A generation's candidates with their fitness games' objective values, as optimizers see them. */
-function evaluatedOf(config: RunConfig, state: GenerationState): Evaluated[] {
+export function evaluatedOf(config: RunConfig, state: GenerationState): Evaluated[] {
   return state.candidates.map((c) => {
     const games = state.games.get(c.id) ?? [];
     return {
