@@ -75,6 +75,7 @@ describe('run configs', () => {
     ['an unknown objective', { ...minimal, fitness: { objective: 'vibes' } }, /field "fitness.objective"/],
     ['a finalists\' correlation ceiling over 1', { ...minimal, validation: { maxCorrelation: 1.5 } }, /field "validation.maxCorrelation"/],
     ['a finalists\' correlation ceiling of 0', { ...minimal, validation: { maxCorrelation: 0 } }, /field "validation.maxCorrelation"/],
+    ['a finalists\' correlation ceiling without a model', { ...minimal, validation: { maxCorrelation: 0.9 } }, /field "validation.maxCorrelation": keeps the model optimizer's finalists apart; optimizer "ga" has no model/],
   ];
   it.each(bad)('reject %s with one line naming the key', (_what, data, message) => {
     expect(() => parseConfig(data, 'config "x.json"')).toThrow(message);

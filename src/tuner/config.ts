@@ -373,6 +373,8 @@ export const configSchema = v.pipe(v.strictObject({
   if (!externalPlayerOf(c) && !networkPlayerOf(c) && !c.space.params) addIssue({ message: 'name at least one parameter to tune', path: [{ type: 'object', origin: 'value', input: c.space, key: 'params', value: undefined }] });
   const screen = screenProblem(c);
   if (screen) addIssue({ message: screen, path: [{ type: 'object', origin: 'value', input: c, key: 'fitness', value: c.fitness }, { type: 'object', origin: 'value', input: c.fitness, key: 'screen', value: c.fitness.screen }] });
+  // Only the model holds points alike; another optimizer's finalists are its last generation's best.
+  if (c.validation.maxCorrelation !== undefined && c.optimizer.kind !== 'model') addIssue({ message: `keeps the model optimizer's finalists apart; optimizer "${c.optimizer.kind}" has no model to tie them (remove validation.maxCorrelation)`, path: [{ type: 'object', origin: 'value', input: c, key: 'validation', value: c.validation }, { type: 'object', origin: 'value', input: c.validation, key: 'maxCorrelation', value: c.validation.maxCorrelation }] });
   const problem = objectivesProblem(c);
   if (problem) {
     const [section, key] = problem.at;
