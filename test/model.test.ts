@@ -331,6 +331,24 @@ describe('the best within a budget (the model optimizer with fitness.maxCost), o
     expect(lower.code).toBe(2);
     expect(lower.stderr.trim().split('\n')).toHaveLength(1);
     expect(lower.stderr).toMatch(/--max-cost 20: every validated point of run \d+ costs more; the cheapest searched/);
+    // Another finalist than the best, by --candidate: its own parameters and held-out games, marked as not the best.
+    const best = json.best.candidate as number;
+    const other = (json.finalists as { candidate: number }[]).map((f) => f.candidate).find((c) => c !== best)!;
+    const row = all<{ params: string }>(db, `SELECT params FROM candidates WHERE id = ${other}`)[0];
+    const picked = runCli(['export', String(id), '--db', db, '--candidate', String(other), '--json']);
+    expect(picked.code, picked.stderr).toBe(0);
+    const weights = JSON.parse(picked.stdout).weights;
+    expect(weights.provenance).toMatchObject({ candidate: other, runBest: best, tuned: JSON.parse(row.params) });
+    expect(weights.provenance.validation.games).toBe(all<{ n: number }>(db, `SELECT count(*) AS n FROM games WHERE candidate_id = ${other} AND purpose = 'validation'`)[0].n);
+    expect(picked.stderr).toContain(`candidate ${other} is not the run's best, candidate ${best} (`);
+    expect(JSON.parse(runCli(['export', String(id), '--db', db, '--candidate', String(best), '--json']).stdout).weights.provenance.runBest).toBeUndefined();
+    // A candidate that was never validated: one line naming those that were, exit 2, nothing written.
+    const out = `${dirname(db)}/never.json`;
+    const never = runCli(['export', String(id), '--db', db, '--candidate', '2', '--out', out]);
+    expect(never.code).toBe(2);
+    expect(never.stderr.trim().split('\n')).toHaveLength(1);
+    expect(never.stderr).toMatch(/--candidate 2: not a validated candidate of run \d+ \(those are 1, \d+, \d+, \d+: /);
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -22,15 +22,17 @@ import { loadRunProblem, searchAt, type RunProblem } from './run-problem';
 import { ParameterSpace, searchCprobOf, searchDepthOf } from './space';
 import { runStartVerdict, type StartVerdict } from './start-verdict';
 
-/** Which point of a two-objective run's front to export (none: the run's best, its strongest point). */
-export interface FrontChoice {
+/** What to export instead of the run's best: a point of its front (or the strongest within a cost), or one validated candidate. */
+export interface ExportChoice {
+  /** A validated candidate by id (a finalist or the start), e.g. the race's winner where the second set handed back the start. */
+  candidate?: number;
   point?: number;
   maxCost?: number;
   maxMsPerMove?: number;
 }
 
 /** The run's validated best candidate, or the front point chosen (an InputError says what to do when there is none). */
-function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): { problem: RunProblem; best: Candidate; point: FrontPoint | null; gap: string | null } {
+function validatedBest(store: Store, runId: number, choice: ExportChoice = {}): { problem: RunProblem; best: Candidate; point: FrontPoint | null; gap: string | null } {
   const problem = loadRunProblem(store, runId);
   const { run } = problem;
   if (run.bestCandidate === null) {
@@ -39,6 +41,7 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
     }
     throw new InputError(`run ${runId} has no validated best yet (status ${run.status}); finish it with: ${suggest(`resume ${runId}`, store.path)}`);
   }
+  if (choice.candidate !== undefined) return { problem, ...validatedCandidate(store, problem, choice.candidate), gap: null };
   const chosen = choice.point !== undefined || choice.maxCost !== undefined || choice.maxMsPerMove !== undefined;
   if (!hasFront(problem.config)) {
     if (hasBudget(problem.config) && choice.point === undefined && chosen) return { problem, ...withinBudgetChoice(store, problem, choice), gap: null };
@@ -68,11 +71,22 @@ function validatedBest(store: Store, runId: number, choice: FrontChoice = {}): {
   return { problem, best: store.getCandidate(point.candidate)!, point, gap };
 }
 
+/** One of the run's validated candidates (and its front point, in a run with a front), or an InputError naming them. */
+function validatedCandidate(store: Store, problem: RunProblem, id: number): { best: Candidate; point: FrontPoint | null } {
+  const { run } = problem;
+  const validated = store.validatedCandidates(run.id);
+  const candidate = validated.find((c) => c.id === id);
+  if (!candidate) throw new InputError(`--candidate ${id}: not a validated candidate of run ${run.id} (those are ${validated.map((c) => c.id).sort((a, b) => a - b).join(', ')}: ${suggest(`show ${run.id}`, store.path)} lists them)`);
+  if (!hasFront(problem.config)) return { best: candidate, point: null };
+  const front = validatedFront(store, run.id, problem, runStartVerdict(store, problem)?.start.candidate ?? null);
+  return { best: candidate, point: front?.points.find((p) => p.candidate === id) ?? null };
+}
+
 /**
  * A run within a budget, exported within another: its best when that keeps within it too (by its held-out
  * games), else the strongest of its validated points that does (the finalists raced beside it and the start).
  */
-function withinBudgetChoice(store: Store, problem: RunProblem, choice: FrontChoice): { best: Candidate; point: FrontPoint } {
+function withinBudgetChoice(store: Store, problem: RunProblem, choice: ExportChoice): { best: Candidate; point: FrontPoint } {
   const { run, config, space } = problem;
   const validated = store.validatedCandidates(run.id);
   const points = frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), runStartVerdict(store, problem)?.start.candidate ?? null, space).points;
@@ -110,6 +124,8 @@ function provenance(store: Store, problem: RunProblem, best: Candidate, point: F
     ...(point ? { front: { point: point.point, costPerMove: point.costPerMove, msPerMove: point.msPerMove } } : {}),
     // Weighed against the start on the same held-out games (null: a run validated before the start was).
     overStart: overStart(runStartVerdict(store, problem)),
+    // Chosen by --candidate, not the run's best (overStart above is about that one).
+    ...(run.bestCandidate !== best.id && point === null ? { runBest: run.bestCandidate } : {}),
     start: config.space.start,
     seed: run.seed,
     configHash: run.configHash,
@@ -132,7 +148,7 @@ function overStart(v: StartVerdict | null) {
  * What `export` writes: weights, a parameter file or a network player file, whichever the run's player
  * reads (a network player file names its network by absolute path: `out` makes it relative to where it goes).
  */
-export function exportBest(store: Store, runId: number, out?: string, choice: FrontChoice = {}): Weights | PlayerParamsFile | NetworkSettings {
+export function exportBest(store: Store, runId: number, out?: string, choice: ExportChoice = {}): Weights | PlayerParamsFile | NetworkSettings {
   return exportPoint(store, runId, out, choice).file;
 }
 
@@ -141,7 +157,7 @@ export function exportBest(store: Store, runId: number, out?: string, choice: Fr
  * cutoff, which a weights file does not carry): empty for a run that tuned neither. `gap`: a budget's choice
  * that uses little of it where the front has nothing dearer within it (budgetGap), for the user to hear.
  */
-export function exportPoint(store: Store, runId: number, out?: string, choice: FrontChoice = {}): { file: Weights | PlayerParamsFile | NetworkSettings; search: { depth?: number; cprob?: number }; gap: string | null } {
+export function exportPoint(store: Store, runId: number, out?: string, choice: ExportChoice = {}): { file: Weights | PlayerParamsFile | NetworkSettings; search: { depth?: number; cprob?: number }; gap: string | null } {
   const { problem, best, point, gap } = validatedBest(store, runId, choice);
   const depth = searchDepthOf(problem.space, best.genome);
   const cprob = searchCprobOf(problem.space, best.genome);

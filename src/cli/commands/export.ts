@@ -3,7 +3,7 @@ import { nneonneoConstants } from '../../heuristic/nneonneo-format';
 import { isParamsFile } from '../../player/external/params-file';
 import { isNetworkSettings } from '../../player/network-settings';
 import type { Weights } from '../../heuristic/weights';
-import { exportPoint, type FrontChoice } from '../../tuner/export';
+import { exportPoint, type ExportChoice } from '../../tuner/export';
 import { exportedValues, fillTemplate, linesText } from '../../tuner/solver-formats';
 import { loadRunProblem } from '../../tuner/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
@@ -20,7 +20,7 @@ type Format = (typeof FORMATS)[number];
 
 export function command(): Command {
   return new Command('export')
-    .description('write the validated best of a finished run: weights (play, hint and compare read them with --weights), an external player\'s parameter file (the protocol\'s own form: --params, or a compare contender), a network player file (--player network:FILE.json, or a compare contender network:FILE.json), or nneonneo/2048-ai\'s constants block (--format nneonneo)')
+    .description('write the validated best of a finished run (or, with --candidate, another validated candidate): weights (play, hint and compare read them with --weights), an external player\'s parameter file (the protocol\'s own form: --params, or a compare contender), a network player file (--player network:FILE.json, or a compare contender network:FILE.json), or nneonneo/2048-ai\'s constants block (--format nneonneo)')
     .argument('<run>', 'run id', parseRunId)
     .addOption(dbOption())
     .option('-o, --out <file>', 'output file (default: stdout)')
@@ -28,15 +28,16 @@ export function command(): Command {
     .addOption(new Option('--format <format>', 'json (tune2048\'s own: weights, a parameter file or a network player file), nneonneo (the seven SCORE_* constants of its 2048.cpp; weights of its family only), or lines ("name value" a line, every number of the export, for any solver)').choices([...FORMATS]).default('json'))
     .option('--template <file>', 'instead of a format: this file with each {{name}} replaced by its value (names as --format lines prints them), e.g. a C header or a command line for your solver')
     .option('--json', 'one JSON object on stdout: {run, out, weights} (with --format nneonneo: {run, out, format, text})')
+    .addOption(new Option('--candidate <id>', 'a validated candidate of the run instead of its best (a finalist or the start, as `show` lists them): e.g. the race\'s winner where the second set handed back the start').argParser(parseIntegerOption('--candidate', 1)).conflicts(['point', 'maxCost', 'maxMsPerMove']))
     .addOption(new Option('--point <k>', 'a run with a front (fitness.cost): its point K, as `show` numbers them (1: the cheapest)').argParser(parseIntegerOption('--point', 1)).conflicts(['maxCost', 'maxMsPerMove']))
     .addOption(new Option('--max-cost <nodes>', 'a run with a front: its strongest validated point that searches at most this many positions a move').argParser(parseNumberOption('--max-cost', 0, Number.MAX_VALUE)).conflicts(['maxMsPerMove']))
     .addOption(new Option('--max-ms-per-move <ms>', 'a run with a front: its strongest validated point at most this many ms a move (as measured when it was validated)').argParser(parseNumberOption('--max-ms-per-move', 0, Number.MAX_VALUE)))
-    .action(async (runId: number, opts: { db: string; out?: string; format: Format; template?: string; json?: boolean; force?: boolean } & FrontChoice) => {
+    .action(async (runId: number, opts: { db: string; out?: string; format: Format; template?: string; json?: boolean; force?: boolean } & ExportChoice) => {
       if (opts.template !== undefined && opts.format !== 'json') throw new InputError('--template and --format exclude each other: the template is the format');
       const template = opts.template === undefined ? null : readTextFile(opts.template, 'template');
       if (opts.out) checkOutputPath(opts.out, { force: opts.force });
       await withStore(opts.db, 'read', (store) => {
-        const { file: best, search, gap } = exportPoint(store, runId, opts.out, { point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
+        const { file: best, search, gap } = exportPoint(store, runId, opts.out, { candidate: opts.candidate, point: opts.point, maxCost: opts.maxCost, maxMsPerMove: opts.maxMsPerMove });
         let text: string;
         if (opts.format === 'nneonneo') {
           if (isParamsFile(best)) throw new InputError(`run ${runId} tuned an external player: it exports as its parameter file (--format json), not as nneonneo's constants`);
@@ -73,8 +74,13 @@ export function command(): Command {
         // Said after the file is written (a refused export says only why): the export may be the start itself.
         // The verdict weighs the run's best; a point chosen from a front is another one.
         const chosen = opts.point !== undefined || opts.maxCost !== undefined || opts.maxMsPerMove !== undefined;
-        const verdict = chosen ? null : runStartVerdict(store, loadRunProblem(store, runId));
-        if (verdict && !verdict.clear) console.error(`tune2048: run ${runId}: ${describeStartVerdict(verdict)}`);
+        const problem = loadRunProblem(store, runId);
+        if (opts.candidate !== undefined && opts.candidate !== problem.run.bestCandidate) {
+          console.error(`tune2048: run ${runId}: candidate ${opts.candidate} is not the run's best, candidate ${problem.run.bestCandidate} (${suggest(['export', String(runId)], store.path)} writes that one)`);
+        } else {
+          const verdict = chosen ? null : runStartVerdict(store, problem);
+          if (verdict && !verdict.clear) console.error(`tune2048: run ${runId}: ${describeStartVerdict(verdict)}`);
+        }
       });
     });
 }
