@@ -31,7 +31,7 @@ export interface ExportChoice {
   maxMsPerMove?: number;
 }
 
-/** The run's validated best candidate, or the front point chosen (an InputError says what to do when there is none). */
+/** The run's validated best candidate, or the front point or the validated candidate chosen (an InputError says what to do when there is none). */
 function validatedBest(store: Store, runId: number, choice: ExportChoice = {}): { problem: RunProblem; best: Candidate; point: FrontPoint | null; gap: string | null } {
   const problem = loadRunProblem(store, runId);
   const { run } = problem;
