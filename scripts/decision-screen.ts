@@ -4,7 +4,7 @@
  * own are played and every k-th of its decisions is judged by the same network searched deeper: its regret
  * (src/tuner/decision-screen.ts). The contenders ranked by mean regret are set beside their ranks by mean score:
  * Spearman over all, within each base depth, the screen's own split-half reliability, and the significant pairs
- * of the comparison it orders the other way.
+ * of the comparison it orders the other way. Contenders of one setting (two files, one search) count once.
  *
  *   npx tsx scripts/decision-screen.ts --comparison cmp.json --network net.bin [--judge-depth 3] [--judge-cprob 0.0001]
  *       [--games 4] [--every 10] [--seed 9200000] [--json]
@@ -17,6 +17,7 @@ import type { Comparison } from '../src/compare/compare';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
 import type { NetworkPlayerSpec } from '../src/player/spec';
 import { judgeDecisions, ownGameDecisions, type SampledDecision } from '../src/player/decision-screen';
+import { canonicalJson } from '../src/util/canonical-json';
 import { readJsonFile } from '../src/util/json-file';
 import { mean, spearman } from '../src/util/stats';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
@@ -60,6 +61,11 @@ const contenders = comparison.contenders.map((c) => {
   if (id.sha256 !== network.sha256) fail(`contender "${c.label}" plays the network ${id.sha256?.slice(0, 12)}…, not ${values.network} (${network.sha256.slice(0, 12)}…): a screen on a bank of another network`);
   const spec: NetworkPlayerSpec = { kind: 'network', network, search: id.search };
   return { label: c.label, spec, mean: c.summary.meanScore, pairs: c.games.length, baseDepth: id.search.depth };
+}).filter((c, k, all) => {
+  // Two files of one setting (a run that handed back its start, say) play the same games: one setting, counted once.
+  const first = all.find((o) => canonicalJson(o.spec.search) === canonicalJson(c.spec.search))!;
+  if (first !== c) console.error(`decision-screen: ${c.label} plays the setting of ${first.label}: counted once`);
+  return first === c;
 });
 
 const judge = createNetworkPlayer({ network, search: { depth: judgeDepth, cprob: judgeCprob } });
@@ -91,7 +97,7 @@ const within = [...new Set(rows.map((r) => String(r.baseDepth)))].map((d) => {
   return { baseDepth: d, settings: group.length, spearman: group.length >= 3 ? spearman(group.map((r) => r.mean), group.map((r) => -r.meanRegret)) : null };
 });
 const reversed = comparison.pairs
-  .filter((p) => p.wilcoxon.p < 0.05)
+  .filter((p) => p.wilcoxon.p < 0.05 && rows.some((r) => r.label === p.a) && rows.some((r) => r.label === p.b))
   .map((p) => {
     const a = rows.find((r) => r.label === p.a)!;
     const b = rows.find((r) => r.label === p.b)!;

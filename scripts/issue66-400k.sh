@@ -20,6 +20,7 @@
 #             game played fresh (the 300 pairs' games were stored over many sessions, each under its own load)
 #   screen    the decision screen against the 300 pairs' means, over every network player above (the issue's
 #             part 4 on this network: Spearman ≥ 0.8 over ≥ 8 settings?), 8 own games each from seed 9,200,000
+# A model run that hands back its start also exports its race's winner (X-winner.json), compared beside it.
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
 # ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made);
 # ISSUE66_TIMING and ISSUE66_SCREEN_GAMES set the timing step's seeds (24) and the screen's own games a setting (8).
@@ -58,6 +59,14 @@ export_best() {
   local db=$1 out=$2; shift 2
   [ -f "$out" ] || "${T[@]}" export 1 --db "$db" --out "$out" "$@"
 }
+# A run that handed back its start: its race's winner as well (export --candidate), to be measured on the 300
+# pairs beside what the run handed back (the second set's verdict rests on 150 games).
+export_rival() {
+  local db=$1 out=$2 rival
+  [ -f "$out" ] && return
+  rival=$("${T[@]}" show 1 --db "$db" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s).start;if(v&&v.best.candidate===v.start.candidate&&v.rival)console.log(v.rival.candidate)})')
+  [ -z "$rival" ] || "${T[@]}" export 1 --db "$db" --candidate "$rival" --out "$out"
+}
 # A config of the repository with some fields changed (node: JSON in, JSON out), written to DIR.
 variant() {
   local from=$1 to=$2 edit=$3
@@ -68,6 +77,7 @@ players() {
   local list=(network:$NET@d2 network:rule400000.json@d1 network:d2r2-400000.json@d2 nneonneo@d3)
   for f in screened.json model.json plain.json 3ply.json 3ply-screened.json 1ms.json front.json front16.json; do
     [ -f "$f" ] && list+=("network:$f")
+    [ -f "${f%.json}-winner.json" ] && list+=("network:${f%.json}-winner.json")
   done
   echo "${list[@]}"
 }
@@ -87,16 +97,16 @@ for step in "${steps[@]}"; do
       [ -f d2r2-400000.json ] || "${T[@]}" learn player-file "$NET" -o d2r2-400000.json --deeper-at-empty 2 --shallower-at-empty 10 --cprob 0.0076
       ;;
     baseline) compare ;;
-    screened) tune screened.sqlite budget-network-screened; export_best screened.sqlite screened.json; compare ;;
-    model) tune model.sqlite budget-network; export_best model.sqlite model.json; compare ;;
+    screened) tune screened.sqlite budget-network-screened; export_best screened.sqlite screened.json; export_rival screened.sqlite screened-winner.json; compare ;;
+    model) tune model.sqlite budget-network; export_best model.sqlite model.json; export_rival model.sqlite model-winner.json; compare ;;
     plain)
       [ -f plain-config.json ] || variant budget-network plain-config.json 'c.name="budget-network-plain"; c.validation={finalists:3,games:150}'
       tune plain.sqlite plain-config.json --fitness-from model.sqlite; export_best plain.sqlite plain.json; compare ;;
     3ply)
-      tune 3ply.sqlite budget-network-3ply; export_best 3ply.sqlite 3ply.json
+      tune 3ply.sqlite budget-network-3ply; export_best 3ply.sqlite 3ply.json; export_rival 3ply.sqlite 3ply-winner.json
       [ -f 3ply-screened-config.json ] || variant budget-network-3ply 3ply-screened-config.json 'c.name="budget-network-3ply-screened"; c.fitness.budget=600; c.fitness.screen={depth:3,every:20}; c.space.params.depth.max=2'
-      tune 3ply-screened.sqlite 3ply-screened-config.json; export_best 3ply-screened.sqlite 3ply-screened.json; compare ;;
-    1ms) tune 1ms.sqlite budget-network-1ms; export_best 1ms.sqlite 1ms.json; compare ;;
+      tune 3ply-screened.sqlite 3ply-screened-config.json; export_best 3ply-screened.sqlite 3ply-screened.json; export_rival 3ply-screened.sqlite 3ply-screened-winner.json; compare ;;
+    1ms) tune 1ms.sqlite budget-network-1ms; export_best 1ms.sqlite 1ms.json; export_rival 1ms.sqlite 1ms-winner.json; compare ;;
     front)
       tune front.sqlite front-network-deep; export_best front.sqlite front.json --max-cost 1500
       [ -f front16-config.json ] || variant front-network-deep front16-config.json 'c.name="front-network-deep-16"; c.fitness.games=16'
