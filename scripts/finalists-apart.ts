@@ -9,7 +9,7 @@
 import { installProcessGuards } from '../src/cli/process';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
-import { evaluatedOf } from '../src/tuner/tuner';
+import { evaluatedOf, generationState } from '../src/tuner/tuner';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 function flag(name: string, fallback: string): string {
@@ -32,7 +32,7 @@ try {
   if (!optimizer.finalists) throw new Error(`run ${runId} in ${path} is not a model run (optimizer ${config.optimizer.kind}): its finalists are its last generation's best`);
   const generations = store.listGenerations(runId).filter((g) => g.status === 'done');
   if (generations.length === 0) throw new Error(`run ${runId} in ${path} has no finished generation`);
-  const history = generations.flatMap((g) => evaluatedOf(config, { generation: g, candidates: store.getCandidates(runId, g.idx), games: store.generationGames(runId, g.idx, 'fitness') }));
+  const history = generations.flatMap((g) => evaluatedOf(config, generationState(store, runId, g)));
   const paramsOf = new Map(history.map((c) => [JSON.stringify(c.genome), store.getCandidate(c.id)!.params]));
   const last = generations[generations.length - 1].state;
   const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)));

@@ -205,7 +205,7 @@ export class Tuner {
 
   /** A generation with its candidates and their fitness games, in one read of the games. */
   private readGeneration(g: number, generation = this.store.getGeneration(this.runId, g)!): GenerationState {
-    return { generation, candidates: this.store.getCandidates(this.runId, g), games: this.store.generationGames(this.runId, g, 'fitness') };
+    return generationState(this.store, this.runId, generation);
   }
 
   /** Generation g from the optimizer, or null when it would pass the budget (a ceiling: generation 0 always plays). */
@@ -430,6 +430,11 @@ export class Tuner {
   private checkStop(): void {
     if (this.stopping) throw new StopRequestedError();
   }
+}
+
+/** A stored generation with its candidates and their fitness games. */
+export function generationState(store: Store, runId: number, generation: Generation): GenerationState {
+  return { generation, candidates: store.getCandidates(runId, generation.idx), games: store.generationGames(runId, generation.idx, 'fitness') };
 }
 
 /** A generation's candidates with their fitness games' objective values, as optimizers see them. */

@@ -74,11 +74,11 @@ export function command(): Command {
         // Said after the file is written (a refused export says only why): the export may be the start itself.
         // The verdict weighs the run's best; a point chosen from a front is another one.
         const chosen = opts.point !== undefined || opts.maxCost !== undefined || opts.maxMsPerMove !== undefined;
-        const problem = loadRunProblem(store, runId);
-        if (opts.candidate !== undefined && opts.candidate !== problem.run.bestCandidate) {
-          console.error(`tune2048: run ${runId}: candidate ${opts.candidate} is not the run's best, candidate ${problem.run.bestCandidate} (${suggest(['export', String(runId)], store.path)} writes that one)`);
+        const { bestCandidate } = store.requireRun(runId);
+        if (opts.candidate !== undefined && opts.candidate !== bestCandidate) {
+          console.error(`tune2048: run ${runId}: candidate ${opts.candidate} is not the run's best, candidate ${bestCandidate} (${suggest(['export', String(runId)], store.path)} writes that one)`);
         } else {
-          const verdict = chosen ? null : runStartVerdict(store, problem);
+          const verdict = chosen ? null : runStartVerdict(store, loadRunProblem(store, runId));
           if (verdict && !verdict.clear) console.error(`tune2048: run ${runId}: ${describeStartVerdict(verdict)}`);
         }
       });
