@@ -21,7 +21,6 @@ import { parseConfig, type RunConfig } from '../src/tuner/config';
 import { strongestWithin, validatedFront } from '../src/tuner/front';
 import { createRun, loadRunProblem } from '../src/tuner/run-problem';
 import { weightSpace } from '../src/tuner/space';
-import { runStartVerdict } from '../src/tuner/start-verdict';
 import { Tuner } from '../src/tuner/tuner';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
@@ -58,7 +57,7 @@ function config(kind: string, seed: number, budget: number): RunConfig {
 function handedBack(store: Store, id: number): number {
   const problem = loadRunProblem(store, id);
   if (problem.config.optimizer.kind !== 'nsga2') return problem.run.bestCandidate!;
-  const front = validatedFront(store, id, problem, runStartVerdict(store, problem)?.start.candidate ?? null)!;
+  const front = validatedFront(store, id, problem)!;
   return strongestWithin(front.points, { maxCost: MAX_COST })?.candidate ?? -1;
 }
 

@@ -60,7 +60,7 @@ function trueShare(db: string, id: number): { share: number; points: number } {
   const store = Store.open(db, { readonly: true });
   try {
     const problem = loadRunProblem(store, id);
-    const front = validatedFront(store, id, problem, runStartVerdict(store, problem)?.start.candidate ?? null)!;
+    const front = validatedFront(store, id, problem)!;
     const space = weightSpace(problem.space);
     const l = problem.config.fitness.synthetic as SyntheticLandscape;
     const points = front.points.map((p) => {
@@ -112,7 +112,10 @@ describe('a budget of cost per move (fitness.maxCost)', () => {
       const start = runStartVerdict(store, problem)!.start.candidate;
       const cost = (games: { moves: number; nodes?: number | null }[]) => games.reduce((a, g) => a + (g.nodes ?? 0), 0) / games.reduce((a, g) => a + g.moves, 0);
       const validated = store.validatedCandidates(id).filter((c) => c.id !== start).map((c) => cost(store.getGames(c.id, 'fitness')));
-      const front = validatedFront(store, id, problem, start)!.points.filter((p) => !p.start).map((p) => p.costPerMove);
+      const points = validatedFront(store, id, problem)!.points;
+      // The front finds the start itself: the point the verdict names, and no other.
+      for (const p of points) expect(p.start).toBe(p.candidate === start);
+      const front = points.filter((p) => !p.start).map((p) => p.costPerMove);
       return { validated, front, db, id };
     } finally {
       store.close();
@@ -180,7 +183,7 @@ describe('the validated front and export by budget (a stored run built by hand)'
     const { db, ids } = handBuiltRun();
     const store = Store.open(db, { readonly: true });
     try {
-      const front = validatedFront(store, 1, loadRunProblem(store, 1), null)!;
+      const front = validatedFront(store, 1, loadRunProblem(store, 1))!;
       expect(front.points.map((p) => [p.point, p.candidate, p.costPerMove])).toEqual([[1, ids[0], 10], [2, ids[1], 100], [3, ids[3], 1000]]);
       expect(front.dominated).toBe(1);
       expect(front.points[1].msPerMove).toBeCloseTo(0.1, 12);

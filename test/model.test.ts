@@ -18,7 +18,6 @@ import { loadRunProblem } from '../src/tuner/run-problem';
 import { weightSpace } from '../src/tuner/space';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
 import { strongestWithin, validatedFront } from '../src/tuner/front';
-import { runStartVerdict } from '../src/tuner/start-verdict';
 import { confirmationSeeds, validationSeeds } from '../src/tuner/seeds';
 import { runCli } from './helpers/cli';
 import { all, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
@@ -271,7 +270,7 @@ function trueMeanWithin(db: string, id: number): number {
     const problem = loadRunProblem(store, id);
     let candidate = problem.run.bestCandidate!;
     if (problem.config.optimizer.kind === 'nsga2') {
-      const front = validatedFront(store, id, problem, runStartVerdict(store, problem)?.start.candidate ?? null)!;
+      const front = validatedFront(store, id, problem)!;
       const point = strongestWithin(front.points, { maxCost: MAX_COST });
       if (!point) return 0;
       candidate = point.candidate;

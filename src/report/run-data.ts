@@ -128,7 +128,7 @@ function otherFronts(store: Store, runId: number, config: RunConfig): RunDetail[
     try {
       const other = loadRunProblem(store, r.id);
       if (other.config.fitness.objective !== config.fitness.objective) return [];
-      const points = validatedFront(store, r.id, other, null)?.points;
+      const points = validatedFront(store, r.id, other)?.points;
       return points?.length ? [{ run: r.id, name: r.name, player: playerName(other.config, other.space), points }] : [];
     } catch {
       return []; // a run this version cannot read says so on its own page, not on this one's chart
@@ -155,7 +155,7 @@ export function runDetail(store: Store, runId: number): RunDetail {
   const lastBest = done.length ? bestByFitness(store.getCandidates(runId, done[done.length - 1].idx)) : undefined;
   const bestRow = validatedId !== null ? store.getCandidate(validatedId) : lastBest;
   const bestParams = bestRow?.params ?? {};
-  const front = validatedFront(store, runId, problem, verdict?.start.candidate ?? null)?.points ?? null;
+  const front = validatedFront(store, runId, problem)?.points ?? null;
   const finalists = store.validatedCandidates(runId).map(({ id, generation, origin, fitness, validation, prediction, confirmation }) => ({
     id,
     generation,

@@ -15,7 +15,7 @@ import { canonicalJson } from '../util/canonical-json';
 import { buildInfo } from '../util/build-info';
 import { InputError } from '../util/errors';
 import { fitnessPlayer } from './fitness';
-import { budgetGap, frontOf, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
+import { budgetGap, frontOfValidated, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
 import { hasBudget } from './budget';
 import { ExternalSpace } from './external-space';
 import { loadRunProblem, searchAt, type RunProblem } from './run-problem';
@@ -48,7 +48,7 @@ function validatedBest(store: Store, runId: number, choice: ExportChoice = {}): 
     if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one${hasBudget(problem.config) ? '; this one kept within a budget: --max-cost or --max-ms-per-move choose among its validated points' : ''}): export its best without --point, --max-cost or --max-ms-per-move`);
     return { problem, best: store.getCandidate(run.bestCandidate)!, point: null, gap: null };
   }
-  const front = frontWithStart(store, problem);
+  const front = validatedFront(store, problem.run.id, problem);
   if (!front || front.points.length === 0) throw new InputError(`run ${runId} has no validated front (it was validated by an older version of tune2048, before fronts were): export its best without --point, --max-cost or --max-ms-per-move`);
   const { points } = front;
   let point: FrontPoint;
@@ -71,11 +71,6 @@ function validatedBest(store: Store, runId: number, choice: ExportChoice = {}): 
   return { problem, best: store.getCandidate(point.candidate)!, point, gap };
 }
 
-/** A two-objective run's validated front, its start marked as the run's verdict names it. */
-function frontWithStart(store: Store, problem: RunProblem) {
-  return validatedFront(store, problem.run.id, problem, runStartVerdict(store, problem)?.start.candidate ?? null);
-}
-
 /** One of the run's validated candidates (and its front point, in a run with a front), or an InputError naming them. */
 function validatedCandidate(store: Store, problem: RunProblem, id: number): { best: Candidate; point: FrontPoint | null } {
   const { run } = problem;
@@ -83,7 +78,7 @@ function validatedCandidate(store: Store, problem: RunProblem, id: number): { be
   const candidate = validated.find((c) => c.id === id);
   if (!candidate) throw new InputError(`--candidate ${id}: not a validated candidate of run ${run.id} (those are ${validated.map((c) => c.id).sort((a, b) => a - b).join(', ')}: ${suggest(`show ${run.id}`, store.path)} lists them)`);
   if (!hasFront(problem.config)) return { best: candidate, point: null };
-  const front = frontWithStart(store, problem);
+  const front = validatedFront(store, problem.run.id, problem);
   return { best: candidate, point: front?.points.find((p) => p.candidate === id) ?? null };
 }
 
@@ -92,9 +87,8 @@ function validatedCandidate(store: Store, problem: RunProblem, id: number): { be
  * games), else the strongest of its validated points that does (the finalists raced beside it and the start).
  */
 function withinBudgetChoice(store: Store, problem: RunProblem, choice: ExportChoice): { best: Candidate; point: FrontPoint } {
-  const { run, config, space } = problem;
-  const validated = store.validatedCandidates(run.id);
-  const points = frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), runStartVerdict(store, problem)?.start.candidate ?? null, space).points;
+  const { run, config } = problem;
+  const points = frontOfValidated(store, run.id, problem)?.points ?? [];
   const best = points.find((p) => p.candidate === run.bestCandidate);
   const within = best && strongestWithin([best], choice) ? best : strongestWithin(points, choice);
   if (!within) {

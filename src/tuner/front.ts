@@ -16,6 +16,7 @@ import { summarizeGames } from '../compare/summary';
 import { fitnessHalfWidth95, objectiveValue } from './fitness';
 import { selectSurvivors } from './nsga2';
 import { nonDominatedSort } from './pareto';
+import { findStart } from './start-verdict';
 
 /** True for a run that tunes strength against cost per move: a front (NSGA-II, or random search as its baseline). */
 export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
@@ -123,14 +124,23 @@ export interface ValidatedFront {
 }
 
 /**
- * The run's validated front from its stored games, cheapest first; null for a run without one (one objective,
- * or not validated yet).
+ * The run's validated front from its stored games, cheapest first, its start marked; null for a run without
+ * one (one objective, or not validated yet).
  */
-export function validatedFront(store: Store, runId: number, { config, space }: { config: RunConfig; space: BoundedSpace }, startCandidate: number | null): ValidatedFront | null {
-  if (!hasFront(config)) return null;
+export function validatedFront(store: Store, runId: number, problem: { config: RunConfig; space: BoundedSpace }): ValidatedFront | null {
+  return hasFront(problem.config) ? frontOfValidated(store, runId, problem) : null;
+}
+
+/**
+ * The front of every validated candidate of a run, whatever its objectives (export within a budget reads a
+ * one-objective run's so), its start marked: the validated candidate with the start's parameters (validation
+ * plays the start beside the finalists). Null before validation.
+ */
+export function frontOfValidated(store: Store, runId: number, { config, space }: { config: RunConfig; space: BoundedSpace }): ValidatedFront | null {
   const validated = store.validatedCandidates(runId);
   if (validated.length === 0) return null;
-  return frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), startCandidate, space);
+  const start = findStart(validated, space.params(space.startGenome()))?.id ?? null;
+  return frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), start, space);
 }
 
 /** The validated front of candidates with their held-out games (validatedFront reads them; the tuner has them). */

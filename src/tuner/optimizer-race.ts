@@ -298,7 +298,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
 function raceFront(store: Store, runId: number): RaceFront {
   const problem = loadRunProblem(store, runId);
   const { config, space } = problem;
-  const front = validatedFront(store, runId, problem, null)?.points ?? [];
+  const front = validatedFront(store, runId, problem)?.points ?? [];
   const landscape = config.fitness.synthetic;
   return {
     points: front.map((p) => {

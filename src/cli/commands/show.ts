@@ -47,7 +47,7 @@ export function command(): Command {
           return { generation: idx, status: g.status, ...figures, ...(g.status === 'done' ? generationNoise(store, runId, idx, config.fitness) : { bestHalfWidth: null, signalShare: null }), stepSize: step };
         });
         const best = run.bestCandidate ? store.getCandidate(run.bestCandidate) : undefined;
-        const front = validatedFront(store, runId, problem, verdict?.start.candidate ?? null);
+        const front = validatedFront(store, runId, problem);
         const { status, processGone } = statusOf(run);
         const validation = validationProgress(store, problem);
         // A run whose model chose its finalists, or raced them, or confirmed its winner: each finalist's figures.
