@@ -5,6 +5,7 @@ import { bootstrapMeanCI95, erfc, meanWithCI95, normalTwoSidedP, wilcoxonSignedR
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { summarizePlayed } from '../src/compare/compare';
 import { ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
 import { peek, SMOKE, tempDb, writeConfig } from './helpers/runs';
 
@@ -46,6 +47,22 @@ describe('statistics', () => {
     expect(Math.abs(boot.low - ci.low)).toBeLessThan(1);
     expect(Math.abs(boot.high - ci.high)).toBeLessThan(1);
     expect(bootstrapMeanCI95(xs, seedrandom.alea('b'))).toEqual(boot); // seeded
+  });
+
+  it("a pair's interval is its own: the same whatever else is compared beside it, mirrored when its two are swapped", () => {
+    const rng = seedrandom.alea('pairs');
+    const games = () => Array.from({ length: 60 }, (_, k) => ({ seed: 100 + k, score: Math.round(rng() * 100_000), maxTile: 2048, moves: 1000, ms: 100 }));
+    const [a, b, c] = [games(), games(), games()];
+    const pair = (labels: string[], played: (typeof a)[], x: string, y: string) => summarizePlayed(labels.map((label) => ({ label })), played, 7).pairs.find((p) => p.a === x && p.b === y)!;
+    const alone = pair(['A', 'B'], [a, b], 'A', 'B');
+    expect(alone.ciMethod).toBe('bootstrap');
+    expect(pair(['C', 'A', 'B'], [c, a, b], 'A', 'B').ci95).toEqual(alone.ci95);
+    const swapped = pair(['B', 'A'], [b, a], 'B', 'A');
+    expect(swapped.ci95.low).toBeCloseTo(-alone.ci95.high, 9);
+    expect(swapped.ci95.high).toBeCloseTo(-alone.ci95.low, 9);
+    // Another pair of the same run draws its own resamples.
+    const other = pair(['A', 'C'], [a, c], 'A', 'C');
+    expect(other.ci95.high - other.ci95.low).not.toBeCloseTo(alone.ci95.high - alone.ci95.low, 6);
   });
 });
 

@@ -199,6 +199,14 @@ export interface Comparison {
 
 const bySeed = (games: readonly PlayedGame[]) => new Map(games.map((g) => [g.seed, g.score]));
 
+/**
+ * The bootstrap's random numbers for one pair, from its two labels in a fixed order: a pair's interval is the
+ * same whatever else was compared beside it, and mirrored when its two are given the other way round.
+ */
+function pairRandom(seed: number, a: string, b: string): () => number {
+  return seedrandom.alea(`compare:${seed}:${JSON.stringify([a, b].sort())}`);
+}
+
 /** Per contender summaries and, per pair, the paired difference with its 95 % interval and Wilcoxon test (and Holm's adjustment over the pairs). */
 export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[], played: Remembered[][], seed: number): { results: ContenderResult[]; pairs: PairResult[] } {
   const results: ContenderResult[] = contenders.map((c, k) => {
@@ -219,7 +227,7 @@ export function summarizePlayed(contenders: readonly Pick<Contender, 'label'>[],
         a: results[i].label,
         b: results[j].label,
         meanDiff,
-        ci95: few ? { low: t.low, high: t.high } : bootstrapMeanCI95(diffs, seedrandom.alea(`compare:${seed}:${i}:${j}`)),
+        ci95: few ? { low: t.low, high: t.high } : bootstrapMeanCI95(diffs, pairRandom(seed, results[i].label, results[j].label)),
         ciMethod: few ? 't' : 'bootstrap',
         relative: results[i].summary.meanScore / results[j].summary.meanScore - 1,
         wilcoxon: wilcoxonSignedRank(diffs),
