@@ -9,7 +9,7 @@
 import type { Store } from '../store/store';
 import { meanWithCI95, normalQuantile, stdev } from '../util/stats';
 import type { RunConfig } from './config';
-import type { RunProblem } from './run-problem';
+import type { BoundedSpace } from './space';
 import { gameObjective, type ScoredGame } from './fitness';
 
 /** The candidate among these with the start's parameters (a first generation always holds one). */
@@ -89,7 +89,7 @@ export function startVerdict(store: Store, runId: number, config: RunConfig, sta
 }
 
 /** The verdict of a loaded run (show, the report, export). */
-export function runStartVerdict(store: Store, problem: Pick<RunProblem, 'run' | 'config' | 'space'>): StartVerdict | null {
+export function runStartVerdict(store: Store, problem: { run: { id: number }; config: RunConfig; space: Pick<BoundedSpace, 'params' | 'startGenome'> }): StartVerdict | null {
   return startVerdict(store, problem.run.id, problem.config, problem.space.params(problem.space.startGenome()));
 }
 
