@@ -7,15 +7,8 @@
  *   npx tsx scripts/finalists-apart.ts model.sqlite [--run 1] [--count 3] [--ceilings 1,0.95,0.9,0.8]
  */
 import { installProcessGuards } from '../src/cli/process';
-import { Store } from '../src/store/store';
-import { loadRunProblem } from '../src/tuner/run-problem';
-import { evaluatedOf, generationState } from '../src/tuner/tuner';
+import { flag, round, withModelRun } from './model-run';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
 
 const path = process.argv[2];
 const runId = Number(flag('--run', '1'));
@@ -25,27 +18,11 @@ if (!path || path.startsWith('--') || !(count >= 1) || ceilings.some((c) => !(c 
   console.error('usage: npx tsx scripts/finalists-apart.ts DB [--run N] [--count K] [--ceilings C,C,… (each in (0, 1])]');
   process.exit(2);
 }
-const store = Store.open(path, { readonly: true });
-try {
-  const problem = loadRunProblem(store, runId);
-  const { optimizer, config } = problem;
-  if (!optimizer.finalists) throw new Error(`run ${runId} in ${path} is not a model run (optimizer ${config.optimizer.kind}): its finalists are its last generation's best`);
-  const generations = store.listGenerations(runId).filter((g) => g.status === 'done');
-  if (generations.length === 0) throw new Error(`run ${runId} in ${path} has no finished generation`);
-  const history = generations.flatMap((g) => evaluatedOf(config, generationState(store, runId, g)));
-  const paramsOf = new Map(history.map((c) => [JSON.stringify(c.genome), store.getCandidate(c.id)!.params]));
-  const last = generations[generations.length - 1].state;
-  const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)));
+withModelRun(path, runId, ({ problem, history, lastState, describe }) => {
   for (const ceiling of ceilings) {
     console.log(`maxCorrelation ${ceiling}:`);
-    for (const f of optimizer.finalists(history, last, count, ceiling)) {
-      const params = Object.entries(paramsOf.get(JSON.stringify(f.genome)) ?? {}).map(([k, v]) => `${k} ${round(v as number)}`).join(', ');
-      console.log(`  ${params}: predicted ${round(f.prediction.mean)} ± ${round(1.96 * f.prediction.sd)} (${f.prediction.games} games there)`);
+    for (const f of problem.optimizer.finalists!(history, lastState, count, ceiling)) {
+      console.log(`  ${describe(f.genome)}: predicted ${round(f.prediction.mean)} ± ${round(1.96 * f.prediction.sd)} (${f.prediction.games} games there)`);
     }
   }
-} catch (e) {
-  console.error(e instanceof Error ? e.message : String(e));
-  process.exitCode = 1;
-} finally {
-  store.close();
-}
+});
