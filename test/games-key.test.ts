@@ -1,6 +1,6 @@
 /**
  * gamesKey (src/player/spec.ts) and searchAsPlayed (network-settings.ts): a network search's cutoff that never
- * prunes and a depth-rule side that changes no depth are left out of what names a player's games. Proven on
+ * prunes, a depth-rule side that changes no depth and stage weights all 1 are left out of what names a player's games. Proven on
  * the real search: every pair of settings with one key gives the same values and counts the same positions on
  * every board, and the cutoff's bound is tight (just above it, a board where it prunes).
  */
@@ -49,7 +49,8 @@ describe('gamesKey', () => {
       const deeper = pick([undefined, 0, 2, 5]);
       const shallower = pick([undefined, 6, 10, 16]);
       const rule: DepthRule = { ...(deeper !== undefined ? { deeperAtEmpty: deeper } : {}), ...(shallower !== undefined ? { shallowerAtEmpty: shallower } : {}) };
-      settings.push({ depth: pick([0, 1, 1, 2]), cprob: pick(cprobs), ...(Object.keys(rule).length ? { depthRule: rule } : {}) });
+      const weights = pick([undefined, undefined, [1], [1.5]]);
+      settings.push({ depth: pick([0, 1, 1, 2]), cprob: pick(cprobs), ...(Object.keys(rule).length ? { depthRule: rule } : {}), ...(weights ? { stageWeights: weights } : {}) });
     }
     // Boards of every fullness, so every rule side that can act does.
     const boards = [...randomBoards('games-key-full', 12, 0.15, 9), ...randomBoards('games-key-open', 12, 0.75, 6)];
@@ -78,5 +79,15 @@ describe('gamesKey', () => {
     expect(searchAsPlayed({ depth: 0, cprob: 0.01, depthRule: { shallowerAtEmpty: 3 } })).toEqual({ depth: 0, cprob: 0 });
     // A time per move or "auto": as given.
     expect(searchAsPlayed({ depth: 2, cprob: 0.001, msPerMove: 1 })).toEqual({ depth: 2, cprob: 0.001, msPerMove: 1 });
+  });
+
+  it('stage weights all 1 are the network itself (one key with none); any other weight is kept, and plays otherwise', () => {
+    const key = (stageWeights?: number[]) => gamesKey({ kind: 'network', network, search: { depth: 1, cprob: 0, ...(stageWeights ? { stageWeights } : {}) } });
+    expect(key([1])).toBe(key());
+    expect(key([1.5])).not.toBe(key());
+    expect(searchAsPlayed({ depth: 2, cprob: 0.001, msPerMove: 1, stageWeights: [1, 1] })).toEqual({ depth: 2, cprob: 0.001, msPerMove: 1 });
+    const boards = randomBoards('games-key-weights', 6, 0.5, 8);
+    expect(behaviour({ depth: 1, cprob: 0, stageWeights: [1] }, boards)).toEqual(behaviour({ depth: 1, cprob: 0 }, boards));
+    expect(behaviour({ depth: 1, cprob: 0, stageWeights: [1.5] }, boards).values).not.toEqual(behaviour({ depth: 1, cprob: 0 }, boards).values);
   });
 });

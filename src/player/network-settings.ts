@@ -59,12 +59,15 @@ export function ruledDepth(depth: number, empty: number, rule: DepthRule | undef
 export const LEAST_SECOND_LAYER_PROBABILITY = 0.1 / 15;
 
 /**
- * A fixed-depth search as it plays: a depth-rule side that can change no depth left out (deeper at the deepest
+ * A search as it plays: stage weights that are all 1 left out (the network's own values: the player skips
+ * them); and at a fixed depth, a depth-rule side that can change no depth left out (deeper at the deepest
  * depth, shallower at depth 0), and a cutoff that can prune nothing set to 0. Two searches with the same result
  * play the same moves and count the same positions on every board, so a tuner plays one of them only (two
- * cutoffs that never bind are one player). A time per move (its depth varies) or an "auto" depth: as given.
+ * cutoffs that never bind are one player). A time per move (its depth varies) or an "auto" depth: otherwise as given.
  */
-export function searchAsPlayed<S extends { depth: number | 'auto'; cprob: number; msPerMove?: number; depthRule?: DepthRule }>(search: S): S {
+export function searchAsPlayed<S extends { depth: number | 'auto'; cprob: number; msPerMove?: number; depthRule?: DepthRule; stageWeights?: number[] }>(given: S): S {
+  const { stageWeights: weights, ...unweighted } = given;
+  const search = (weights?.some((w) => w !== 1) ? given : unweighted) as S;
   const { depth, depthRule } = search;
   if (depth === 'auto' || search.msPerMove !== undefined) return search;
   const deeper = depthRule?.deeperAtEmpty !== undefined && depth < MAX_DEPTH ? depthRule.deeperAtEmpty : undefined;

@@ -188,7 +188,7 @@ export function playerKey(spec: PlayerSpec): string {
 
 /**
  * What a player's games are a function of, with settings that change no move left out (a network search's
- * cutoff that never prunes, a depth-rule side that changes no depth: searchAsPlayed): two specs with one
+ * cutoff that never prunes, a depth-rule side that changes no depth, stage weights all 1: searchAsPlayed): two specs with one
  * gamesKey play the same games. The tuner plays such twins once and validates them once; records keep
  * playerKey (what was asked for), so stored games stay found by what named them.
  */
