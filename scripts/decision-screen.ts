@@ -15,9 +15,8 @@ import { installProcessGuards } from '../src/cli/process';
 import { parseArgs } from 'node:util';
 import type { Comparison } from '../src/compare/compare';
 import { createNetworkPlayer, fileSha256 } from '../src/player/network-player';
-import type { NetworkPlayerSpec } from '../src/player/spec';
+import { gamesKey, type NetworkPlayerSpec } from '../src/player/spec';
 import { judgeDecisions, ownGameDecisions, type SampledDecision } from '../src/player/decision-screen';
-import { canonicalJson } from '../src/util/canonical-json';
 import { readJsonFile } from '../src/util/json-file';
 import { mean, spearman } from '../src/util/stats';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
@@ -62,8 +61,8 @@ const contenders = comparison.contenders.map((c) => {
   const spec: NetworkPlayerSpec = { kind: 'network', network, search: id.search };
   return { label: c.label, spec, mean: c.summary.meanScore, pairs: c.games.length, baseDepth: id.search.depth };
 }).filter((c, k, all) => {
-  // Two files of one setting (a run that handed back its start, say) play the same games: one setting, counted once.
-  const first = all.find((o) => canonicalJson(o.spec.search) === canonicalJson(c.spec.search))!;
+  // Two files of one setting (a run that handed back its start, say; or stage weights all 1 beside none) play the same games: one setting, counted once.
+  const first = all.find((o) => gamesKey(o.spec) === gamesKey(c.spec))!;
   if (first !== c) console.error(`decision-screen: ${c.label} plays the setting of ${first.label}: counted once`);
   return first === c;
 });
