@@ -20,6 +20,9 @@
 #             game played fresh (the 300 pairs' games were stored over many sessions, each under its own load)
 #   screen    the decision screen against the 300 pairs' means, over every network player above (the issue's
 #             part 4 on this network: Spearman ≥ 0.8 over ≥ 8 settings?), 8 own games each from seed 9,200,000
+#   d2cost    the goal at plain depth 2's cost decided on 1,000 new pairs (9,500,000+): depth 3 at cprob 0.1, the
+#             best measured within 465 positions on the 300 pairs (chosen there, so judged on other seeds), against
+#             plain depth 2; 1,000 pairs tell +5 % at p < 0.05 where 300 cannot (the difference's sd is ~225,000)
 # A model run that hands back its start also exports its race's winner (X-winner.json), compared beside it.
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
 # ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made);
@@ -27,11 +30,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=(node "$here/dist/cli/main.js")
-[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms|timing|screen …]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash scripts/issue66-400k.sh DIR [network|baseline|screened|model|plain|3ply|front|1ms|timing|screen|d2cost …]" >&2; exit 2; }
 dir=$1; shift
 [ -f "$dir/restarts.sqlite" ] || { echo "issue66-400k: $dir/restarts.sqlite not found (the learning run: tune2048 learn start -c learn-ntuple-restarts --db $dir/restarts.sqlite)" >&2; exit 2; }
 dir=$(cd "$dir" && pwd); cd "$dir"
-ALL=(network baseline screened model plain 3ply front 1ms timing screen)
+ALL=(network baseline screened model plain 3ply front 1ms timing screen d2cost)
 steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=("${ALL[@]}")
 for step in "${steps[@]}"; do
   [[ " ${ALL[*]} " == *" $step "* ]] || { echo "issue66-400k: unknown step \"$step\" (${ALL[*]})" >&2; exit 2; }
@@ -122,6 +125,11 @@ for step in "${steps[@]}"; do
         "${T[@]}" compare $(players | tr ' ' '\n' | grep '^network:' | tr '\n' ' ') "${SEEDS[@]}" --workers 2 --db cmp400000.sqlite --json > screen-cmp.json
         (cd "$here" && npx tsx scripts/decision-screen.ts --comparison "$dir/screen-cmp.json" --network "$dir/$NET" --games "${ISSUE66_SCREEN_GAMES:-8}" --every 20) > screen.txt.part
         mv screen.txt.part screen.txt
+      fi ;;
+    d2cost)
+      if [ ! -f d2cost.txt ]; then
+        "${T[@]}" compare network:$NET@d2 network:$NET@d3@c0.1 -n 1000 -s 9500000 --workers 2 --db d2cost.sqlite --csv d2cost.csv > d2cost.txt.part
+        mv d2cost.txt.part d2cost.txt
       fi ;;
   esac
   echo "== $step done in $(( ($(date +%s) - started) / 60 )) min" >&2
