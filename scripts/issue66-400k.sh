@@ -22,7 +22,7 @@
 #             part 4 on this network: Spearman ≥ 0.8 over ≥ 8 settings?), 8 own games each from seed 9,200,000
 #   d2cost    the goal at plain depth 2's cost decided on 1,000 new pairs (9,500,000+): depth 3 at cprob 0.1, the
 #             best measured within 465 positions on the 300 pairs (chosen there, so judged on other seeds), against
-#             plain depth 2; 1,000 pairs tell +5 % at p < 0.05 where 300 cannot (the difference's sd is ~225,000)
+#             plain depth 2; 1,000 pairs tell +5 % at p < 0.05 where 300 cannot (the difference's sd is ~228,000)
 # A model run that hands back its start also exports its race's winner (X-winner.json), compared beside it.
 # Each step prints its wall time; `tune2048 show 1 --db DIR/<step>.sqlite` tells a run's games and finalists.
 # ISSUE66_PAIRS=2 runs the compares on 2 pairs: a smoke run (`baseline` took 4 min so, with the player files made);
