@@ -20,7 +20,7 @@ import { countEmpty } from '../engine/board';
 import { MAX_DEPTH } from './limits';
 import { searchWithin, type Clock } from './move-budget';
 import { downgraded } from './downgrade';
-import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, type DepthRule } from './network-settings';
+import { leafHeuristic, loadNetworkSettings, ruledDepth, stageWeightsProblem, stageWeightsThatAct, type DepthRule } from './network-settings';
 import { buildStagedTables, loadableTables, type LoadableTables } from '../heuristic/tables';
 import { heuristicFields, type Weights } from '../heuristic/weights';
 import { canonicalJson } from '../util/canonical-json';
@@ -128,9 +128,7 @@ export function createNetworkPlayer(spec: Pick<NetworkPlayerSpec, 'network' | 's
     const problem = stageWeightsProblem(spec.search.stageWeights, machineNow().shape.stages.length);
     if (problem) throw new InputError(`network "${spec.network.file}": ${problem}`);
   }
-  // A weight of 1 on every stage is training's values (1 × v is v to the bit), but weighted leaves go around the
-  // leaf cache: a tuned file that carries [1, 1, 1, 1] searched ~1.5× the time a position. Played unweighted.
-  const stageWeights = spec.search.stageWeights?.some((w) => w !== 1) ? spec.search.stageWeights : undefined;
+  const stageWeights = stageWeightsThatAct(spec.search.stageWeights);
   // The heuristic's tables, built once per stage; a machine holds one stage's, rewritten only when another stage or player's are asked for.
   const heuristic = spec.heuristic ? leafTables(leafHeuristic(spec.heuristic, 'the heuristic on a network')) : null;
   const valuesAt = (board: Board, d: number): number[] => {

@@ -5,7 +5,7 @@
  */
 import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../heuristic/weights';
 import { PARAMS_FORMAT, type PlayerParamsFile } from '../player/external/params-file';
-import { networkSettingsFile, type NetworkSettings } from '../player/network-settings';
+import { networkSettingsFile, stageWeightsThatAct, type NetworkSettings } from '../player/network-settings';
 import { externalPlayerOf, networkPlayerOf } from './config';
 import { NetworkSpace } from './network-space';
 import { Candidate, Store } from '../store/store';
@@ -168,11 +168,12 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
   if (problem.space instanceof NetworkSpace) {
     const { config } = problem;
     const settings = problem.space.toSettings(best.genome, true);
+    const stageWeights = stageWeightsThatAct(settings.stageWeights);
     return networkSettingsFile(out ?? null, {
       network: { file: networkPlayerOf(config)!.file, sha256: problem.network!.sha256 },
       cprob: settings.cprob,
       // Weights of 1 everywhere are the training's values: left out, as a hand-written file would.
-      ...(settings.stageWeights.some((w) => w !== 1) ? { stageWeights: settings.stageWeights } : {}),
+      ...(stageWeights ? { stageWeights } : {}),
       ...(settings.depthRule ? { depthRule: settings.depthRule } : {}),
       ...(settings.downgradeAt ? { downgradeAt: settings.downgradeAt } : {}),
       ...(settings.heuristic ? { heuristic: settings.heuristic } : {}),
