@@ -22,17 +22,13 @@ import { strongestWithin, validatedFront } from '../src/tuner/front';
 import { createRun, loadRunProblem } from '../src/tuner/run-problem';
 import { weightSpace } from '../src/tuner/space';
 import { Tuner } from '../src/tuner/tuner';
+import { flag } from './flag';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
 const SPACE = { start: 'tuned-d1', params: { empty: { min: 0, max: 2000 }, merges: { min: 0, max: 3000 }, monotonicity: { min: 1, max: 1000, scale: 'log' }, sumPower: { min: 1, max: 5 } } };
 const MAX_COST = 150;
 const OPTIMUM = syntheticMean({ ...LANDSCAPE.optimum, sumPower: Math.log(MAX_COST / 10) } as never, LANDSCAPE as SyntheticLandscape);
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
 
 /**
  * The contender's config: the model with its finalists raced and the winner confirmed (model; model-alike: its

@@ -7,7 +7,9 @@
  *   npx tsx scripts/finalists-apart.ts model.sqlite [--run 1] [--count 3] [--ceilings 1,0.95,0.9,0.8]
  */
 import { installProcessGuards } from '../src/cli/process';
-import { flag, round, withModelRun } from './model-run';
+import { flag } from './flag';
+import { withModelRun } from './model-run';
+import { figure } from '../src/util/figure';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const path = process.argv[2];
@@ -22,7 +24,7 @@ withModelRun(path, runId, ({ problem, history, lastState, describe }) => {
   for (const ceiling of ceilings) {
     console.log(`maxCorrelation ${ceiling}:`);
     for (const f of problem.optimizer.finalists!(history, lastState, count, ceiling)) {
-      console.log(`  ${describe(f.genome)}: predicted ${round(f.prediction.mean)} ± ${round(1.96 * f.prediction.sd)} (${f.prediction.games} games there)`);
+      console.log(`  ${describe(f.genome)}: predicted ${figure(f.prediction.mean)} ± ${figure(1.96 * f.prediction.sd)} (${f.prediction.games} games there)`);
     }
   }
 });

@@ -8,7 +8,9 @@
  */
 import { installProcessGuards } from '../src/cli/process';
 import { createOptimizer } from '../src/tuner/optimizers';
-import { flag, round, withModelRun } from './model-run';
+import { flag } from './flag';
+import { withModelRun } from './model-run';
+import { figure } from '../src/util/figure';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const path = process.argv[2];
@@ -26,6 +28,6 @@ withModelRun(path, runId, ({ problem: { config, space }, history, lastState, des
     // The same model with the ceiling as its budget: it ranks the played points within it by their own games' cost.
     const [best] = createOptimizer({ ...config, fitness: { ...config.fitness, maxCost } }, space).finalists!(history, lastState, 1);
     const p = best?.prediction;
-    console.log(best ? `| ${round(maxCost)} | ${describe(best.genome)} | ${round(p!.mean)} ± ${round(1.96 * p!.sd)} | ${p!.cost === undefined ? '—' : round(p!.cost)} | ${p!.games} |` : `| ${round(maxCost)} | none played within it | | | |`);
+    console.log(best ? `| ${figure(maxCost)} | ${describe(best.genome)} | ${figure(p!.mean)} ± ${figure(1.96 * p!.sd)} | ${p!.cost === undefined ? '—' : figure(p!.cost)} | ${p!.games} |` : `| ${figure(maxCost)} | none played within it | | | |`);
   }
 });

@@ -7,12 +7,7 @@ import { Store } from '../src/store/store';
 import type { Evaluated } from '../src/tuner/optimizer';
 import { loadRunProblem, type RunProblem } from '../src/tuner/run-problem';
 import { evaluatedOf, generationState } from '../src/tuner/tuner';
-
-/** A command-line flag's value, or the fallback. */
-export function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
+import { figure } from '../src/util/figure';
 
 export interface StoredModelRun {
   problem: RunProblem;
@@ -35,7 +30,7 @@ export function withModelRun(path: string, runId: number, use: (run: StoredModel
     const paramsOf = new Map(history.map((c) => [JSON.stringify(c.genome), store.getCandidate(c.id)!.params]));
     const describe = (genome: readonly number[]) =>
       Object.entries(paramsOf.get(JSON.stringify(genome)) ?? {})
-        .map(([k, v]) => `${k} ${round(v)}`)
+        .map(([k, v]) => `${k} ${figure(v)}`)
         .join(', ');
     use({ problem, history, lastState: generations[generations.length - 1].state, describe });
   } catch (e) {
@@ -44,9 +39,4 @@ export function withModelRun(path: string, runId: number, use: (run: StoredModel
   } finally {
     store.close();
   }
-}
-
-/** A figure as the scripts print it: whole numbers with separators from 100 up, else three digits. */
-export function round(v: number): string {
-  return Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)));
 }

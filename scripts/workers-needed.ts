@@ -18,11 +18,11 @@ import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run-problem';
 import { raceSlices } from '../src/tuner/successive-halving';
 import { validationSeeds } from '../src/tuner/seeds';
+import { flag } from './flag';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const flags = ['--cores', '--widen'];
 const [db, runArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !flags.includes(all[i - 1]));
-const flag = (name: string, fallback: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const cores = flag('--cores', '2,4,8,16,32').split(',').map(Number);
 const widen = Number(flag('--widen', '1'));
 if (!db || cores.some((c) => !(c >= 1)) || !Number.isInteger(widen) || widen < 1) {

@@ -7,6 +7,7 @@
  * the run, show, export, the report and the dashboard all print.
  */
 import type { Store } from '../store/store';
+import { figure } from '../util/figure';
 import { meanWithCI95, normalQuantile, stdev } from '../util/stats';
 import type { RunConfig } from './config';
 import type { BoundedSpace } from './space';
@@ -93,20 +94,16 @@ export function runStartVerdict(store: Store, problem: { run: { id: number }; co
   return startVerdict(store, problem.run.id, problem.config, problem.space.params(problem.space.startGenome()));
 }
 
-/** An objective's value: scores as whole numbers, rates and log2 tiles with three digits. */
-function fmt(x: number): string {
-  return Math.abs(x) >= 100 ? Math.round(x).toLocaleString('en-US') : String(Number(x.toPrecision(3)));
-}
 
 /** The verdict in one line, for the end of a run, show, the report and export. */
 export function describeStartVerdict(v: StartVerdict): string {
-  const signed = (x: number) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}`;
-  const gap = `${signed(v.difference)} ± ${fmt(v.halfWidth)} (95 %) on ${v.games} ${v.set === 'confirmation' ? 'games of a second held-out set' : 'held-out games'}`;
+  const signed = (x: number) => `${x >= 0 ? '+' : '−'}${figure(Math.abs(x))}`;
+  const gap = `${signed(v.difference)} ± ${figure(v.halfWidth)} (95 %) on ${v.games} ${v.set === 'confirmation' ? 'games of a second held-out set' : 'held-out games'}`;
   const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${v.set === 'confirmation' ? 'validation.confirm' : 'validation.games'}) would find a gap this size 80 % of the time` : '';
-  if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${fmt(v.start.validation)})`;
+  if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${figure(v.start.validation)})`;
   if (v.best.candidate === v.start.candidate) {
-    return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${fmt(v.rival.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;
+    return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${figure(v.rival.validation)} against the start's ${figure(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;
   }
-  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the highest held-out value) leads the start by less than the noise: ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}; it is not shown better than the start${resolve}`;
-  return `the best beats the start: candidate ${v.best.candidate} ${fmt(v.best.validation)} against the start's ${fmt(v.start.validation)}, ${gap}`;
+  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the highest held-out value) leads the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start${resolve}`;
+  return `the best beats the start: candidate ${v.best.candidate} ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}`;
 }
