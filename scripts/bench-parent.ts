@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../src/store/store';
-import { loadConfig, parseConfig } from '../src/tuner/config';
-import { createRun } from '../src/tuner/run-problem';
-import { Tuner } from '../src/tuner/tuner';
+import { loadConfig, parseConfig } from '../src/tuner/run/config';
+import { createRun } from '../src/tuner/run/run-problem';
+import { Tuner } from '../src/tuner/run/tuner';
 import { startRedis } from '../test/helpers/redis-server';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 

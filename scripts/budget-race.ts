@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
-import { parseConfig, type RunConfig } from '../src/tuner/config';
-import { strongestWithin, validatedFront } from '../src/tuner/front';
-import { createRun, loadRunProblem } from '../src/tuner/run-problem';
-import { weightSpace } from '../src/tuner/space';
-import { Tuner } from '../src/tuner/tuner';
+import { parseConfig, type RunConfig } from '../src/tuner/run/config';
+import { strongestWithin, validatedFront } from '../src/tuner/selection/front';
+import { createRun, loadRunProblem } from '../src/tuner/run/run-problem';
+import { weightSpace } from '../src/tuner/space/space';
+import { Tuner } from '../src/tuner/run/tuner';
 import { flag } from './flag';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 

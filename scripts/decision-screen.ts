@@ -2,7 +2,7 @@
  * Does a decision screen rank a network's settings as whole games do (issue 66, part 4)? For each network
  * contender of a comparison (`tune2048 compare … --json`, ≥ 300 pairs for the issue's bar), a few games of its
  * own are played and every k-th of its decisions is judged by the same network searched deeper: its regret
- * (src/tuner/decision-screen.ts). The contenders ranked by mean regret are set beside their ranks by mean score:
+ * (src/player/decision-screen.ts). The contenders ranked by mean regret are set beside their ranks by mean score:
  * Spearman over all, within each base depth, the screen's own split-half reliability, and the significant pairs
  * of the comparison it orders the other way. Contenders of one setting (two files, one search) count once.
  *

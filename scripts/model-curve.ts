@@ -7,7 +7,7 @@
  *   npx tsx scripts/model-curve.ts 1ms.sqlite [--run 1] [--max-costs 500,1000,1500,2500,4400]
  */
 import { installProcessGuards } from '../src/cli/process';
-import { createOptimizer } from '../src/tuner/optimizers';
+import { createOptimizer } from '../src/tuner/optimizers/create';
 import { flag } from './flag';
 import { withModelRun } from './model-run';
 import { figure } from '../src/util/figure';

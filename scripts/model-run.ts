@@ -4,9 +4,9 @@
  * Nothing is played; the database is opened read-only.
  */
 import { Store } from '../src/store/store';
-import type { Evaluated } from '../src/tuner/optimizer';
-import { loadRunProblem, type RunProblem } from '../src/tuner/run-problem';
-import { evaluatedOf, generationState } from '../src/tuner/tuner';
+import type { Evaluated } from '../src/tuner/optimizers/optimizer';
+import { loadRunProblem, type RunProblem } from '../src/tuner/run/run-problem';
+import { evaluatedOf, generationState } from '../src/tuner/run/tuner';
 import { figure } from '../src/util/figure';
 
 export interface StoredModelRun {

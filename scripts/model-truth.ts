@@ -10,8 +10,8 @@
 import { installProcessGuards } from '../src/cli/process';
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
-import { loadRunProblem } from '../src/tuner/run-problem';
-import { weightSpace } from '../src/tuner/space';
+import { loadRunProblem } from '../src/tuner/run/run-problem';
+import { weightSpace } from '../src/tuner/space/space';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 
 const path = process.argv[2];

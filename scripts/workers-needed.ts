@@ -15,9 +15,9 @@
  */
 import { installProcessGuards } from '../src/cli/process';
 import { Store } from '../src/store/store';
-import { loadRunProblem } from '../src/tuner/run-problem';
-import { raceSlices } from '../src/tuner/successive-halving';
-import { validationSeeds } from '../src/tuner/seeds';
+import { loadRunProblem } from '../src/tuner/run/run-problem';
+import { raceSlices } from '../src/tuner/selection/racing';
+import { validationSeeds } from '../src/tuner/run/seeds';
 import { flag } from './flag';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { cmaAsk, cmaInit, cmaTell, symmetricEigen } from '../src/tuner/cmaes';
-import { createCmaes, splitHalfReliability } from '../src/tuner/cmaes-optimizer';
+import { cmaAsk, cmaInit, cmaTell, symmetricEigen } from '../src/tuner/optimizers/evolutionary/cmaes';
+import { createCmaes, splitHalfReliability } from '../src/tuner/optimizers/evolutionary/cmaes-optimizer';
 import { spearman } from '../src/util/stats';
-import { createRandomSearch } from '../src/tuner/random-search';
-import { CmaesConfig, parseConfig, RandomConfig } from '../src/tuner/config';
+import { createRandomSearch } from '../src/tuner/optimizers/evolutionary/random-search';
+import { CmaesConfig, parseConfig, RandomConfig } from '../src/tuner/run/config';
 
 type F = (x: number[]) => number;
 

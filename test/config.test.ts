@@ -7,11 +7,11 @@ import { loadWeights, parseWeights } from '../src/heuristic/weights';
 import { loadLearnConfig } from '../src/learn/config';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { playGame } from '../src/engine/game';
-import { configHash, loadConfig, parseConfig } from '../src/tuner/config';
-import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space';
-import { exportBestWeights } from '../src/tuner/export';
+import { configHash, loadConfig, parseConfig } from '../src/tuner/run/config';
+import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space/space';
+import { exportBestWeights } from '../src/tuner/output/export';
 import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
-import { createRun, prepareRun } from '../src/tuner/run-problem';
+import { createRun, prepareRun } from '../src/tuner/run/run-problem';
 import { Store } from '../src/store/store';
 import { trainSmallNetwork } from './helpers/network';
 

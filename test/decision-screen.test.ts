@@ -1,5 +1,5 @@
 /**
- * The decision screen's parts (src/tuner/decision-screen.ts): the decisions of a game are the game's own, a
+ * The decision screen's parts (src/player/decision-screen.ts): the decisions of a game are the game's own, a
  * regret is the judge's best value minus the played move's as brute-force expectimax over the network computes
  * them, and Spearman's correlation is scipy's (ties averaged).
  */
@@ -18,15 +18,15 @@ import { judgeDecisions, ownGameDecisions, regretOf } from '../src/player/decisi
 import { playSpecGame } from '../src/player/players';
 import type { NetworkPlayerSpec } from '../src/player/spec';
 import { Store } from '../src/store/store';
-import { parseConfig } from '../src/tuner/config';
-import { createRun } from '../src/tuner/run-problem';
-import { Tuner } from '../src/tuner/tuner';
+import { parseConfig } from '../src/tuner/run/config';
+import { createRun } from '../src/tuner/run/run-problem';
+import { Tuner } from '../src/tuner/run/tuner';
 import { spearman } from '../src/util/stats';
 import { trainSmallNetwork } from './helpers/network';
 import { all, dumpRun, tempDb, tuneToEnd } from './helpers/runs';
 import { runCli } from './helpers/cli';
 import { finalistTable } from '../src/report/finalist-table';
-import { describeModel } from '../src/tuner/optimizer';
+import { describeModel } from '../src/tuner/optimizers/optimizer';
 
 describe('a game\'s decisions', () => {
   it('are the game playGame plays, every k-th decision kept with the board it was made on', () => {

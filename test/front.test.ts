@@ -6,16 +6,16 @@
  * run built by hand; the refusals.
  */
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type RunConfig } from '../src/tuner/config';
-import { hypervolume2d } from '../src/tuner/pareto';
+import { parseConfig, type RunConfig } from '../src/tuner/run/config';
+import { hypervolume2d } from '../src/tuner/optimizers/evolutionary/pareto';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
-import { weightSpace } from '../src/tuner/space';
-import { frontToValidate, validatedFront } from '../src/tuner/front';
-import { NetworkSpace } from '../src/tuner/network-space';
+import { weightSpace } from '../src/tuner/space/space';
+import { frontToValidate, validatedFront } from '../src/tuner/selection/front';
+import { NetworkSpace } from '../src/tuner/space/network-space';
 import { playerKey } from '../src/player/spec';
-import { runStartVerdict } from '../src/tuner/start-verdict';
+import { runStartVerdict } from '../src/tuner/selection/verdict';
 import { Store } from '../src/store/store';
-import { loadRunProblem, networkSpec } from '../src/tuner/run-problem';
+import { loadRunProblem, networkSpec } from '../src/tuner/run/run-problem';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

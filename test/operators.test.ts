@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { adaptScale, createGa } from '../src/tuner/ga';
-import { GaConfig, parseConfig } from '../src/tuner/config';
-import { blendCrossover, gaussian, gaussianMutation, reflect, tournamentSelect, uniformCrossover, uniformGenome } from '../src/tuner/operators';
+import { adaptScale, createGa } from '../src/tuner/optimizers/evolutionary/ga';
+import { GaConfig, parseConfig } from '../src/tuner/run/config';
+import { blendCrossover, gaussian, gaussianMutation, reflect, tournamentSelect, uniformCrossover, uniformGenome } from '../src/tuner/optimizers/operators';
 
 const rngOf = (s: string) => seedrandom.alea(s);
 const inBounds = (g: readonly number[]) => g.every((x) => x >= 0 && x <= 1);

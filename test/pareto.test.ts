@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { crowdingDistance, dominates, hypervolume2d, nonDominatedSort, type Objectives } from '../src/tuner/pareto';
-import { createNsga2, NSGA2_DEFAULTS } from '../src/tuner/nsga2';
-import type { Evaluated, Generation } from '../src/tuner/optimizer';
-import { uniformGenome } from '../src/tuner/operators';
+import { crowdingDistance, dominates, hypervolume2d, nonDominatedSort, type Objectives } from '../src/tuner/optimizers/evolutionary/pareto';
+import { createNsga2, NSGA2_DEFAULTS } from '../src/tuner/optimizers/evolutionary/nsga2';
+import type { Evaluated, Generation } from '../src/tuner/optimizers/optimizer';
+import { uniformGenome } from '../src/tuner/optimizers/operators';
 import { rSquared } from '../src/bench/bench';
 
 /** Fronts by peeling: the points no remaining point dominates, again and again. */

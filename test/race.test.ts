@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { gamesToStayWithin, parseContender, pickCheckpoints, race, recommendation, summarizeRace, holdoutSeeds } from '../src/tuner/optimizer-race';
-import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/successive-halving';
-import { createRun } from '../src/tuner/run-problem';
-import { Tuner } from '../src/tuner/tuner';
+import { gamesToStayWithin, parseContender, pickCheckpoints, race, recommendation, summarizeRace, holdoutSeeds } from '../src/tuner/benchmark/optimizer-benchmark';
+import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/selection/racing';
+import { createRun } from '../src/tuner/run/run-problem';
+import { Tuner } from '../src/tuner/run/tuner';
 import { lineChart, niceTicks } from '../src/report/svg';
 import { dumpRun, smokeConfig, tempDb, tuneToEnd } from './helpers/runs';
 

@@ -1,16 +1,16 @@
 /**
- * The regression design (src/tuner/regression.ts): its least-squares fit against exact and noisy data with
+ * The regression design (src/tuner/optimizers/model-based/regression.ts): its least-squares fit against exact and noisy data with
  * known slopes, its sign design's orthogonality, its refusals, and runs on the synthetic player that are
  * exact under stops and any worker count and climb toward the known optimum.
  */
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { fitGames, hadamard, noSlopeBound, signDesign, solveLinear } from '../src/tuner/regression';
-import { gaussian } from '../src/tuner/operators';
-import type { Evaluated } from '../src/tuner/optimizer';
-import { loadConfig, parseConfig } from '../src/tuner/config';
-import { loadRunProblem } from '../src/tuner/run-problem';
-import { weightSpace } from '../src/tuner/space';
+import { fitGames, hadamard, noSlopeBound, signDesign, solveLinear } from '../src/tuner/optimizers/model-based/regression';
+import { gaussian } from '../src/tuner/optimizers/operators';
+import type { Evaluated } from '../src/tuner/optimizers/optimizer';
+import { loadConfig, parseConfig } from '../src/tuner/run/config';
+import { loadRunProblem } from '../src/tuner/run/run-problem';
+import { weightSpace } from '../src/tuner/space/space';
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
 import { straightAndStopped, tempDb, tuneToEnd } from './helpers/runs';

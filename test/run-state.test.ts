@@ -1,7 +1,7 @@
 /**
  * One state and one progress for a run in every view: `runs`, `show`, the dashboard's API and the report say
  * the same status (a run whose process was killed is stopped, not running) and the same validation progress
- * (of a front run too: the points chosen and the start, counted by src/tuner/validation.ts), before and after
+ * (of a front run too: the points chosen and the start, counted by src/tuner/selection/validation.ts), before and after
  * the run is resumed to its end.
  */
 import { afterAll, describe, expect, it } from 'vitest';

@@ -150,8 +150,8 @@ describe('compare at a handful of games', () => {
 
 describe("tuning's figures follow the same rules", () => {
   it("show's ± of a candidate's fitness and the verdict on the start are Student's t at their n (8 held-out games: 18 % wider than the normal)", async () => {
-    const { fitnessHalfWidth95 } = await import('../src/tuner/fitness');
-    const { weighStart } = await import('../src/tuner/start-verdict');
+    const { fitnessHalfWidth95 } = await import('../src/tuner/objective/fitness');
+    const { weighStart } = await import('../src/tuner/selection/verdict');
     const games = [31_000, 52_000, 18_500, 77_000].map((score, i) => ({ score, maxTile: 2048, seed: i }));
     const fitness = { objective: 'mean-score' } as never;
     expect(fitnessHalfWidth95(fitness, games)).toBeCloseTo((tQuantile(0.975, 3) * stdev(games.map((g) => g.score))) / 2, 6);

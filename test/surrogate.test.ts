@@ -1,19 +1,19 @@
 /**
- * The surrogate optimizer (src/tuner/surrogate.ts) and its model (src/tuner/response-surface.ts): the fit
+ * The surrogate optimizer (src/tuner/optimizers/model-based/surrogate.ts) and its model (src/tuner/optimizers/model-based/response-surface.ts): the fit
  * against known quadratics, its intervals against repeated noisy draws, the trust-region step against a
  * brute-force search, its fallbacks, and runs on the synthetic player that are exact under stops and any
  * worker count and find the known optimum within a budget where the GA does not.
  */
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
-import { ballMaximizer, features, fitQuadratic, predict, predictedDifference, predictValue, quadraticSize, type SurfacePoint } from '../src/tuner/response-surface';
-import { createSurrogate, type SurrogateState } from '../src/tuner/surrogate';
-import { gaussian } from '../src/tuner/operators';
-import { describeModel, type Evaluated } from '../src/tuner/optimizer';
-import { loadConfig, parseConfig, type SurrogateConfig } from '../src/tuner/config';
-import { loadRunProblem } from '../src/tuner/run-problem';
-import { weightSpace } from '../src/tuner/space';
-import { recommendation } from '../src/tuner/optimizer-race';
+import { ballMaximizer, features, fitQuadratic, predict, predictedDifference, predictValue, quadraticSize, type SurfacePoint } from '../src/tuner/optimizers/model-based/response-surface';
+import { createSurrogate, type SurrogateState } from '../src/tuner/optimizers/model-based/surrogate';
+import { gaussian } from '../src/tuner/optimizers/operators';
+import { describeModel, type Evaluated } from '../src/tuner/optimizers/optimizer';
+import { loadConfig, parseConfig, type SurrogateConfig } from '../src/tuner/run/config';
+import { loadRunProblem } from '../src/tuner/run/run-problem';
+import { weightSpace } from '../src/tuner/space/space';
+import { recommendation } from '../src/tuner/benchmark/optimizer-benchmark';
 import { syntheticMean } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
 import { straightAndStopped, tempDb, tuneToEnd } from './helpers/runs';

@@ -1,10 +1,10 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
-import { describeModel } from '../tuner/optimizer';
-import { loadRunProblem } from '../tuner/run-problem';
-import { hasFront } from '../tuner/front';
-import { describeStartVerdict } from '../tuner/start-verdict';
-import { describeFinalist } from '../tuner/validation';
-import { Tuner, type TuneEvent, type TuneOptions, type TuneProgress } from '../tuner/tuner';
+import { describeModel } from '../tuner/optimizers/optimizer';
+import { loadRunProblem } from '../tuner/run/run-problem';
+import { hasFront } from '../tuner/selection/front';
+import { describeStartVerdict } from '../tuner/selection/verdict';
+import { describeFinalist } from '../tuner/selection/validation';
+import { Tuner, type TuneEvent, type TuneOptions, type TuneProgress } from '../tuner/run/tuner';
 import type { Store } from '../store/store';
 import { freeOutputName, shellWord, suggest } from '../util/command-hint';
 import { parseQueueUrl } from '../runner/queue-url';

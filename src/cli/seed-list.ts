@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { Store } from '../store/store';
 import { describeFsError, InputError } from '../util/errors';
-import { loadRunProblem } from '../tuner/run-problem';
-import { confirmationSeeds, validationSeeds } from '../tuner/seeds';
+import { loadRunProblem } from '../tuner/run/run-problem';
+import { confirmationSeeds, validationSeeds } from '../tuner/run/seeds';
 
 /** The largest game seed (seeds are 32-bit: a run's held-out ones are drawn there). */
 const MAX_SEED = 2 ** 32 - 1;

@@ -2,7 +2,7 @@
  * A two-objective run's validated front as one table (show, the report and the dashboard print the same
  * columns): plain data with no Node import, so the dashboard's bundle takes it too.
  */
-import type { FrontPoint } from '../tuner/front';
+import type { FrontPoint } from '../tuner/selection/front';
 import { num } from './numbers';
 
 export const FRONT_HEADERS = ['point', 'candidate', 'held-out', '± (95%)', 'nodes/move', 'ms/move', 'noise', 'settings'];

@@ -8,7 +8,7 @@ import { reachCells, REACH_HEADERS } from '../compare/summary';
 import { comparisonNotes } from '../compare/compare';
 import type { Store } from '../store/store';
 import { suggest } from '../util/command-hint';
-import { describeModel } from '../tuner/optimizer';
+import { describeModel } from '../tuner/optimizers/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
 import { chartScript, htmlTable, pageHead, scriptJson } from './html';

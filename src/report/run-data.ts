@@ -7,18 +7,18 @@ import type { Comparison, Sweep } from '../compare/compare';
 import type { Weights } from '../heuristic/weights';
 import { generationSeconds } from '../store/records';
 import type { Candidate, Generation, Store } from '../store/store';
-import type { Optimizer, StateSummary } from '../tuner/optimizer';
+import type { Optimizer, StateSummary } from '../tuner/optimizers/optimizer';
 import { runItem, type RunListItem } from './run-list';
-import { describeStartVerdict, runStartVerdict } from '../tuner/start-verdict';
-import { loadRunProblem } from '../tuner/run-problem';
-import { validatedFront, type FrontPoint } from '../tuner/front';
-import type { RunConfig } from '../tuner/config';
-import { fitnessHalfWidth95, gameObjective } from '../tuner/fitness';
+import { describeStartVerdict, runStartVerdict } from '../tuner/selection/verdict';
+import { loadRunProblem } from '../tuner/run/run-problem';
+import { validatedFront, type FrontPoint } from '../tuner/selection/front';
+import type { RunConfig } from '../tuner/run/config';
+import { fitnessHalfWidth95, gameObjective } from '../tuner/objective/fitness';
 import { splitSpread } from '../compare/noise';
-import { ExternalSpace } from '../tuner/external-space';
-import { NetworkSpace } from '../tuner/network-space';
-import { networkPlayerOf } from '../tuner/config';
-import type { BoundedSpace, ParameterSpace } from '../tuner/space';
+import { ExternalSpace } from '../tuner/space/external-space';
+import { NetworkSpace } from '../tuner/space/network-space';
+import { networkPlayerOf } from '../tuner/run/config';
+import type { BoundedSpace, ParameterSpace } from '../tuner/space/space';
 
 export interface GenerationPoint {
   idx: number;

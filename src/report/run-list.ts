@@ -3,8 +3,8 @@
  * read without the config schema, so listing stays fast.
  */
 import { statusOf, type RunSummary, type Store } from '../store/store';
-import { loadRunProblem } from '../tuner/run-problem';
-import { validationProgress, type ValidationProgress } from '../tuner/validation';
+import { loadRunProblem } from '../tuner/run/run-problem';
+import { validationProgress, type ValidationProgress } from '../tuner/selection/validation';
 
 export interface RunListItem {
   id: number;
@@ -27,7 +27,7 @@ export interface RunListItem {
   etaSec: number | null;
   /** What a running run does now: its generations, or, once they are done, validating its finalists and start. */
   phase: 'fitness' | 'validation' | null;
-  /** Validation games played and planned (the finalists or front points, and the start, on the held-out seeds): src/tuner/validation.ts; null before the generations are done. */
+  /** Validation games played and planned (the finalists or front points, and the start, on the held-out seeds): src/tuner/selection/validation.ts; null before the generations are done. */
   validation: ValidationProgress | null;
   error: string | null;
 }

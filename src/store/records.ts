@@ -100,7 +100,7 @@ export function decodeLearnCheckpoint(r: LearnCheckpointRow): LearnCheckpoint {
 export interface Run extends Holder {
   id: number;
   name: string;
-  /** The problem the run was created with (config and start weights), JSON-decoded; tuner/run-problem.ts checks it. */
+  /** The problem the run was created with (config and start weights), JSON-decoded; tuner/run/run-problem.ts checks it. */
   storedConfig: unknown;
   configHash: string;
   seed: number;

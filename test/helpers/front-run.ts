@@ -2,9 +2,9 @@
  * A stored two-objective run built by hand (a known front: no tuning, no games played), for the front's
  * tests and the pages that draw it; and the synthetic landscape with a known front they share.
  */
-import { parseConfig } from '../../src/tuner/config';
+import { parseConfig } from '../../src/tuner/run/config';
 import { Store } from '../../src/store/store';
-import { createRun, loadRunProblem } from '../../src/tuner/run-problem';
+import { createRun, loadRunProblem } from '../../src/tuner/run/run-problem';
 import { tempDb } from './runs';
 
 export const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, smoothness: 60, sum: 30, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };

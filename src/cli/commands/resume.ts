@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { loadRunProblem } from '../../tuner/run-problem';
+import { loadRunProblem } from '../../tuner/run/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseNumberOption, parseRunId, parseWorkers } from '../options';

@@ -1,19 +1,19 @@
 import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
-import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/front';
-import { describeModel } from '../../tuner/optimizer';
+import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/selection/front';
+import { describeModel } from '../../tuner/optimizers/optimizer';
 import { statusOf } from '../../store/store';
-import { describeFinalist, finalistResults, modelHonesty, validationProgress } from '../../tuner/validation';
+import { describeFinalist, finalistResults, modelHonesty, validationProgress } from '../../tuner/selection/validation';
 import { freeOutputName, suggest } from '../../util/command-hint';
-import { loadRunProblem } from '../../tuner/run-problem';
-import { describeStartVerdict, runStartVerdict } from '../../tuner/start-verdict';
+import { loadRunProblem } from '../../tuner/run/run-problem';
+import { describeStartVerdict, runStartVerdict } from '../../tuner/selection/verdict';
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { runCsv } from '../../report/csv';
-import { confirmationSeeds, validationSeeds } from '../../tuner/seeds';
+import { confirmationSeeds, validationSeeds } from '../../tuner/run/seeds';
 
 export function command(): Command {
   return new Command('show')

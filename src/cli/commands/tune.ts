@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { configOrigin, loadConfig } from '../../tuner/config';
-import { checkFitnessTarget, copyGenerations, knownGames, readFitnessSource } from '../../tuner/fitness-from';
-import { checkReplay, createRun, prepareRun } from '../../tuner/run-problem';
+import { configOrigin, loadConfig } from '../../tuner/run/config';
+import { checkFitnessTarget, copyGenerations, knownGames, readFitnessSource } from '../../tuner/run/fitness-from';
+import { checkReplay, createRun, prepareRun } from '../../tuner/run/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseWorkers } from '../options';

@@ -13,7 +13,7 @@ import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { finalistTable } from '../../report/finalist-table';
 import type { LearnItem, LearnPoint } from '../../report/learn-data';
 import { startViewer } from './viewer';
-import { describeModel } from '../../tuner/optimizer';
+import { describeModel } from '../../tuner/optimizers/optimizer';
 
 const POLL_MS = 1500;
 const app = document.getElementById('app')!;

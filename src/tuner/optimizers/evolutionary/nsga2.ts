@@ -12,8 +12,8 @@
  * It reads each candidate's `objectives` (every one maximised; a cost negated): the tuner gives them for a
  * two-objective run (strength, and cost per move).
  */
-import type { Generation, Optimizer, Proposal } from './optimizer';
-import { uniformGenome } from './operators';
+import type { Generation, Optimizer, Proposal } from '../optimizer';
+import { uniformGenome } from '../operators';
 import { crowdingDistance, nonDominatedSort } from './pareto';
 
 export interface Nsga2Config {

@@ -3,8 +3,8 @@
  * announced parameter, with its announced bounds and scale) or name some of them, narrowing their bounds;
  * the parameters not tuned keep their start values (the announced defaults, or a parameter file's).
  */
-import type { Announcement } from '../player/external/protocol';
-import { InputError } from '../util/errors';
+import type { Announcement } from '../../player/external/protocol';
+import { InputError } from '../../util/errors';
 import { BoundedSpace, checkBounds, checkStart, type ParamSpec } from './space';
 
 export class ExternalSpace extends BoundedSpace {

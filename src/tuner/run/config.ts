@@ -8,20 +8,20 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { externalPlayerFields, resolveExternalPlayer, type ExternalPlayerDefinition } from '../player/external/definition';
+import { externalPlayerFields, resolveExternalPlayer, type ExternalPlayerDefinition } from '../../player/external/definition';
 import * as v from 'valibot';
-import { parseQueueUrl } from '../runner/queue-url';
-import { playerSettingsProblem, RUN_PLAYER_KINDS } from '../player/spec';
-import { landscapeProblem, SYNTHETIC_DEFAULTS } from '../player/synthetic';
-import { readJsonFile } from '../util/json-file';
-import { describeIssues } from '../util/valibot-issues';
-import { MAX_DEPTH } from '../player/limits';
-import { NSGA2_DEFAULTS } from './nsga2';
-import { SEARCH_CPROB, SEARCH_DEPTH } from './space';
-import { InputError } from '../util/errors';
-import { canonicalJson } from '../util/canonical-json';
-import { shippedConfigPath } from '../util/shipped-config';
-import { cliName, suggest } from '../util/command-hint';
+import { parseQueueUrl } from '../../runner/queue-url';
+import { playerSettingsProblem, RUN_PLAYER_KINDS } from '../../player/spec';
+import { landscapeProblem, SYNTHETIC_DEFAULTS } from '../../player/synthetic';
+import { readJsonFile } from '../../util/json-file';
+import { describeIssues } from '../../util/valibot-issues';
+import { MAX_DEPTH } from '../../player/limits';
+import { NSGA2_DEFAULTS } from '../optimizers/evolutionary/nsga2';
+import { SEARCH_CPROB, SEARCH_DEPTH } from '../space/space';
+import { InputError } from '../../util/errors';
+import { canonicalJson } from '../../util/canonical-json';
+import { shippedConfigPath } from '../../util/shipped-config';
+import { cliName, suggest } from '../../util/command-hint';
 
 export const CONFIG_FORMAT = 'tune2048/config';
 
@@ -101,7 +101,7 @@ const randomSchema = v.pipe(
   v.forward(v.check((g) => g.elitism < g.population, 'elitism must be smaller than population'), ['elitism']),
 );
 
-/** The regression design (src/tuner/regression.ts): every game of a generation fits the slopes at the current point. */
+/** The regression design (src/tuner/optimizers/model-based/regression.ts): every game of a generation fits the slopes at the current point. */
 const regressionSchema = v.strictObject({
   kind: v.literal('regression'),
   /** Probes per generation (in antithetic pairs: rounded down to even), beside the current point. */
@@ -119,7 +119,7 @@ const regressionSchema = v.strictObject({
   maxGames: v.optional(int(1, 100000), 200),
 });
 
-/** The surrogate (src/tuner/surrogate.ts): a quadratic response surface over every game played near the current point. */
+/** The surrogate (src/tuner/optimizers/model-based/surrogate.ts): a quadratic response surface over every game played near the current point. */
 const surrogateSchema = v.pipe(
   v.strictObject({
     kind: v.literal('surrogate'),
@@ -138,7 +138,7 @@ const surrogateSchema = v.pipe(
   v.forward(v.check((o) => o.minRadius <= o.radius && o.radius <= o.maxRadius, 'radius must lie within [minRadius, maxRadius]'), ['radius']),
 );
 
-/** NSGA-II (src/tuner/nsga2.ts): a front of strength against cost per move (fitness.cost), not one best. */
+/** NSGA-II (src/tuner/optimizers/evolutionary/nsga2.ts): a front of strength against cost per move (fitness.cost), not one best. */
 const nsga2Schema = v.strictObject({
   kind: v.literal('nsga2'),
   /** N: the population kept, and the offspring each generation. */
@@ -155,7 +155,7 @@ const nsga2Schema = v.strictObject({
 });
 
 /**
- * The model optimizer (src/tuner/model-optimizer.ts): a Gaussian process of strength over every game the run
+ * The model optimizer (src/tuner/optimizers/model-based/model-optimizer.ts): a Gaussian process of strength over every game the run
  * played, candidates drawn from it by Thompson sampling; with fitness.maxCost, the best within that budget.
  */
 const modelSchema = v.strictObject({
@@ -189,7 +189,7 @@ const optimizerSchema = v.pipe(
 const externalPlayerSchema = v.strictObject({ kind: v.literal('external'), ...externalPlayerFields });
 export type ExternalPlayerConfig = v.InferOutput<typeof externalPlayerSchema>;
 
-/** A learned n-tuple network (tune2048 learn export): what sits on it is tuned (src/tuner/network-space.ts). */
+/** A learned n-tuple network (tune2048 learn export): what sits on it is tuned (src/tuner/space/network-space.ts). */
 const networkPlayerSchema = v.strictObject({ kind: v.literal('network'), file: v.pipe(v.string(), v.minLength(1, 'must not be empty')) });
 export type NetworkPlayerConfig = v.InferOutput<typeof networkPlayerSchema>;
 
@@ -307,7 +307,7 @@ export const configSchema = v.pipe(v.strictObject({
         v.check((p) => Object.keys(p).length > 0, 'name at least one parameter to tune'),
       ),
     ),
-    /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space.ts). */
+    /** How the positional matrix is tuned: full (any matrix[i][j]), symmetric, snake or corner (src/tuner/space/space.ts). */
     matrix: v.optional(v.picklist(['full', 'symmetric', 'snake', 'corner']), 'full'),
     /** Splits the start weights into stages (each beginning as the start), for `stages.<k>.…` parameters. */
     stages: v.optional(

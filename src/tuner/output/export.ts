@@ -3,24 +3,24 @@
  * built-in player reads) for tune2048's own heuristic, a parameter file (tune2048/player-params) for an
  * external player.
  */
-import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../heuristic/weights';
-import { PARAMS_FORMAT, type PlayerParamsFile } from '../player/external/params-file';
-import { networkSettingsFile, stageWeightsThatAct, type NetworkSettings } from '../player/network-settings';
-import { externalPlayerOf, networkPlayerOf } from './config';
-import { NetworkSpace } from './network-space';
-import { Candidate, Store } from '../store/store';
-import { suggest } from '../util/command-hint';
+import { oldestVersion, parseWeights, Weights, WEIGHTS_FORMAT } from '../../heuristic/weights';
+import { PARAMS_FORMAT, type PlayerParamsFile } from '../../player/external/params-file';
+import { networkSettingsFile, stageWeightsThatAct, type NetworkSettings } from '../../player/network-settings';
+import { externalPlayerOf, networkPlayerOf } from '../run/config';
+import { NetworkSpace } from '../space/network-space';
+import { Candidate, Store } from '../../store/store';
+import { suggest } from '../../util/command-hint';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../util/canonical-json';
-import { buildInfo } from '../util/build-info';
-import { InputError } from '../util/errors';
-import { fitnessPlayer } from './fitness';
-import { budgetGap, frontOfValidated, hasFront, strongestWithin, validatedFront, type FrontPoint } from './front';
-import { hasBudget } from './budget';
-import { ExternalSpace } from './external-space';
-import { loadRunProblem, searchAt, type RunProblem } from './run-problem';
-import { ParameterSpace, searchCprobOf, searchDepthOf } from './space';
-import { runStartVerdict, type StartVerdict } from './start-verdict';
+import { canonicalJson } from '../../util/canonical-json';
+import { buildInfo } from '../../util/build-info';
+import { InputError } from '../../util/errors';
+import { fitnessPlayer } from '../objective/fitness';
+import { budgetGap, frontOfValidated, hasFront, strongestWithin, validatedFront, type FrontPoint } from '../selection/front';
+import { hasBudget } from '../objective/cost-ceiling';
+import { ExternalSpace } from '../space/external-space';
+import { loadRunProblem, searchAt, type RunProblem } from '../run/run-problem';
+import { ParameterSpace, searchCprobOf, searchDepthOf } from '../space/space';
+import { runStartVerdict, type StartVerdict } from '../selection/verdict';
 
 /** What to export instead of the run's best: a point of its front (or the strongest within a cost), or one validated candidate. */
 export interface ExportChoice {

@@ -28,9 +28,9 @@
  * 3 of 3 from the narrower fit, 8 of 8 in 8 weights), at the price of a wider interval.
  * Calibration: docs/results.md (synthetic race, 8 and 16 weights).
  */
-import type { SurrogateConfig } from './config';
-import { gaussian } from './operators';
-import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
+import type { SurrogateConfig } from '../../run/config';
+import { gaussian } from '../operators';
+import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 import { fitQuadratic, ballMaximizer, predictedDifference, predictValue, quadraticSize, type QuadraticModel, type SurfacePoint } from './response-surface';
 
 export interface SurrogatePrediction {

@@ -4,11 +4,11 @@
  * player is another's (a GA offspring no gene changed, an elite's copy, a network search whose changed cutoff never prunes: the same gamesKey) would play
  * the very same games, so it gets copies of that one's games instead of playing them.
  */
-import type { PlayerSpec } from '../player/spec';
-import { gamesKey } from '../player/spec';
-import type { GameRunner } from '../runner/runner';
-import type { Game, GamePurpose, PlayedGame, Store } from '../store/store';
-import { RunnerStoppedError } from '../util/errors';
+import type { PlayerSpec } from '../../player/spec';
+import { gamesKey } from '../../player/spec';
+import type { GameRunner } from '../../runner/runner';
+import type { Game, GamePurpose, PlayedGame, Store } from '../../store/store';
+import { RunnerStoppedError } from '../../util/errors';
 
 /** A candidate's games of one purpose, in seed order, by candidate id: read once, then kept up to date here. */
 export type GamesByCandidate = Map<number, Game[]>;

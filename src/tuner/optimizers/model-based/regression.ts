@@ -19,9 +19,9 @@
  * Every number it uses is in its state, stored per generation, so resume is exact.
  */
 import { LuDecomposition, Matrix } from 'ml-matrix';
-import type { RegressionConfig } from './config';
-import { reflect } from './operators';
-import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
+import type { RegressionConfig } from '../../run/config';
+import { reflect } from '../operators';
+import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 
 export interface RegressionFit {
   /** The mean score over the generation's design (the intercept) and its standard error. */

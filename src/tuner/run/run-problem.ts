@@ -8,26 +8,26 @@
  * NetworkSpace over what sits on it; the network's hash and start settings stored with the run).
  */
 import * as v from 'valibot';
-import { loadWeights, parseWeights, type Weights } from '../heuristic/weights';
-import { definitionAt } from '../player/external/definition';
-import { loadParamsFile, paramsFor } from '../player/external/params-file';
-import { readAnnouncement, replayDiffers } from '../player/external/play';
-import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../player/external/protocol';
-import { fileSha256 } from '../player/network-player';
-import { depthRuleSchema, leafHeuristic, loadNetworkSettings } from '../player/network-settings';
-import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '../player/spec';
-import { readNetworkShape } from '../learn/ntuple/network-file';
-import type { Run, Store } from '../store/store';
-import { InputError } from '../util/errors';
-import { describeIssues } from '../util/valibot-issues';
+import { loadWeights, parseWeights, type Weights } from '../../heuristic/weights';
+import { definitionAt } from '../../player/external/definition';
+import { loadParamsFile, paramsFor } from '../../player/external/params-file';
+import { readAnnouncement, replayDiffers } from '../../player/external/play';
+import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../../player/external/protocol';
+import { fileSha256 } from '../../player/network-player';
+import { depthRuleSchema, leafHeuristic, loadNetworkSettings } from '../../player/network-settings';
+import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '../../player/spec';
+import { readNetworkShape } from '../../learn/ntuple/network-file';
+import type { Run, Store } from '../../store/store';
+import { InputError } from '../../util/errors';
+import { describeIssues } from '../../util/valibot-issues';
 import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from './config';
-import { ExternalSpace } from './external-space';
-import { networkStart, NetworkSpace, type NetworkStart } from './network-space';
-import { fitnessPlayer } from './fitness';
-import type { Optimizer } from './optimizer';
-import { createOptimizer } from './optimizers';
-import { checkBudgetReachable } from './budget';
-import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from './space';
+import { ExternalSpace } from '../space/external-space';
+import { networkStart, NetworkSpace, type NetworkStart } from '../space/network-space';
+import { fitnessPlayer } from '../objective/fitness';
+import type { Optimizer } from '../optimizers/optimizer';
+import { createOptimizer } from '../optimizers/create';
+import { checkBudgetReachable } from '../objective/cost-ceiling';
+import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from '../space/space';
 
 /** An external player as a run stores it: what it announced when the run began, and the start values. */
 export interface StoredExternal {

@@ -6,12 +6,12 @@
  * best that leads the start by less than the noise is kept but said to be so, here, in the one line that
  * the run, show, export, the report and the dashboard all print.
  */
-import type { Store } from '../store/store';
-import { figure } from '../util/figure';
-import { meanWithCI95, normalQuantile, stdev } from '../util/stats';
-import type { RunConfig } from './config';
-import type { BoundedSpace } from './space';
-import { gameObjective, type ScoredGame } from './fitness';
+import type { Store } from '../../store/store';
+import { figure } from '../../util/figure';
+import { meanWithCI95, normalQuantile, stdev } from '../../util/stats';
+import type { RunConfig } from '../run/config';
+import type { BoundedSpace } from '../space/space';
+import { gameObjective, type ScoredGame } from '../objective/fitness';
 
 /** The candidate among these with the start's parameters (a first generation always holds one). */
 export function findStart<C extends { params: unknown }>(candidates: readonly C[], startParams: unknown): C | undefined {

@@ -19,10 +19,10 @@
  *   (at most `restarts` times).
  */
 import { cmaAsk, cmaInit, cmaTell, conditionNumber, CmaState, defaultLambda } from './cmaes';
-import type { CmaesConfig } from './config';
-import { reflect, uniformGenome } from './operators';
-import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
-import { spearman } from '../util/stats';
+import type { CmaesConfig } from '../../run/config';
+import { reflect, uniformGenome } from '../operators';
+import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
+import { spearman } from '../../../util/stats';
 
 export interface CmaesState {
   cma: CmaState;

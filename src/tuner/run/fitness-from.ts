@@ -13,10 +13,10 @@
  * the same seed: the same game), so a plain validation after a raced one plays only what the race cut short
  * (with an external player's kept moves, which the viewer replays).
  */
-import { Store, type Candidate, type Game, type Generation } from '../store/store';
-import { canonicalJson } from '../util/canonical-json';
-import { InputError } from '../util/errors';
-import { suggest } from '../util/command-hint';
+import { Store, type Candidate, type Game, type Generation } from '../../store/store';
+import { canonicalJson } from '../../util/canonical-json';
+import { InputError } from '../../util/errors';
+import { suggest } from '../../util/command-hint';
 import { decodeStoredConfig, type StoredConfig } from './run-problem';
 
 /** A finished run's generations as copied: each with its candidates and their fitness games. */

@@ -5,10 +5,10 @@
  * every value is written as the shortest text that reads back as the same double (JavaScript's number
  * printing), so a solver parsing it with strtod gets the number tune2048 validated.
  */
-import { InputError } from '../util/errors';
-import { heuristicFields, type Weights } from '../heuristic/weights';
-import { isParamsFile, type PlayerParamsFile } from '../player/external/params-file';
-import { isNetworkSettings, type NetworkSettings } from '../player/network-settings';
+import { InputError } from '../../util/errors';
+import { heuristicFields, type Weights } from '../../heuristic/weights';
+import { isParamsFile, type PlayerParamsFile } from '../../player/external/params-file';
+import { isNetworkSettings, type NetworkSettings } from '../../player/network-settings';
 
 /** Every number of `value` under a name: fields joined by ".", array items as [k]. */
 function flatten(value: unknown, name: string, into: Map<string, number>): void {

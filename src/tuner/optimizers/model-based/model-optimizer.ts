@@ -16,10 +16,10 @@
  * The finalists (finalists()) are the played points within the budget with the highest predicted mean, with
  * the model's prediction stored beside them, so show can set each prediction against its held-out mean.
  */
-import type { ModelConfig } from './config';
+import type { ModelConfig } from '../../run/config';
 import { fitGaussianProcess, type GaussianProcess, type GpHyper } from './gaussian-process';
-import { gaussian } from './operators';
-import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
+import { gaussian } from '../operators';
+import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 
 /** What the model needs of the space: its dimension, and a genome as the player plays it (rounded where the player rounds). */
 export interface ModelSpace {

@@ -1,8 +1,8 @@
 /** Objectives: how a candidate's games become one number to maximise. */
-import type { Weights } from '../heuristic/weights';
-import { playerSpec, type HeuristicPlayerSpec } from '../player/spec';
-import type { RunConfig } from './config';
-import { meanWithCI95 } from '../util/stats';
+import type { Weights } from '../../heuristic/weights';
+import { playerSpec, type HeuristicPlayerSpec } from '../../player/spec';
+import type { RunConfig } from '../run/config';
+import { meanWithCI95 } from '../../util/stats';
 
 export interface ScoredGame {
   score: number;

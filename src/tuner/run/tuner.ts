@@ -19,24 +19,24 @@
  * stored games in seed order. So the worker count, the game runner (local
  * processes or a Redis queue) and interruptions change nothing but timing.
  */
-import { openRunner, type GameRunner } from '../runner/runner';
-import { runQueueName } from '../runner/queue-url';
-import { generationSeconds } from '../store/records';
-import type { Candidate, GamePurpose, Generation, Store } from '../store/store';
-import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../util/errors';
-import { mean, stdev } from '../util/stats';
+import { openRunner, type GameRunner } from '../../runner/runner';
+import { runQueueName } from '../../runner/queue-url';
+import { generationSeconds } from '../../store/records';
+import type { Candidate, GamePurpose, Generation, Store } from '../../store/store';
+import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../../util/errors';
+import { mean, stdev } from '../../util/stats';
 import { FINALIST_MAX_CORRELATION, type RunConfig } from './config';
-import { fitnessHalfWidth95, gameObjective, objectiveValue } from './fitness';
-import { frontObjectives, frontOf, hasFront } from './front';
-import { hasBudget, withinBudget } from './budget';
+import { fitnessHalfWidth95, gameObjective, objectiveValue } from '../objective/fitness';
+import { frontObjectives, frontOf, hasFront } from '../selection/front';
+import { hasBudget, withinBudget } from '../objective/cost-ceiling';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
-import type { Evaluated, StateSummary } from './optimizer';
+import type { Evaluated, StateSummary } from '../optimizers/optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
-import { raceCost, raceOver, raceSlices, selectSurvivors } from './successive-halving';
-import { weighStart, type StartVerdict, type ValidatedPoint } from './start-verdict';
-import { gamesOf, validationSet, type FinalistResult, type ValidationSet } from './validation';
+import { raceCost, raceOver, raceSlices, selectSurvivors } from '../selection/racing';
+import { weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
+import { gamesOf, validationSet, type FinalistResult, type ValidationSet } from '../selection/validation';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }

@@ -8,7 +8,7 @@
  * This file is the algorithm only (no bounds, no noise handling): `cmaAsk`
  * samples λ points, `cmaTell` updates the distribution from their fitness.
  */
-import { gaussian } from './operators';
+import { gaussian } from '../operators';
 
 export interface CmaState {
   n: number;

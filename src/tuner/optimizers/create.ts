@@ -1,14 +1,14 @@
 /** Optimizers by name, as the config's `optimizer.kind` chooses them. */
-import type { RunConfig } from './config';
-import { InputError } from '../util/errors';
-import { createCmaes } from './cmaes-optimizer';
-import { createGa } from './ga';
-import { createNsga2 } from './nsga2';
+import type { RunConfig } from '../run/config';
+import { InputError } from '../../util/errors';
+import { createCmaes } from './evolutionary/cmaes-optimizer';
+import { createGa } from './evolutionary/ga';
+import { createNsga2 } from './evolutionary/nsga2';
 import type { Optimizer } from './optimizer';
-import { createRandomSearch } from './random-search';
-import { createRegression } from './regression';
-import { createSurrogate } from './surrogate';
-import { createModelOptimizer, type ModelSpace } from './model-optimizer';
+import { createRandomSearch } from './evolutionary/random-search';
+import { createRegression } from './model-based/regression';
+import { createSurrogate } from './model-based/surrogate';
+import { createModelOptimizer, type ModelSpace } from './model-based/model-optimizer';
 
 /** The model optimizer's first design when the config names none: two points a parameter and one, at least a generation's worth. */
 export function modelInitialPoints(o: Extract<RunConfig['optimizer'], { kind: 'model' }>, parameters: number): number {

@@ -4,12 +4,12 @@
  * one, whether games kept within the budget, and, before a run is stored, whether any setting of its space
  * can keep within it at all.
  */
-import type { PlayerSpec } from '../player/spec';
-import type { Game } from '../store/store';
-import { InputError } from '../util/errors';
-import type { RunConfig } from './config';
-import { costPerMove, hasFront } from './front';
-import type { BoundedSpace } from './space';
+import type { PlayerSpec } from '../../player/spec';
+import type { Game } from '../../store/store';
+import { InputError } from '../../util/errors';
+import type { RunConfig } from '../run/config';
+import { costPerMove, hasFront } from '../selection/front';
+import type { BoundedSpace } from '../space/space';
 
 /** True for a run that tunes strength within a budget of cost per move (the model optimizer with fitness.maxCost). */
 export function hasBudget(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
@@ -47,12 +47,12 @@ export const CHEAPEST_SEED = 20_480_000;
 async function oneGame(spec: PlayerSpec, seed: number): Promise<{ nodes?: number; moves: number }> {
   // The players load only here, when a run within a budget is prepared (every command that loads a run's problem imports this module).
   if (spec.kind === 'synthetic') {
-    const { playSpecGame } = await import('../player/players');
+    const { playSpecGame } = await import('../../player/players');
     return playSpecGame(spec, seed, () => {
       throw new Error('the synthetic player plays no moves');
     });
   }
-  const { foregroundPlayer } = await import('../player/foreground');
+  const { foregroundPlayer } = await import('../../player/foreground');
   const thread = await foregroundPlayer(spec);
   try {
     return await thread.remote.play(seed, {});

@@ -7,17 +7,17 @@
  * validation.front points, the most spread). Either way the run's start is played beside them on the same
  * held-out seeds (once, if it is among them).
  */
-import { gamesKey } from '../player/spec';
-import type { Candidate, FinalistPrediction, Game, GamePurpose, Store } from '../store/store';
-import { FRONT_POINTS } from './config';
+import { gamesKey } from '../../player/spec';
+import type { Candidate, FinalistPrediction, Game, GamePurpose, Store } from '../../store/store';
+import { FRONT_POINTS } from '../run/config';
 import { frontToValidate, hasFront } from './front';
-import type { GamesByCandidate } from './game-batches';
-import type { RunProblem } from './run-problem';
-import { confirmationSeeds, validationSeeds } from './seeds';
-import { raceCost, type RacingConfig } from './successive-halving';
-import { findStart } from './start-verdict';
-import { gameObjective } from './fitness';
-import { stdev } from '../util/stats';
+import type { GamesByCandidate } from '../run/game-batches';
+import type { RunProblem } from '../run/run-problem';
+import { confirmationSeeds, validationSeeds } from '../run/seeds';
+import { raceCost, type RacingConfig } from './racing';
+import { findStart } from './verdict';
+import { gameObjective } from '../objective/fitness';
+import { stdev } from '../../util/stats';
 
 /** A validated candidate at the end of a run: in-sample fitness, held-out value (over the games it played: a race stops some early), and what else was said of it. */
 export interface FinalistResult {

@@ -6,10 +6,10 @@
  * config may leave space.params out (every stage weight, from 1/4 to 4 on a log scale); what is not tuned
  * keeps its start value (1 per stage and fitness.cprob, or a network player file's).
  */
-import type { Weights } from '../heuristic/weights';
-import type { DepthRule, NetworkSettings } from '../player/network-settings';
-import { InputError } from '../util/errors';
-import { didYouMean } from '../util/valibot-issues';
+import type { Weights } from '../../heuristic/weights';
+import type { DepthRule, NetworkSettings } from '../../player/network-settings';
+import { InputError } from '../../util/errors';
+import { didYouMean } from '../../util/valibot-issues';
 import { BoundedSpace, checkBounds, checkStart, ParameterSpace, readParam, SEARCH_DEPTH, type ParamSpec } from './space';
 
 export interface NetworkStart {

@@ -3,10 +3,10 @@
  * optimizer sees a genome in [0, 1]^n (linear or log-scaled per parameter);
  * everything not tuned keeps the start weights' value.
  */
-import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, oldestVersion, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../heuristic/weights';
-import { cliName } from '../util/command-hint';
-import { InputError } from '../util/errors';
-import { didYouMean } from '../util/valibot-issues';
+import { LINE_GROUPS, SCALAR_WEIGHT_NAMES, Weights, lineWeights, oldestVersion, parseWeights, stageWeights, type LineGroup, type StageMeasure } from '../../heuristic/weights';
+import { cliName } from '../../util/command-hint';
+import { InputError } from '../../util/errors';
+import { didYouMean } from '../../util/valibot-issues';
 
 export interface ParamSpec {
   min: number;

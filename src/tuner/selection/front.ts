@@ -9,14 +9,14 @@
  * held-out strength and cost. One computation (frontOf) over the held-out games: the tuner gives it the games
  * it just stored, show, the report and export read them back, so they agree.
  */
-import type { Candidate, Game, Store } from '../store/store';
-import { FRONT_OPTIMIZERS, type RunConfig } from './config';
-import type { BoundedSpace } from './space';
-import { summarizeGames } from '../compare/summary';
-import { fitnessHalfWidth95, objectiveValue } from './fitness';
-import { selectSurvivors } from './nsga2';
-import { nonDominatedSort } from './pareto';
-import { findStart } from './start-verdict';
+import type { Candidate, Game, Store } from '../../store/store';
+import { FRONT_OPTIMIZERS, type RunConfig } from '../run/config';
+import type { BoundedSpace } from '../space/space';
+import { summarizeGames } from '../../compare/summary';
+import { fitnessHalfWidth95, objectiveValue } from '../objective/fitness';
+import { selectSurvivors } from '../optimizers/evolutionary/nsga2';
+import { nonDominatedSort } from '../optimizers/evolutionary/pareto';
+import { findStart } from './verdict';
 
 /** True for a run that tunes strength against cost per move: a front (NSGA-II, or random search as its baseline). */
 export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {

@@ -8,9 +8,9 @@
  * offspring succeed, σ ×= 1.22, else σ ×= 0.82, clamped to
  * [minMutationScale, maxMutationScale]. Generation 0 has no elites: σ stays.
  */
-import type { GaConfig } from './config';
-import { blendCrossover, gaussianMutation, tournamentSelect, uniformCrossover, uniformGenome } from './operators';
-import type { Evaluated, Generation, Optimizer, Proposal } from './optimizer';
+import type { GaConfig } from '../../run/config';
+import { blendCrossover, gaussianMutation, tournamentSelect, uniformCrossover, uniformGenome } from '../operators';
+import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 
 export interface GaState {
   mutationScale: number;

@@ -3,8 +3,8 @@
  * heartbeat every few seconds, and finds out when another process took the run over (this one was paused
  * or silent too long) — then it must stop and write nothing more. Released with the run's final status.
  */
-import type { RunStatus, Store } from '../store/store';
-import { RunLostError } from '../util/errors';
+import type { RunStatus, Store } from '../../store/store';
+import { RunLostError } from '../../util/errors';
 
 const HEARTBEAT_EVERY_MS = 5000;
 

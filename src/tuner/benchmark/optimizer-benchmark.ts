@@ -7,21 +7,21 @@
  * fitness against games played". Runs are stored like any run, so an
  * interrupted race resumes where it stopped.
  */
-import type { OptimizerConfig, RunConfig } from './config';
-import { parseConfig } from './config';
-import { objectiveValue } from './fitness';
-import { weightSpace } from './space';
-import { createRun, loadRunProblem, type StoredConfig } from './run-problem';
-import { holdoutSeeds } from './seeds';
-import { Tuner } from './tuner';
-import { openRunner, playSeeds, type GameRunner } from '../runner/runner';
-import type { RaceCheckpoint, Store } from '../store/store';
-import { InputError, StopRequestedError } from '../util/errors';
-import { mean, median } from '../util/stats';
-import { syntheticCost, syntheticMean } from '../player/synthetic';
-import { hypervolume2d } from './pareto';
-import { hasFront, validatedFront } from './front';
-import { loadWeights, type Weights } from '../heuristic/weights';
+import type { OptimizerConfig, RunConfig } from '../run/config';
+import { parseConfig } from '../run/config';
+import { objectiveValue } from '../objective/fitness';
+import { weightSpace } from '../space/space';
+import { createRun, loadRunProblem, type StoredConfig } from '../run/run-problem';
+import { holdoutSeeds } from '../run/seeds';
+import { Tuner } from '../run/tuner';
+import { openRunner, playSeeds, type GameRunner } from '../../runner/runner';
+import type { RaceCheckpoint, Store } from '../../store/store';
+import { InputError, StopRequestedError } from '../../util/errors';
+import { mean, median } from '../../util/stats';
+import { syntheticCost, syntheticMean } from '../../player/synthetic';
+import { hypervolume2d } from '../optimizers/evolutionary/pareto';
+import { hasFront, validatedFront } from '../selection/front';
+import { loadWeights, type Weights } from '../../heuristic/weights';
 
 export type OptimizerKind = OptimizerConfig['kind'];
 export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate', 'nsga2', 'model'];
