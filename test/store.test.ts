@@ -177,7 +177,7 @@ describe('store', () => {
       store.acquireLearnRun(id, 4242, 'here');
       const boards = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]);
       store.saveLearnStarts(id, boards, 4242, 'here');
-      const lost = new RegExp(`^learning run ${id} was taken over by another process; this process stops and writes nothing more$`);
+      const lost = new RegExp(`^learning run ${id} was taken over by pid 4242 on here while this process was paused or silent; this process stops and writes nothing more$`);
       expect(() => store.saveLearnStarts(id, new Uint8Array(8), 4343, 'here')).toThrow(lost);
       expect(() => store.saveLearnCheckpoint({ runId: id, games: 1, meanScore: 0, maxTile: 2, tables: null, at: 0 }, 4343, 'here')).toThrow(lost);
       expect([...store.learnStarts(id)!]).toEqual([...boards]);
