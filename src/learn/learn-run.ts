@@ -4,6 +4,7 @@
  * the whole state, so a run stopped anywhere (Ctrl-C, kill -9: it goes on from its latest checkpoint)
  * and resumed ends with exactly the tables of a run never stopped.
  */
+import { InputError } from '../util/errors';
 import type { Board } from '../engine/board';
 import { createRng } from '../engine/spawn';
 import type { Store } from '../store/store';
@@ -114,4 +115,23 @@ export async function runLearning(store: Store, runId: number, options: LearnOpt
     store.releaseLearnRun(runId, 'failed', (e as Error).message);
     throw e;
   }
+}
+
+/**
+ * What `learn resume` changes in a run's config before it goes on: the games to train to (--games, above those
+ * played) and, for a network, a learning rate from the latest checkpoint on (--learning-rate: the changes the
+ * config planned from there replaced). Refuses in one line what cannot be.
+ */
+export function resumePlan(runId: number, config: LearnConfig, done: number, opts: { games?: number; learningRate?: number }): { games: number; rateChanges: LearnConfig['rateChanges'] } {
+  if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
+  const games = opts.games ?? config.games;
+  let rateChanges = config.rateChanges;
+  if (opts.learningRate !== undefined) {
+    if (!config.network) throw new InputError(`--learning-rate is for n-tuple networks; learning run ${runId} learns line tables`);
+    if (done === 0) throw new InputError(`learning run ${runId} has no checkpoint yet: set "learningRate" in its config instead`);
+    if (games <= done) throw new InputError(`learning run ${runId} has played all its ${config.games} games: add --games N (above ${done}) to train on at another rate`);
+    // The new rate holds from the checkpoint on: changes the config planned from there are replaced.
+    rateChanges = [...(config.rateChanges ?? []).filter((c) => c.games < done), { games: done, learningRate: opts.learningRate }];
+  }
+  return { games, rateChanges };
 }

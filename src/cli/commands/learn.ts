@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { relative, dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Board } from '../../engine/board';
-import { heuristicFields, loadWeights, WEIGHTS_FORMAT } from '../../heuristic/weights';
+import { loadWeights } from '../../heuristic/weights';
+import { learnedWeights } from '../../learn/learned-weights';
 import { loadLearnConfig, parseLearnConfig, type LearnConfig } from '../../learn/config';
-import { learnState, runLearning, type LearnOutcome } from '../../learn/learn-run';
-import { checkCheckpointFiles, checkNetworkResources, describeNetworkRun, keptNetworkFile, keptNetworks, storedNetworkPath, type CheckpointStats } from '../../learn/ntuple/network-run';
+import { learnState, resumePlan, runLearning, type LearnOutcome } from '../../learn/learn-run';
+import { checkCheckpointFiles, checkNetworkResources, describeNetworkRun, keptNetworks, networkAt, type CheckpointStats } from '../../learn/ntuple/network-run';
 import { RATE_TILES, type GamesSummary } from '../../learn/ntuple/training';
 import { copyNetworkFile, readNetworkFile, readStoredNetworkFile, writeNetworkFile, writeRawTables } from '../../learn/ntuple/network-file';
 import { readZiapWeights, toZiapTables, ZIAP_STRUCTURES } from '../../learn/ntuple/ziap-format';
@@ -135,16 +136,7 @@ export function command(): Command {
         // A missing, foreign or changed file: one line, before anything changes (a run another process trains is refused below, unread).
         if (statusOf(run).status !== 'running') checkCheckpointFiles(store, runId, config, { whole: true });
         const done = store.lastLearnCheckpoint(runId)?.games ?? 0;
-        if (opts.games !== undefined && opts.games <= done) throw new InputError(`--games ${opts.games} is not above the ${done} games learning run ${runId} has already played`);
-        const games = opts.games ?? config.games;
-        let rateChanges = config.rateChanges;
-        if (opts.learningRate !== undefined) {
-          if (!config.network) throw new InputError(`--learning-rate is for n-tuple networks; learning run ${runId} learns line tables`);
-          if (done === 0) throw new InputError(`learning run ${runId} has no checkpoint yet: set "learningRate" in its config instead`);
-          if (games <= done) throw new InputError(`learning run ${runId} has played all its ${config.games} games: add --games N (above ${done}) to train on at another rate`);
-          // The new rate holds from the checkpoint on: changes the config planned from there are replaced.
-          rateChanges = [...(config.rateChanges ?? []).filter((c) => c.games < done), { games: done, learningRate: opts.learningRate }];
-        }
+        const { games, rateChanges } = resumePlan(runId, config, done, opts);
         if (games !== config.games || rateChanges !== config.rateChanges) store.updateLearnConfig(runId, (stored) => ({ ...stored, games, ...(rateChanges ? { rateChanges } : {}) }));
         if (store.requireLearnRun(runId).status === 'finished') {
           console.error(`tune2048: learning run ${runId} is already finished; nothing to do`);
@@ -279,16 +271,7 @@ export function command(): Command {
         console.error(`wrote ${opts.out} (sha256 ${hash})`);
         let weights: unknown = null;
         if (base) {
-          // The table's path as the weights file will find it: relative to that file's folder (or the working directory).
-          const table = relative(opts.weightsOut ? dirname(resolve(opts.weightsOut)) : process.cwd(), resolve(opts.out));
-          weights = {
-            format: WEIGHTS_FORMAT,
-            version: 2,
-            name: `${base.name ?? opts.base}+learned-${runId}x${opts.weight}`,
-            ...heuristicFields(base),
-            learned: { table, sha256: hash, weight: opts.weight },
-            provenance: { base: base.name ?? opts.base, learnRun: runId, learnName: run.name, games, database: store.path },
-          };
+          weights = learnedWeights({ base, baseName: opts.base!, weight: opts.weight!, table: opts.out, weightsFile: opts.weightsOut, sha256: hash, run, games, database: store.path });
           const text = JSON.stringify(weights, null, 2) + '\n';
           if (opts.weightsOut) {
             writeOutputFile(opts.weightsOut, text, { option: '--weights-out', force: opts.force });
@@ -320,30 +303,11 @@ export function command(): Command {
   return learn;
 }
 
-/**
- * A network run's network file and the hash its checkpoint stored: the latest checkpoint's (a run not
- * finished is said on stderr), or with `at` the one kept at that many games (config keepNetworkEvery).
- */
+/** A network run's network file (networkAt), saying on stderr when it is a run not finished. */
 function networkOf(store: Store, runId: number, at?: number): { path: string; sha256: string; games: number } {
-  const run = store.requireLearnRun(runId);
-  const last = store.lastLearnCheckpoint(runId);
-  if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
-  if (at === undefined || at === last.games) {
-    if (run.status !== 'finished' && at === undefined) console.error(`tune2048: learning run ${runId} is ${run.status}: writing its network after ${last.games} games`);
-    return { path: storedNetworkPath(store.path, last.tableFile), sha256: last.tableSha256!, games: last.games };
-  }
-  const curve = store.learnCurve(runId);
-  const kept = keptNetworks(store.path, runId, curve);
-  const held = [...new Set([...kept, last.games])].sort((a, b) => a - b);
-  const which = `it holds the network${held.length === 1 ? '' : 's'} at ${held.join(', ')} games`;
-  const point = curve.find((c) => c.games === at);
-  if (!point) throw new InputError(`--at: learning run ${runId} has no checkpoint at ${at} games (${which})`);
-  const path = keptNetworkFile(store.path, runId, at);
-  if (!kept.includes(at)) {
-    const every = (run.storedConfig as LearnConfig).keepNetworkEvery;
-    throw new InputError(`--at: learning run ${runId} kept no network at ${at} games (${every ? `its config keeps one every ${every} games` : 'its config sets no keepNetworkEvery'}; ${which})`);
-  }
-  return { path, sha256: point.tableSha256!, games: at };
+  const network = networkAt(store, runId, at);
+  if (network.unfinished) console.error(`tune2048: learning run ${runId} is ${store.requireLearnRun(runId).status}: writing its network after ${network.games} games`);
+  return network;
 }
 
 /** learn export RUN|NET.bin --format ziap: the network (a run's latest checkpoint's, or a network file's) in ziap/2048-tdl's layout. */

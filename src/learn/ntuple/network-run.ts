@@ -14,6 +14,7 @@ import { freemem } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Store } from '../../store/store';
 import { InputError, RunLostError } from '../../util/errors';
+import { suggest } from '../../util/command-hint';
 import { DEFAULT_HELD_OUT, learningRateAt, networkShapeOf, nextRateChange, type LearnConfig } from '../config';
 import type { LearnOptions, LearnOutcome } from '../learn-run';
 import { runStartBoards } from '../late-starts';
@@ -374,4 +375,28 @@ export function describeNetworkRun(config: LearnConfig): string {
   const r = config.restarts;
   const restarts = r ? `restarts at ${r.at} of the last episode while it made more than ${r.minMoves} moves${r.maxInRow ? `, at most ${r.maxInRow} in a row` : ''}, ` : '';
   return `${describeShape(networkShapeOf(config)!)}; ${config.lambda !== undefined ? `TD(λ = ${config.lambda}), ` : ''}${restarts}${config.coherence ? 'temporal coherence, ' : ''}learning rate ${config.learningRate}${changes}`;
+}
+
+/**
+ * A network run's network file and the hash its checkpoint stored: the latest checkpoint's (`unfinished`: the run
+ * is not finished and no --at was given), or with `at` the one kept at that many games (config keepNetworkEvery).
+ * Refuses in one line a run without a checkpoint, or an `at` it kept no network at (naming those it kept).
+ */
+export function networkAt(store: Store, runId: number, at?: number): { path: string; sha256: string; games: number; unfinished: boolean } {
+  const run = store.requireLearnRun(runId);
+  const last = store.lastLearnCheckpoint(runId);
+  if (!last?.tableFile) throw new InputError(`learning run ${runId} has no checkpoint yet: resume it first (${suggest(`learn resume ${runId}`, store.path)})`);
+  if (at === undefined || at === last.games) return { path: storedNetworkPath(store.path, last.tableFile), sha256: last.tableSha256!, games: last.games, unfinished: run.status !== 'finished' && at === undefined };
+  const curve = store.learnCurve(runId);
+  const kept = keptNetworks(store.path, runId, curve);
+  const held = [...new Set([...kept, last.games])].sort((a, b) => a - b);
+  const which = `it holds the network${held.length === 1 ? '' : 's'} at ${held.join(', ')} games`;
+  const point = curve.find((c) => c.games === at);
+  if (!point) throw new InputError(`--at: learning run ${runId} has no checkpoint at ${at} games (${which})`);
+  const path = keptNetworkFile(store.path, runId, at);
+  if (!kept.includes(at)) {
+    const every = (run.storedConfig as LearnConfig).keepNetworkEvery;
+    throw new InputError(`--at: learning run ${runId} kept no network at ${at} games (${every ? `its config keeps one every ${every} games` : 'its config sets no keepNetworkEvery'}; ${which})`);
+  }
+  return { path, sha256: point.tableSha256!, games: at, unfinished: false };
 }
