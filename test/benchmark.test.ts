@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { gamesToStayWithin, parseContender, pickCheckpoints, race, recommendation, summarizeRace, holdoutSeeds } from '../src/tuner/benchmark/optimizer-benchmark';
+import { gamesToStayWithin, parseContender, pickCheckpoints, runBenchmark, recommendation, summarizeBenchmark, holdoutSeeds } from '../src/tuner/benchmark/optimizer-benchmark';
 import { raceCost, raceSlices, selectSurvivors } from '../src/tuner/selection/racing';
 import { createRun } from '../src/tuner/run/run-problem';
 import { Tuner } from '../src/tuner/run/tuner';
@@ -64,7 +64,7 @@ describe('the optimizer race', () => {
   it('runs every contender at the same budget and scores recommendations on shared held-out seeds', async () => {
     const store = Store.open(tempDb());
     const lines: string[] = [];
-    const runs = await race(store, {
+    const runs = await runBenchmark(store, {
       problem: smokeConfig(),
       kinds: ['ga', 'cmaes', 'random'],
       seeds: [1],
@@ -88,11 +88,11 @@ describe('the optimizer race', () => {
     const games = () => (store.connectionForTests().prepare('SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM comparisons) AS n').get() as { n: number }).n;
     const before = games();
     let progressed = 0;
-    const again = await race(store, { problem: smokeConfig(), kinds: ['ga', 'cmaes', 'random'], seeds: [1], budget: 60, checkpoints: 2, holdoutGames: 6, workers: 2, onProgress: () => progressed++ });
+    const again = await runBenchmark(store, { problem: smokeConfig(), kinds: ['ga', 'cmaes', 'random'], seeds: [1], budget: 60, checkpoints: 2, holdoutGames: 6, workers: 2, onProgress: () => progressed++ });
     expect(again.map((r) => r.points)).toEqual(runs.map((r) => r.points));
     expect(games()).toBe(before);
     expect(progressed).toBeGreaterThan(0);
-    const summary = summarizeRace(runs);
+    const summary = summarizeBenchmark(runs);
     expect(summary.map((s) => s.kind)).toEqual(['ga', 'cmaes', 'random']);
     store.close();
   });
@@ -196,7 +196,7 @@ describe('racing in the optimizer race', () => {
 
   it('ga against ga+racing at the same budget: only the +racing runs race', async () => {
     const store = Store.open(tempDb());
-    const runs = await race(store, { problem: smokeConfig({ fitness: { games: 12, depth: 0 } }), kinds: ['ga', 'ga+racing'], seeds: [1], budget: 200, checkpoints: 2, holdoutGames: 4, workers: 2 });
+    const runs = await runBenchmark(store, { problem: smokeConfig({ fitness: { games: 12, depth: 0 } }), kinds: ['ga', 'ga+racing'], seeds: [1], budget: 200, checkpoints: 2, holdoutGames: 4, workers: 2 });
     const perCandidate = (runId: number) =>
       (store.connectionForTests().prepare("SELECT count(*) AS n FROM games g JOIN candidates c ON c.id = g.candidate_id WHERE c.run_id = ? AND g.purpose = 'fitness' GROUP BY g.candidate_id").all(runId) as { n: number }[]).map((r) => r.n);
     expect(new Set(perCandidate(runs[0].runId))).toEqual(new Set([12]));

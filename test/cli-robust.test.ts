@@ -437,7 +437,7 @@ process.on('exit', () => process.stderr.write('threads ' + n + ' cli-progress ' 
   });
 
   it('Ctrl-C stops a race as it stops a tune; the command it prints goes on to the uninterrupted result', async () => {
-    const args = (db: string) => ['race', '-c', writeConfig(SLOW), '--optimizers', 'ga', '--seeds', '1,2', '--budget', '150', '--checkpoints', '2', '--holdout', '6', '--db', db, '--json'];
+    const args = (db: string) => ['benchmark', '-c', writeConfig(SLOW), '--optimizers', 'ga', '--seeds', '1,2', '--budget', '150', '--checkpoints', '2', '--holdout', '6', '--db', db, '--json'];
     const whole = runCli(args(tempDb()));
     expect(whole.code, whole.stderr).toBe(0);
     const db = tempDb();
@@ -461,10 +461,11 @@ process.on('exit', () => process.stderr.write('threads ' + n + ' cli-progress ' 
     expect(summary(again.stdout)).toEqual(summary(whole.stdout));
   });
 
-  it('race shows progress with an ETA and as many checkpoints as asked', () => {
+  it('the optimizer benchmark shows progress with an ETA and as many checkpoints as asked (under its former name "race" too, which says so)', () => {
     const r = runCli(['race', '-c', writeConfig(SMOKE), '--optimizers', 'ga', '--seeds', '1', '--budget', '100', '--checkpoints', '2', '--holdout', '4', '--db', tempDb(), '--json'], { env: { ...process.env, TUNE2048_PROGRESS: 'every' } });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/race \[.*\] \d+\/\d+ games.*ETA/);
+    expect(r.stderr).toMatch(/^tune2048: "race" is now "benchmark" \(race still works\)$/m);
+    expect(r.stderr).toMatch(/benchmark \[.*\] \d+\/\d+ games.*ETA/);
     const out = JSON.parse(r.stdout);
     expect(out.runs[0].points).toHaveLength(2);
   });

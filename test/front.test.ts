@@ -319,7 +319,7 @@ describe('two objectives in a run config: the refusals', () => {
   it('race weighs NSGA-II and random search by their validated fronts\' hypervolume (and, on the synthetic player, the true one); the refusals come before anything is created', () => {
     const config = writeConfig({ ...base, optimizer: { kind: 'nsga2', population: 8, generations: 1000 }, validation: { front: 6, games: 40 } });
     const db = tempDb();
-    const r = runCli(['race', '-c', config, '--db', db, '--budget', '800', '--seeds', '1,2', '--workers', '2', '--json']);
+    const r = runCli(['benchmark', '-c', config, '--db', db, '--budget', '800', '--seeds', '1,2', '--workers', '2', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { summary: { kind: string; runs: number; hypervolume: { median: number }; trueShare: { median: number; min: number; max: number } }[]; runs: { front: { points: unknown[] } }[] };
     expect(out.summary.map((x) => [x.kind, x.runs])).toEqual([['nsga2', 2], ['random', 2]]);
@@ -340,7 +340,7 @@ describe('two objectives in a run config: the refusals', () => {
     }
     const refused = (args: string[], message: RegExp) => {
       const at = tempDb();
-      const x = runCli(['race', '-c', config, '--db', at, '--budget', '500', ...args]);
+      const x = runCli(['benchmark', '-c', config, '--db', at, '--budget', '500', ...args]);
       expect([x.code, x.stderr.trim().split('\n').length]).toEqual([2, 1]);
       expect(x.stderr).toMatch(message);
       expect(existsSync(at)).toBe(false);

@@ -14,6 +14,8 @@ import { usageErrorLine } from './usage-error';
 interface CommandEntry {
   summary: string;
   load: () => Promise<{ command(): Command }>;
+  /** Former names, still understood (said so on stderr). */
+  aliases?: string[];
 }
 
 /** Name → one-line summary and the module that builds the command (loaded only to run it). */
@@ -24,7 +26,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   show: { summary: "a run's generations and its validated best", load: () => import('./commands/show') },
   export: { summary: "write a run's best weights as a weights file", load: () => import('./commands/export') },
   report: { summary: 'write an offline HTML report of a run', load: () => import('./commands/report') },
-  race: { summary: 'optimizers (GA, CMA-ES, random, regression, surrogate) against each other at equal budgets of games', load: () => import('./commands/race') },
+  benchmark: { summary: 'the optimizer benchmark: optimizers (GA, CMA-ES, random, regression, surrogate, model) against each other at equal budgets of games (formerly "race")', load: () => import('./commands/benchmark'), aliases: ['race'] },
   compare: { summary: 'paired comparison of weight sets on the same seeds', load: () => import('./commands/compare') },
   sweep: { summary: 'one weight set against search depth', load: () => import('./commands/sweep') },
   play: { summary: 'play seeded games and print score statistics', load: () => import('./commands/play') },
@@ -53,8 +55,10 @@ export async function buildProgram(name?: string, withVersion = false): Promise<
     .version(withVersion ? versionText() : require('../../package.json').version)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const [cmdName, entry] of Object.entries(COMMANDS)) {
-    if (cmdName === name) program.addCommand((await entry.load()).command().summary(entry.summary));
-    else program.command(cmdName).description(entry.summary);
+    const loaded = cmdName === name || (name !== undefined && (entry.aliases ?? []).includes(name));
+    const command = loaded ? (await entry.load()).command().summary(entry.summary) : new Command(cmdName).description(entry.summary);
+    for (const alias of entry.aliases ?? []) command.alias(alias);
+    program.addCommand(command);
   }
   // Every level, subcommands of subcommands too (learn start): a usage error is one tune2048 line and exits 2, never commander's own 1.
   const overrideExits = (c: Command): void => {
@@ -74,6 +78,9 @@ function commandName(args: readonly string[]): string | undefined {
 
 export async function main(argv: string[]): Promise<number> {
   try {
+    const asked = commandName(argv.slice(2));
+    const renamed = Object.entries(COMMANDS).find(([, e]) => asked !== undefined && (e.aliases ?? []).includes(asked));
+    if (renamed) process.stderr.write(`tune2048: "${asked}" is now "${renamed[0]}" (${asked} still works)\n`);
     const program = await buildProgram(commandName(argv.slice(2)), argv.slice(2).some((a) => a === '-V' || a === '--version'));
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -4,7 +4,7 @@ import { lineChart } from '../../report/svg';
 import { Store } from '../../store/store';
 import { configOrigin, loadConfig } from '../../tuner/run/config';
 import { prepareRun } from '../../tuner/run/run-problem';
-import { DEFAULT_RACE_CONTENDERS, OPTIMIZER_KINDS, parseContender, race, raceConfig, RaceControl, summarizeFrontRace, summarizeRace, syntheticTrueFront } from '../../tuner/benchmark/optimizer-benchmark';
+import { DEFAULT_CONTENDERS, OPTIMIZER_KINDS, parseContender, runBenchmark, benchmarkConfig, BenchmarkControl, summarizeFrontBenchmark, summarizeBenchmark, syntheticTrueFront } from '../../tuner/benchmark/optimizer-benchmark';
 import { hasFront } from '../../tuner/selection/front';
 import { cliName, shellWord } from '../../util/command-hint';
 import { median } from '../../util/stats';
@@ -15,13 +15,14 @@ import { parseIntegerOption, parseListOption, parseWorkers } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption } from '../runner-options';
+import { HOLDOUT_MAX } from '../../tuner/run/seeds';
 
 
 export function command(): Command {
-  return new Command('race')
+  return new Command('benchmark')
     .description('optimizers (GA, CMA-ES, random, regression, surrogate, model; NSGA-II on a two-objective problem) on one problem at equal budgets of games; validated fitness against games played, or the validated fronts\' hypervolume')
     .requiredOption('-c, --config <file>', 'the tuning problem (space, fitness), a file or a shipped config\'s name; its optimizer section is used for its own kind')
-    .option('--optimizers <list>', `contenders: ${OPTIMIZER_KINDS.join(', ')}, each optionally with "+racing" (e.g. ga,ga+racing); default ${DEFAULT_RACE_CONTENDERS.join(',')}, or nsga2,random for a problem with fitness.cost`, parseListOption('--optimizers', (k) => {
+    .option('--optimizers <list>', `contenders: ${OPTIMIZER_KINDS.join(', ')}, each optionally with "+racing" (e.g. ga,ga+racing); default ${DEFAULT_CONTENDERS.join(',')}, or nsga2,random for a problem with fitness.cost`, parseListOption('--optimizers', (k) => {
       if (!parseContender(k)) throw new InputError(`--optimizers: unknown contender "${k}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
       return k;
     }))
@@ -29,8 +30,8 @@ export function command(): Command {
     .option('--seeds <list>', 'run seeds per contender', parseListOption('--seeds', parseIntegerOption('--seeds', 0, 2 ** 32 - 1)), [1, 2, 3])
     .option('--budget <games>', 'fitness games per run', parseIntegerOption('--budget', 1), 12000)
     .option('--checkpoints <n>', 'checkpoints per run', parseIntegerOption('--checkpoints', 1, 100), 6)
-    .option('--holdout <games>', 'held-out games per checkpoint (the same seeds for everyone)', parseIntegerOption('--holdout', 1), 300)
-    .option('--db <file>', 'SQLite database for the race runs', 'db/race.sqlite')
+    .option('--holdout <games>', 'held-out games per checkpoint (the same seeds for everyone)', parseIntegerOption('--holdout', 1, HOLDOUT_MAX), 300)
+    .option('--db <file>', 'SQLite database for the benchmark runs (named race.sqlite, as before the command was renamed)', 'db/race.sqlite')
     .option('--workers <n>', 'worker processes', parseWorkers)
     .addOption(queueOption())
     .option('--svg <file>', 'write the figure (SVG) here')
@@ -39,27 +40,27 @@ export function command(): Command {
     .action(async (opts: { config: string; network?: string; optimizers?: string[]; seeds: number[]; budget: number; checkpoints: number; holdout: number; db: string; workers?: number; queue?: string; svg?: string; json?: boolean; force?: boolean }) => {
       const problem = loadConfig(opts.config, { network: opts.network });
       const fronts = hasFront(problem);
-      const optimizers = opts.optimizers ?? (fronts ? ['nsga2', 'random'] : [...DEFAULT_RACE_CONTENDERS]);
+      const optimizers = opts.optimizers ?? (fronts ? ['nsga2', 'random'] : [...DEFAULT_CONTENDERS]);
       // Every contender's config is checked before anything is created.
-      for (const kind of optimizers) raceConfig(problem, kind, opts.seeds[0], opts.budget);
+      for (const kind of optimizers) benchmarkConfig(problem, kind, opts.seeds[0], opts.budget);
       if (fronts && opts.svg) throw new InputError('--svg draws the held-out curve of one objective; this problem has two (fitness.cost): its fronts are compared by hypervolume in the table');
       const { config: _problem, ...prepared } = await prepareRun(problem, configOrigin(opts.config));
       if (opts.svg) checkOutputPath(opts.svg, { option: '--svg', force: opts.force });
       await checkQueue(opts.queue ?? problem.pool.queue);
       const store = Store.open(opts.db);
-      const progress = createProgress('race', 1, 'race [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
-      // Ctrl-C stops the race as it stops a tune: what finished is stored, and the same command goes on from there.
+      const progress = createProgress('benchmark', 1, 'benchmark [{bar}] {value}/{total} games (fitness, then holdout) | elapsed {duration_formatted} | ETA {eta_formatted}');
+      // Ctrl-C stops the benchmark as it stops a tune: what finished is stored, and the same command goes on from there.
       const again = `${cliName()} ${process.argv.slice(2).map(shellWord).join(' ')}`;
-      const control = new RaceControl();
+      const control = new BenchmarkControl();
       const interrupts = handleInterrupts(control, {
-        stopping: 'stopping the race',
+        stopping: 'stopping the benchmark',
         stoppedAtOnce: () => {
           progress.stop();
-          return `race stopped at once; go on with: ${again}`;
+          return `benchmark stopped at once; go on with: ${again}`;
         },
       });
       try {
-        const runs = await race(store, {
+        const runs = await runBenchmark(store, {
           control,
           problem,
           prepared,
@@ -78,7 +79,7 @@ export function command(): Command {
         });
         progress.stop();
         if (fronts) {
-          const summary = summarizeFrontRace(runs, syntheticTrueFront(problem) ?? undefined);
+          const summary = summarizeFrontBenchmark(runs, syntheticTrueFront(problem) ?? undefined);
           if (opts.json) {
             console.log(JSON.stringify({ budget: opts.budget, seeds: opts.seeds, summary, runs }));
             return;
@@ -91,7 +92,7 @@ export function command(): Command {
           console.log('\n(hypervolume: the area the front dominates in (strength, −ln(1 + positions searched per move)) above strength 0 and the largest cost of any front here; larger is better)');
           return;
         }
-        const summary = summarizeRace(runs);
+        const summary = summarizeBenchmark(runs);
         if (opts.svg) {
           const truth = summary.every((s) => s.truthCurve);
           const svg = lineChart(
@@ -145,7 +146,7 @@ export function command(): Command {
         if (!(e instanceof StopRequestedError)) throw e;
         progress.stop();
         if (interrupts.pipeClosed()) return;
-        console.error(`tune2048: race stopped; what finished is stored; go on with: ${again}`);
+        console.error(`tune2048: benchmark stopped; what finished is stored; go on with: ${again}`);
         process.exitCode = EXIT_INTERRUPTED;
       } finally {
         interrupts.uninstall();

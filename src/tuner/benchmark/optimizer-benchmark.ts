@@ -15,7 +15,7 @@ import { createRun, loadRunProblem, type StoredConfig } from '../run/run-problem
 import { holdoutSeeds } from '../run/seeds';
 import { Tuner } from '../run/tuner';
 import { openRunner, playSeeds, type GameRunner } from '../../runner/runner';
-import type { RaceCheckpoint, Store } from '../../store/store';
+import type { BenchmarkCheckpoint, Store } from '../../store/store';
 import { InputError, StopRequestedError } from '../../util/errors';
 import { mean, median } from '../../util/stats';
 import { syntheticCost, syntheticMean } from '../../player/synthetic';
@@ -26,7 +26,7 @@ import { loadWeights, type Weights } from '../../heuristic/weights';
 export type OptimizerKind = OptimizerConfig['kind'];
 export const OPTIMIZER_KINDS: readonly OptimizerKind[] = ['ga', 'cmaes', 'random', 'regression', 'surrogate', 'nsga2', 'model'];
 /** What a race runs unless told: the established optimizers (regression and surrogate are new: name them with --optimizers). */
-export const DEFAULT_RACE_CONTENDERS: readonly string[] = ['ga', 'cmaes', 'random'];
+export const DEFAULT_CONTENDERS: readonly string[] = ['ga', 'cmaes', 'random'];
 
 /** "ga", "cmaes+racing", …: the optimizer and whether its generations race. */
 export function parseContender(name: string): { kind: OptimizerKind; racing: boolean } | null {
@@ -41,7 +41,7 @@ function contenderFitness(problem: RunConfig, racing: boolean, budget: number): 
   return racing ? { ...rest, budget, racing: own ?? { rounds: 3, keep: 0.5 } } : { ...rest, budget };
 }
 
-export interface RaceOptions {
+export interface BenchmarkOptions {
   /** The tuning problem (space, fitness, validation); its optimizer section is replaced per contender. */
   problem: RunConfig;
   /** Its start point as prepareRun resolved it (an external player's announcement); absent: resolved from the problem here. */
@@ -59,14 +59,14 @@ export interface RaceOptions {
   /** Games played so far of all the race's games (fitness games of every run, then holdout games), for a progress bar. */
   onProgress?: (done: number, total: number) => void;
   /** Lets the caller stop the race (Ctrl-C). */
-  control?: RaceControl;
+  control?: BenchmarkControl;
 }
 
 /**
  * Stops a race from outside: the running tune stops as `tune` does (running batches finish and are stored),
  * a checkpoint being played is dropped (the next race plays it again); race() then throws StopRequestedError.
  */
-export class RaceControl {
+export class BenchmarkControl {
   stopped = false;
   tuner: Tuner | null = null;
   runner: GameRunner | null = null;
@@ -90,7 +90,7 @@ export class RaceControl {
   }
 }
 
-export interface RacePoint {
+export interface BenchmarkPoint {
   games: number;
   generation: number;
   holdout: number;
@@ -98,12 +98,12 @@ export interface RacePoint {
   truth?: number;
 }
 
-export interface RaceRun {
+export interface BenchmarkRun {
   /** The contender, e.g. "ga" or "ga+racing". */
   kind: string;
   seed: number;
   runId: number;
-  points: RacePoint[];
+  points: BenchmarkPoint[];
   /** Why there are fewer points than checkpoints asked for (a run with fewer generations), if so. */
   note?: string;
   /** The run's own end result: its validated best on the run's validation games. */
@@ -115,11 +115,11 @@ export interface RaceRun {
    */
   within2?: number | null;
   /** A two-objective problem: the run's validated front (no checkpoints: the front is the result). */
-  front?: RaceFront;
+  front?: BenchmarkFront;
 }
 
 /** A run's validated front as the race weighs it: held-out strength and cost, and on the synthetic player the truth. */
-export interface RaceFront {
+export interface BenchmarkFront {
   points: { costPerMove: number; validation: number; trueMean?: number; trueCost?: number }[];
 }
 
@@ -164,17 +164,17 @@ export function contenderOptimizer(problem: RunConfig, kind: OptimizerKind): Opt
 export { holdoutSeeds };
 
 /** A contender's run config: the problem with the contender's optimizer, its seed and the race's budget (an InputError when it cannot be). */
-export function raceConfig(problem: RunConfig, kind: string, seed: number, budget: number): RunConfig {
+export function benchmarkConfig(problem: RunConfig, kind: string, seed: number, budget: number): RunConfig {
   const contender = parseContender(kind);
   if (!contender) throw new InputError(`unknown race contender "${kind}" (known: ${OPTIMIZER_KINDS.join(', ')}, each optionally followed by +racing)`);
   if (hasFront(problem) && contender.racing) throw new InputError(`race contender "${kind}": racing drops candidates by strength alone, and this problem has two objectives (fitness.cost)`);
   return parseConfig({ ...problem, name: `race-${kind}-seed${seed}-budget${budget}`, seed, optimizer: contenderOptimizer(problem, contender.kind), fitness: contenderFitness(problem, contender.racing, budget) });
 }
 
-export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
+export async function runBenchmark(store: Store, o: BenchmarkOptions): Promise<BenchmarkRun[]> {
   const log = o.onLog ?? (() => {});
   const seeds = holdoutSeeds(o.holdoutGames);
-  const results: RaceRun[] = [];
+  const results: BenchmarkRun[] = [];
   const runs = o.kinds.length * o.seeds.length;
   // At most budget fitness games and `checkpoints` holdout sets per run; the bar's total shrinks to what was really played.
   const total = runs * (o.budget + o.checkpoints * o.holdoutGames);
@@ -182,7 +182,7 @@ export async function race(store: Store, o: RaceOptions): Promise<RaceRun[]> {
   const progress = (current: number) => o.onProgress?.(finished + current, total);
   for (const kind of o.kinds) {
     for (const seed of o.seeds) {
-      const config = raceConfig(o.problem, kind, seed, o.budget);
+      const config = benchmarkConfig(o.problem, kind, seed, o.budget);
       const name = config.name!;
       const existing = store.findRunsByName(name)[0];
       const runId = existing?.id ?? createRun(store, o.prepared ? { ...o.prepared, config } : config, name);
@@ -254,7 +254,7 @@ export function pickCheckpoints(gens: readonly { idx: number; games: number }[],
   return picked;
 }
 
-async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: number[], onGames: (done: number) => void): Promise<{ points: RacePoint[]; note?: string }> {
+async function checkpoints(store: Store, runId: number, o: BenchmarkOptions, seeds: number[], onGames: (done: number) => void): Promise<{ points: BenchmarkPoint[]; note?: string }> {
   const { config, playerOf } = loadRunProblem(store, runId);
   const gens = store.listGenerations(runId).filter((g) => g.status === 'done');
   const picked = pickCheckpoints(gens.map((g) => ({ idx: g.idx, games: g.games })), o.checkpoints);
@@ -269,7 +269,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
   let runner: GameRunner | null = null;
   let done = 0;
   try {
-    const points: RacePoint[] = [];
+    const points: BenchmarkPoint[] = [];
     for (const { idx: generation, games } of picked) {
       let holdout = stored.get(generation);
       if (holdout === undefined) {
@@ -280,7 +280,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
           throw o.control?.stopped ? new StopRequestedError('the race') : e;
         });
         holdout = objectiveValue(config.fitness, played);
-        const record: RaceCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
+        const record: BenchmarkCheckpoint = { kind: 'race-checkpoint', generation, holdoutGames: seeds.length, holdout };
         store.insertResult(runId, { kind: 'race-checkpoint', result: record });
       } else {
         onGames((done += seeds.length));
@@ -295,7 +295,7 @@ async function checkpoints(store: Store, runId: number, o: RaceOptions, seeds: n
 }
 
 /** A finished two-objective run's validated front, with the synthetic landscape's true mean and cost at each point. */
-function raceFront(store: Store, runId: number): RaceFront {
+function raceFront(store: Store, runId: number): BenchmarkFront {
   const problem = loadRunProblem(store, runId);
   const { config, space } = problem;
   const front = validatedFront(store, runId, problem)?.points ?? [];
@@ -323,7 +323,7 @@ export function frontHypervolumes(fronts: readonly { strength: number; cost: num
  * Per contender of a two-objective race: its fronts' hypervolumes (held-out; on the synthetic player also at
  * the points' true values, over the true front's), median and range over seeds.
  */
-export function summarizeFrontRace(runs: readonly RaceRun[], trueFront?: { strength: number; cost: number }[]) {
+export function summarizeFrontBenchmark(runs: readonly BenchmarkRun[], trueFront?: { strength: number; cost: number }[]) {
   const fronts = runs.map((r) => r.front!.points);
   const heldOut = frontHypervolumes(fronts.map((f) => f.map((p) => ({ strength: p.validation, cost: p.costPerMove }))));
   const truth = trueFront && fronts.every((f) => f.every((p) => p.trueMean !== undefined && p.trueCost !== undefined)) ? frontHypervolumes([trueFront, ...fronts.map((f) => f.map((p) => ({ strength: p.trueMean!, cost: p.trueCost! })))]) : null;
@@ -361,7 +361,7 @@ export function syntheticTrueFront(problem: RunConfig, points = 2001): { strengt
 }
 
 /** Mean, min and max over seeds of the holdout value, at each checkpoint index. */
-export function summarizeRace(runs: readonly RaceRun[]) {
+export function summarizeBenchmark(runs: readonly BenchmarkRun[]) {
   const kinds = [...new Set(runs.map((r) => r.kind))];
   return kinds.map((kind) => {
     const mine = runs.filter((r) => r.kind === kind);
