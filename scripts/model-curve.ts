@@ -20,13 +20,13 @@ if (!path || path.startsWith('--') || ceilings.some((c) => !(c > 0))) {
   console.error('usage: npx tsx scripts/model-curve.ts DB [--run N] [--max-costs C,C,… (positions a move, each > 0)]');
   process.exit(2);
 }
-withModelRun(path, runId, ({ problem: { config, space }, history, lastState, describe }) => {
+withModelRun(path, runId, ({ problem: { config, space, pointKey }, history, lastState, describe }) => {
   console.log(`the run's objective: ${config.fitness.screen ? "minus the decision screen's mean regret" : config.fitness.objective}\n`);
   console.log('| within (positions a move) | the model\'s strongest played point | predicted ± 95 % | its positions a move | games there |');
   console.log('|---|---|---|---|---|');
   for (const maxCost of ceilings) {
-    // The same model with the ceiling as its budget: it ranks the played points within it by their own games' cost.
-    const [best] = createOptimizer({ ...config, fitness: { ...config.fitness, maxCost } }, space).finalists!(history, lastState, 1);
+    // The same model with this ceiling: it ranks the played points its cost model keeps within it.
+    const [best] = createOptimizer({ ...config, fitness: { ...config.fitness, maxCost } }, space, pointKey).finalists!(history, lastState, 1);
     const p = best?.prediction;
     console.log(best ? `| ${figure(maxCost)} | ${describe(best.genome)} | ${figure(p!.mean)} ± ${figure(1.96 * p!.sd)} | ${p!.cost === undefined ? '—' : figure(p!.cost)} | ${p!.games} |` : `| ${figure(maxCost)} | none played within it | | | |`);
   }

@@ -134,7 +134,7 @@ describe('a budget of cost per move (fitness.maxCost)', () => {
 
   it('a budget without a cost is refused in one line', () => {
     const base = frontConfig('nsga2', 1000) as unknown as Record<string, Record<string, unknown>>;
-    expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, optimizer: { kind: 'ga' }, fitness: { ...base.fitness, cost: undefined, maxCost: 100 } })))).toThrow(/field "fitness\.maxCost": a budget of cost per move needs a cost to measure/);
+    expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, optimizer: { kind: 'ga' }, fitness: { ...base.fitness, cost: undefined, maxCost: 100 } })))).toThrow(/field "fitness\.maxCost": a cost ceiling needs a cost to measure/);
     expect(() => parseConfig(JSON.parse(JSON.stringify({ ...base, fitness: { ...base.fitness, maxCost: 0 } })))).toThrow(/fitness\.maxCost/);
   });
 });

@@ -11,14 +11,13 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fitGaussianProcess, gaussianProcessAt, gpLogPosterior, type GpData, type GpHyper } from '../src/tuner/optimizers/model-based/gaussian-process';
 import { createModelOptimizer, latinHypercube } from '../src/tuner/optimizers/model-based/model-optimizer';
-import { raceOver } from '../src/tuner/selection/racing';
+import { race } from '../src/tuner/selection/racing';
 import { parseConfig } from '../src/tuner/run/config';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run/run-problem';
 import { weightSpace } from '../src/tuner/space/space';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
-import { strongestWithin, validatedFront } from '../src/tuner/selection/front';
-import { confirmationSeeds, validationSeeds } from '../src/tuner/run/seeds';
+import { confirmationSeeds, holdoutSeeds, HOLDOUT_MAX, validationSeeds } from '../src/tuner/run/seeds';
 import { runCli } from './helpers/cli';
 import { all, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 
@@ -136,7 +135,8 @@ describe('the Gaussian process', () => {
   it('its Thompson draws have the posterior\'s mean and covariance', () => {
     const gp = gaussianProcessAt(data, hyper)!;
     const points = [[0.2, 0.2, 0.2], [0.25, 0.2, 0.2], [0.8, 0.9, 0.1]];
-    const draws = gp.sample(points, 4000, normals('draws'));
+    const { draws, fallback } = gp.sample(points, 4000, normals('draws'));
+    expect(fallback).toBe(false);
     const { mean, cov } = gp.joint(points);
     for (let i = 0; i < 3; i++) {
       const xs = draws.map((d) => d[i]);
@@ -147,6 +147,30 @@ describe('the Gaussian process', () => {
         expect(Math.abs(c - cov[i * 3 + j])).toBeLessThan(0.1 * Math.sqrt(cov[i * 3 + i] * cov[j * 3 + j]));
       }
     }
+  });
+
+  it('a draw whose covariance cannot be factorised falls back to the posterior mean, and says so', () => {
+    const gp = gaussianProcessAt(data, hyper)!;
+    const points = [[0.2, 0.2, 0.2], [NaN, 0.5, 0.5]];
+    const { draws, fallback } = gp.sample(points, 3, normals('fallback'));
+    expect(fallback).toBe(true);
+    const { mean } = gp.predict(points.slice(0, 1));
+    for (const d of draws) expect(d[0]).toBe(mean[0]);
+  });
+
+  it('a dimension that does not matter is held at its longest length while the others climb to their optimum (the gradient projected at the bound: a KKT point)', () => {
+    // y depends on x0 alone: x1's length belongs at its bound (e^3), the amplitude's and x0's where the gradient is 0.
+    const rng = seedrandom.alea('flat');
+    const normal = normals('flat n');
+    const x = Array.from({ length: 60 }, () => [rng(), rng()]);
+    const noise = x.map(() => 2_000 ** 2);
+    const y = x.map((p) => 50_000 * Math.sin(6 * p[0]) + 2_000 * normal());
+    const gp = fitGaussianProcess({ x, y, noise })!;
+    expect(gp.hyper.logLengths[1]).toBe(3);
+    const at = gpLogPosterior({ x, y, noise }, gp.hyper);
+    expect(at.gradient[2]).toBeGreaterThan(0); // it would climb further past the bound
+    expect(Math.abs(at.gradient[0])).toBeLessThan(0.05);
+    expect(Math.abs(at.gradient[1])).toBeLessThan(0.05);
   });
 
   it('a Latin hypercube hits each stratum of each dimension once', () => {
@@ -163,7 +187,7 @@ describe("the model's finalists (validation.maxCorrelation)", () => {
   const points = [...Array.from({ length: 11 }, (_, i) => [0, 0.5, 1].map((x1) => [i / 10, x1])).flat(), [0.6, 0.01], [0.6, 0.02]];
   // Four games a point, 1 % apart: the noise is known, and small beside the landscape.
   const history = points.map((genome, id) => ({ id, genome, origin: 'design', parents: [], fitness: f(genome), scores: [0.99, 1.01, 0.995, 1.005].map((m) => m * f(genome)) }));
-  const optimizer = createModelOptimizer({ kind: 'model', population: 7, generations: 1000, games: 4, window: 400, initial: 8 }, { space: { size: 2, canonical: (g) => [...g] }, objective: 'mean-score' });
+  const optimizer = createModelOptimizer({ kind: 'model', population: 7, generations: 1000, games: 4, window: 400, initial: 8 }, { space: { size: 2, canonical: (g) => [...g], pointKey: (g) => g.join(',') }, objective: 'mean-score' });
   const state = { decision: 'model', start: [0.6, 0], games: 4, hyper: null, costHyper: null, prediction: null };
   const isNeighbour = (g: readonly number[]) => g[0] === 0.6 && g[1] < 0.05;
 
@@ -186,14 +210,47 @@ describe("the model's finalists (validation.maxCorrelation)", () => {
   });
 });
 
+describe("the model optimizer's designs and notes", () => {
+  // A space of one whole depth (0–4) and a weight: genomes that round to the same depth and weight are one point.
+  const space = { size: 2, canonical: (g: readonly number[]) => [Math.round(g[0] * 4) / 4, Math.round(g[1] * 2) / 2], pointKey: (g: readonly number[]) => `${Math.round(g[0] * 4)}:${Math.round(g[1] * 2)}` };
+  const cfg = { kind: 'model' as const, population: 7, generations: 100, games: 4, window: 400, initial: 12 };
+
+  it('no design plays a point twice: the first generation, and the designs drawn while there is no model yet', () => {
+    const optimizer = createModelOptimizer(cfg, { space, objective: 'mean-score' });
+    const first = optimizer.initial([0.5, 0.5], seedrandom.alea('design'));
+    const keys = first.candidates.map((c) => space.pointKey(c.genome));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBeLessThan(13); // 15 points in all: the 12 drawn could not all be new
+    // One game a point: no noise to fit by, so more of the design, none of it a point played before.
+    const history = first.candidates.map((c, id) => ({ id, genome: c.genome, origin: c.origin, parents: [], fitness: 1000, scores: [1000] }));
+    const next = optimizer.next(history, first.state, seedrandom.alea('more'), history);
+    expect((next.state as { decision: string }).decision).toBe('sample');
+    const more = next.candidates.map((c) => space.pointKey(c.genome));
+    expect(new Set(more).size).toBe(more.length);
+    expect(more.some((k) => keys.includes(k))).toBe(false);
+  });
+
+  it("a ceiling run's games without a count of positions are left out of the cost model, and the generation says how many", () => {
+    const optimizer = createModelOptimizer(cfg, { space: { size: 2, canonical: (g) => [...g], pointKey: (g) => g.join(',') }, objective: 'mean-score', maxCost: 100 });
+    const rng = seedrandom.alea('uncounted');
+    const history = Array.from({ length: 30 }, (_, id) => {
+      const genome = [rng(), rng()];
+      const cost = 20 + 100 * genome[0];
+      return { id, genome, origin: 'design', parents: [], fitness: 1, scores: [1000, 1100, 900, 1000].map((v) => v * (1 + genome[1])), costGames: [0, 1, 2, 3].map((k) => ({ nodes: id % 5 === 0 && k === 0 ? undefined : cost * 100, moves: 100 })) };
+    });
+    const next = optimizer.next(history, { decision: 'design', start: [0.5, 0.5], games: 4, hyper: null, costHyper: null, prediction: null }, seedrandom.alea('n'), history);
+    expect((next.state as { uncounted?: number }).uncounted).toBe(6);
+    expect(optimizer.summary(next.state).model!.decision).toMatch(/6 games without a count of positions left out of the cost model/);
+    expect(optimizer.summary({ decision: 'model', start: [0, 0], games: 4, hyper: null, costHyper: null, prediction: null, points: 30, fallback: true }).model!.decision).toMatch(/its draws fell back to the posterior mean/);
+  });
+});
+
 describe('racing the finalists over held-out seeds (validation.race)', () => {
   /** Races 4 players (the best leading the next by `lead`, the others spaced below) over 150 seeds, normal games of sd 40 % of their mean. */
   async function races(lead: number, trials: number) {
     const means = [140_000, 140_000 / (1 + lead), 140_000 / (1 + lead) ** 1.5, 140_000 / (1 + lead) ** 2];
     let wrong = 0;
     let games = 0;
-    let firstSetBias = 0;
-    let secondSetBias = 0;
     for (let t = 0; t < trials; t++) {
       const normal = normals(`race ${t}`);
       const seeds = Array.from({ length: 150 }, (_, i) => i);
@@ -203,7 +260,7 @@ describe('racing the finalists over held-out seeds (validation.race)', () => {
         const xs = [...played[c]].filter((s) => !upTo || upTo.has(s)).map((s) => first[c][s]);
         return xs.reduce((a, b) => a + b, 0) / xs.length;
       };
-      const finishers = await raceOver(
+      const reached = await race(
         [0, 1, 2, 3],
         seeds,
         { rounds: 3, keep: 0.5 },
@@ -213,14 +270,11 @@ describe('racing the finalists over held-out seeds (validation.race)', () => {
         },
         mean,
       );
+      const finishers = [0, 1, 2, 3].filter((c) => reached.get(c) === 3);
       const winner = finishers.reduce((a, b) => (mean(b) > mean(a) ? b : a));
       if (winner !== 0) wrong++;
-      firstSetBias += mean(winner) - means[winner];
-      // A second set of 150 games, played by the winner after it was chosen.
-      const second = seeds.map(() => means[winner] * (1 + 0.4 * normal()));
-      secondSetBias += second.reduce((a, b) => a + b, 0) / second.length - means[winner];
     }
-    return { error: wrong / trials, games: games / trials, firstSetBias: firstSetBias / trials, secondSetBias: secondSetBias / trials };
+    return { error: wrong / trials, games: games / trials };
   }
 
   // Measured over 2,000 races: 6.4 % wrong at a 10 % lead (a full validation of all four on all 150 seeds: 2.8 %,
@@ -231,84 +285,95 @@ describe('racing the finalists over held-out seeds (validation.race)', () => {
     expect(r.error).toBeLessThanOrEqual(0.1);
   });
 
-  it("the winner's held-out mean carries its luck; a second set does not", async () => {
-    const r = await races(0.05, 400);
-    // The winner of a best-of-4 on one set reads high on it (the winner's curse) …
-    expect(r.firstSetBias).toBeGreaterThan(1_000);
-    // … and true to within the noise on games played after it was chosen (sd of one trial's mean: 0.4·140k/√150 ≈ 4,600; of 400: ≈ 230).
-    expect(Math.abs(r.secondSetBias)).toBeLessThan(700);
-  });
-
-  it('the second set\'s seeds are odd, fixed by the run seed, and none of them a validation seed', () => {
-    const second = confirmationSeeds(7, 300, 300);
-    expect(second).toEqual(confirmationSeeds(7, 300, 300));
+  it("the second set's seeds are odd, fixed by the run seed and the validation config, and none of them a seed of the first set or of the benchmark's held-out stream", () => {
+    // Sets this large would share ~5 seeds with each other stream if drawn independently (100,000² / 2³¹).
+    const validation = { finalists: 3, games: 100_000, confirm: 100_000 };
+    const second = confirmationSeeds(7, validation);
+    expect(second).toEqual(confirmationSeeds(7, { ...validation }));
     expect(second.every((s) => s % 2 === 1)).toBe(true);
-    const first = new Set(validationSeeds(7, 300));
+    expect(new Set(second).size).toBe(100_000);
+    const first = new Set(validationSeeds(7, 100_000));
     expect(second.some((s) => first.has(s))).toBe(false);
-    expect(new Set(second).size).toBe(300);
+    const benchmark = new Set(holdoutSeeds(HOLDOUT_MAX));
+    expect(second.some((s) => benchmark.has(s))).toBe(false);
+    // Salted by the validation config: a run of the same seed that validates otherwise (a --fitness-from ablation) draws another set.
+    const other = confirmationSeeds(7, { ...validation, race: { rounds: 3, keep: 0.5 } });
+    const salted = new Set(other);
+    expect(second.filter((s) => salted.has(s)).length).toBeLessThan(20);
   });
 });
 
-/** The synthetic landscape with a cost: the cost weight (sumPower) from its low bound up to its optimum is the front. */
-const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1 } };
+/**
+ * The synthetic landscape with a cost: the cost weight (sumPower) from its low bound up to its optimum is the
+ * front. Each game's cost a move is drawn around the landscape's (the sd of its log 0.1), as a real search's varies.
+ */
+const LANDSCAPE = { optimum: { empty: 450, merges: 600, monotonicity: 60, sumPower: 4 }, width: 1.2, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0, cost: { weight: 'sumPower', nodes: 10, growth: 1, cv: 0.1 } };
 const SPACE = { start: 'tuned-d1', params: { empty: { min: 0, max: 2000 }, merges: { min: 0, max: 3000 }, monotonicity: { min: 1, max: 1000, scale: 'log' }, sumPower: { min: 1, max: 5 } } };
-/** A budget below the optimum's cost (10·e^4 ≈ 546): the best within it has sumPower ln 15, the others at their optimum. */
+/** A ceiling below the optimum's cost (10·e^4 ≈ 546): the best within it has sumPower ln 15, the others at their optimum. */
 const MAX_COST = 150;
 const CONSTRAINED_OPTIMUM = syntheticMean({ ...LANDSCAPE.optimum, sumPower: Math.log(MAX_COST / 10) } as never, LANDSCAPE as SyntheticLandscape);
 
-function budgetConfig(kind: 'model' | 'nsga2', seed: number, budget: number) {
+function budgetConfig(seed: number, budget: number) {
   const fitness = { budget, player: 'synthetic', cost: 'nodes', maxCost: MAX_COST, synthetic: LANDSCAPE };
-  return kind === 'model'
-    ? { name: 'budget-model', seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } }
-    : { name: 'budget-front', seed, space: SPACE, optimizer: { kind: 'nsga2', population: 8, generations: 1000 }, fitness: { ...fitness, games: 4 }, validation: { front: 3, games: 150 }, pool: { batchGames: 4 } };
+  return { name: 'budget-model', seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } };
 }
 
-/** The true mean of what a finished run hands back within the budget: the model's best, the front's strongest point within it (export --max-cost). */
-function trueMeanWithin(db: string, id: number): number {
+/** What a finished run hands back: the landscape's true mean and cost there. */
+function handedBack(db: string, id: number): { mean: number; cost: number } {
   const store = Store.open(db, { readonly: true });
   try {
     const problem = loadRunProblem(store, id);
-    let candidate = problem.run.bestCandidate!;
-    if (problem.config.optimizer.kind === 'nsga2') {
-      const front = validatedFront(store, id, problem)!;
-      const point = strongestWithin(front.points, { maxCost: MAX_COST });
-      if (!point) return 0;
-      candidate = point.candidate;
-    }
-    const w = weightSpace(problem.space).toWeights(store.getCandidate(candidate)!.genome);
-    return syntheticCost(w, LANDSCAPE as SyntheticLandscape)! <= MAX_COST ? syntheticMean(w, LANDSCAPE as SyntheticLandscape) : 0;
+    const w = weightSpace(problem.space).toWeights(store.getCandidate(problem.run.bestCandidate!)!.genome);
+    return { mean: syntheticMean(w, LANDSCAPE as SyntheticLandscape), cost: syntheticCost(w, LANDSCAPE as SyntheticLandscape)! };
   } finally {
     store.close();
   }
 }
 
-describe('the best within a budget (the model optimizer with fitness.maxCost), on the synthetic player', () => {
-  // Measured on five seeds (docs/tuning.md, "The best within a budget"): the model at 800 fitness games 95.7–99.2 % of
-  // the constrained optimum; NSGA-II's strongest point within the budget at 3,200 games 46–87 %.
-  it.each([1, 2])('seed %i: within 5 % of the constrained optimum in 800 fitness games, where the front is not in 3,200', async (seed) => {
+describe('the best within a cost ceiling (the model optimizer with fitness.maxCost), on the synthetic player with a noisy cost', () => {
+  // Measured over 20 seeds with scripts/budget-race.ts (docs/tuning.md, "The best within a cost ceiling"): truly
+  // within the ceiling on all 20, 95.3 % of the constrained optimum on average, 87.2 % at worst; these two 93.7 and 96.1 %.
+  it.each([1, 2])('seed %i: truly within the ceiling and within 10 percent of the constrained optimum in 800 fitness games; every held-out game counted', async (seed) => {
     const model = tempDb();
-    const a = await tuneToEnd(model, parseConfig(budgetConfig('model', seed, 800)), { workers: 2 });
+    const a = await tuneToEnd(model, parseConfig(budgetConfig(seed, 800)), { workers: 2 });
     expect(a.outcome.status).toBe('finished');
-    const front = tempDb();
-    const b = await tuneToEnd(front, parseConfig(budgetConfig('nsga2', seed, 3200)), { workers: 2 });
-    expect(b.outcome.status).toBe('finished');
-    expect(trueMeanWithin(model, a.id)).toBeGreaterThanOrEqual(0.95 * CONSTRAINED_OPTIMUM);
-    expect(trueMeanWithin(front, b.id)).toBeLessThan(0.95 * CONSTRAINED_OPTIMUM);
-    // What the model run stored: its finalists with their predictions, raced; the winner and the start confirmed.
+    const back = handedBack(model, a.id);
+    expect(back.cost).toBeLessThanOrEqual(MAX_COST);
+    expect(back.mean).toBeGreaterThanOrEqual(0.9 * CONSTRAINED_OPTIMUM);
+    // What the model run stored: its finalists with their predictions (and each one's chance of keeping within the ceiling), raced; the choice and its rival confirmed.
     const finalists = all<{ prediction: string; validation: number; confirmation: number | null }>(model, 'SELECT prediction, validation, confirmation FROM candidates WHERE prediction IS NOT NULL');
     expect(finalists).toHaveLength(3);
+    for (const f of finalists) expect(JSON.parse(f.prediction).withinCeiling).toBeGreaterThanOrEqual(0.9);
     const confirmed = all<{ n: number; c: number }>(model, "SELECT count(*) AS n, count(DISTINCT candidate_id) AS c FROM games WHERE purpose = 'confirmation'")[0];
     expect(confirmed.c).toBe(2);
     expect(confirmed.n).toBe(300);
-    // Every fitness game of the run within its budget of fitness games; validation: the race and the second set.
+    // Every held-out game of both sets counted its positions (the ceiling is checked on them).
+    expect(all<{ n: number }>(model, "SELECT count(*) AS n FROM games WHERE purpose != 'fitness' AND nodes IS NULL")[0].n).toBe(0);
+    // Every fitness game of the run within its budget of fitness games; validation: the race (the start plays every seed) and the second set.
     const spent = all<{ n: number }>(model, "SELECT count(*) AS n FROM games WHERE purpose = 'fitness'")[0].n;
     expect(spent).toBeLessThanOrEqual(800);
-    expect(all<{ n: number }>(model, "SELECT count(*) AS n FROM games WHERE purpose = 'validation'")[0].n).toBe(4 * 50 + 2 * 50 + 50);
+    expect(all<{ n: number }>(model, "SELECT count(*) AS n FROM games WHERE purpose = 'validation'")[0].n).toBe(150 + 3 * 50 + 2 * 50 + 50);
+  });
+
+  it("finalists are what the cost model keeps within the ceiling, never a point whose own games read luckily under it", () => {
+    // Cost rises with x0 (50 + 110·x0: within 100 up to x0 ≈ 0.45), strength with x0 too. The point at x0 = 0.55
+    // truly costs 110, but its four games read 99: under the ceiling by its own games, over it by the model.
+    const cfg = { kind: 'model' as const, population: 7, generations: 100, games: 4, window: 400, initial: 8 };
+    const optimizer = createModelOptimizer(cfg, { space: { size: 2, canonical: (g) => [...g], pointKey: (g) => g.join(',') }, objective: 'mean-score', maxCost: 100 });
+    const noise = [0.97, 1.03, 0.99, 1.01];
+    const history = Array.from({ length: 21 }, (_, k) => [k / 20, 0.5]).map((genome, id) => {
+      const cost = id === 11 ? 99 : 50 + 110 * genome[0];
+      return { id, genome, origin: 'design', parents: [], fitness: 1, scores: noise.map((m) => m * (100_000 + 50_000 * genome[0])), costGames: noise.map((m) => ({ nodes: Math.round(m * cost * 100), moves: 100 })) };
+    });
+    const picked = optimizer.finalists(history, { decision: 'model', start: [0, 0.5], games: 4, hyper: null, costHyper: null, prediction: null }, 3);
+    expect(picked.length).toBe(3);
+    expect(picked.map((p) => p.genome[0])).not.toContain(0.55);
+    for (const p of picked) expect(p.prediction.withinCeiling).toBeGreaterThanOrEqual(0.9);
   });
 
   it('show sets each finalist\'s prediction beside its held-out mean, and export says what the second set said', async () => {
     const db = tempDb();
-    const { id } = await tuneToEnd(db, parseConfig(budgetConfig('model', 3, 400)), { workers: 2 });
+    const { id } = await tuneToEnd(db, parseConfig(budgetConfig(3, 400)), { workers: 2 });
     const shown = runCli(['show', String(id), '--db', db]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/^finalist candidate \d+: predicted [\d,]+ ± [\d,]+ \(the model, 95 %; \d+ games there\)  validation \d+(\.\d)? \(held-out, \d+ games\)/m);
@@ -357,21 +422,26 @@ describe('refused in one line, exit 2, nothing created', () => {
     const r = runCli(['tune', '-c', writeConfig(data), '--db', db]);
     return { ...r, created: existsSync(db) || existsSync(dirname(db) + '/test.sqlite-wal') };
   };
-  const base = budgetConfig('model', 1, 800);
+  const base = budgetConfig(1, 800);
 
   it('a budget below every setting of the space names the cheapest and what it searched', () => {
     const r = bad({ ...base, fitness: { ...base.fitness, maxCost: 5 } });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/fitness\.maxCost 5 is below every setting of the space: its cheapest \(sumPower 1\) searched 27\.2 positions a move \(one game, seed \d+\); raise fitness\.maxCost above that/);
+    expect(r.stderr).toMatch(/fitness\.maxCost 5 is below every setting of the space: its cheapest \(sumPower 1\) searched \d+\.\d positions a move \(one game, seed \d+\); raise fitness\.maxCost above that/);
     expect(r.created).toBe(false);
   });
 
   it.each([
     ['a model asked for before it has games enough', { ...base, fitness: { ...base.fitness, budget: 20 } }, /fitness\.budget 20 ends before the model is first fitted: its design plays 44 games/],
     ['a cost ceiling on a player that counts no cost', { ...base, fitness: { budget: 800, player: 'mcts', cost: 'nodes', maxCost: 100 } }, /the mcts player does not count the positions it searches/],
-    ['a budget without a cost', { ...base, fitness: { ...base.fitness, cost: undefined } }, /a budget of cost per move needs a cost to measure/],
-    ['a cost without a budget for the model', { ...base, fitness: { ...base.fitness, maxCost: undefined } }, /the model optimizer weighs cost as a budget: set fitness\.maxCost/],
+    ['a cost ceiling without a cost', { ...base, fitness: { ...base.fitness, cost: undefined } }, /a cost ceiling needs a cost to measure/],
+    ['a cost without a ceiling for the model', { ...base, fitness: { ...base.fitness, maxCost: undefined } }, /the model optimizer weighs cost against a ceiling: set fitness\.maxCost/],
+    ['a calibration level of 0 (fitness.costConfidence)', { ...base, fitness: { ...base.fitness, costConfidence: 0 } }, /fitness\.costConfidence.*must lie strictly between 0 and 1/],
+    ['a calibration level of 1', { ...base, fitness: { ...base.fitness, costConfidence: 1 } }, /fitness\.costConfidence.*must lie strictly between 0 and 1/],
+    ['a calibration level of 1.5', { ...base, fitness: { ...base.fitness, costConfidence: 1.5 } }, /fitness\.costConfidence.*must lie strictly between 0 and 1/],
+    ['a calibration level without a ceiling', { ...base, optimizer: { kind: 'ga' }, fitness: { ...base.fitness, maxCost: undefined, cost: undefined, costConfidence: 0.9 } }, /fitness\.costConfidence.*needs optimizer\.kind "model" and fitness\.maxCost/],
+    ['a second held-out set of 0 games (validation.confirm)', { ...base, validation: { ...base.validation, confirm: 0 } }, /validation\.confirm/],
     ['racing inside generations of the model', { ...base, fitness: { ...base.fitness, racing: { rounds: 2, keep: 0.5 } } }, /the model ranks candidates by every game of the run/],
     ['one game a candidate (the noise is measured within a point)', { ...base, optimizer: { kind: 'model', games: 1 } }, /optimizer\.games/],
   ])('%s', (_name, data, message) => {

@@ -19,6 +19,7 @@ import { parseConfig } from '../src/tuner/run/config';
 import { ROOT, runCli } from './helpers/cli';
 import { smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 import seedrandom from 'seedrandom';
+import { tQuantile } from '../src/util/stats';
 
 const nneonneo = loadWeights('nneonneo');
 const landscape: SyntheticLandscape = {
@@ -56,7 +57,7 @@ describe('the start is validated beside the finalists', () => {
     const start = [0.1, 0.5, 0.9];
     const rng = () => seedrandom.alea('x');
     const space = { size: 3, canonical: (g: readonly number[]) => [...g] };
-    const optimizers = ['ga', 'random', 'cmaes', 'regression', 'surrogate', 'model'].map((kind) => createOptimizer(smokeConfig({ optimizer: { kind, population: 6, generations: 2 } }), space));
+    const optimizers = ['ga', 'random', 'cmaes', 'regression', 'surrogate', 'model'].map((kind) => createOptimizer(smokeConfig({ optimizer: { kind, population: 6, generations: 2 } }), space, (g) => g.join(',')));
     for (const o of optimizers) expect(o.initial(start, rng()).candidates.map((c) => c.genome)).toContainEqual(start);
   });
 
@@ -81,7 +82,7 @@ describe('the start is validated beside the finalists', () => {
     const store = Store.open(db, { readonly: true });
     try {
       const problem = loadRunProblem(store, id);
-      const start = findStart(store.getCandidates(id, 0), problem.space.params(problem.space.startGenome()))!;
+      const start = findStart(store.getCandidates(id, 0), problem)!;
       expect(start.generation).toBe(0);
       expect(store.getGames(start.id, 'validation').map((g) => g.seed)).toEqual([...validationSeeds(config.seed, 8)].sort((a, b) => a - b));
       const verdict = runStartVerdict(store, problem)!;
@@ -91,16 +92,15 @@ describe('the start is validated beside the finalists', () => {
       const validated = store.validatedCandidates(id);
       expect(validated.map((c) => c.id)).toContain(start.id);
       expect(verdict.best.validation).toBeGreaterThanOrEqual(start.validation!);
-      // The difference and its interval from the per-seed differences, by hand.
-      if (verdict.rival) {
-        const a = new Map(store.getGames(verdict.rival.candidate, 'validation').map((g) => [g.seed, g.score]));
-        const diffs = store.getGames(start.id, 'validation').map((g) => a.get(g.seed)! - g.score);
-        const m = diffs.reduce((s, x) => s + x, 0) / diffs.length;
-        expect(verdict.difference).toBeCloseTo(m, 6);
-        const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - m) ** 2, 0) / (diffs.length - 1));
-        expect(verdict.clear).toBe(m > verdict.halfWidth);
-        expect(verdict.halfWidth).toBeGreaterThan(1.9 * (sd / Math.sqrt(diffs.length)));
-      }
+      // The difference and its interval from the per-seed differences, by hand (the smoke run's finalists are not the start).
+      expect(verdict.rival).not.toBeNull();
+      const a = new Map(store.getGames(verdict.rival!.candidate, 'validation').map((g) => [g.seed, g.score]));
+      const diffs = store.getGames(start.id, 'validation').map((g) => a.get(g.seed)! - g.score);
+      const m = diffs.reduce((s, x) => s + x, 0) / diffs.length;
+      expect(verdict.difference).toBeCloseTo(m, 6);
+      const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - m) ** 2, 0) / (diffs.length - 1));
+      expect(verdict.clear).toBe(m > verdict.halfWidth);
+      expect(verdict.halfWidth).toBeCloseTo((tQuantile(0.975, diffs.length - 1) * sd) / Math.sqrt(diffs.length), 6);
     } finally {
       store.close();
     }

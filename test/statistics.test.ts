@@ -155,11 +155,11 @@ describe("tuning's figures follow the same rules", () => {
     const games = [31_000, 52_000, 18_500, 77_000].map((score, i) => ({ score, maxTile: 2048, seed: i }));
     const fitness = { objective: 'mean-score' } as never;
     expect(fitnessHalfWidth95(fitness, games)).toBeCloseTo((tQuantile(0.975, 3) * stdev(games.map((g) => g.score))) / 2, 6);
-    const start = { id: 1, params: { a: 1 }, validation: 0, games: Array.from({ length: 8 }, (_, i) => ({ score: 40_000 + 1_000 * i, maxTile: 2048, seed: i })) };
-    const best = { id: 2, params: { a: 2 }, validation: 0, games: start.games.map((g, i) => ({ ...g, score: g.score + [3_000, -1_000, 6_000, 2_500, 4_000, -2_000, 5_500, 1_000][i] })) };
+    const start = { id: 1, validation: 0, games: Array.from({ length: 8 }, (_, i) => ({ score: 40_000 + 1_000 * i, maxTile: 2048, seed: i })) };
+    const best = { id: 2, validation: 0, games: start.games.map((g, i) => ({ ...g, score: g.score + [3_000, -1_000, 6_000, 2_500, 4_000, -2_000, 5_500, 1_000][i] })) };
     start.validation = start.games.reduce((s, g) => s + g.score, 0) / 8;
     best.validation = best.games.reduce((s, g) => s + g.score, 0) / 8;
-    const verdict = weighStart(fitness, start, 2, [start, best]);
+    const verdict = weighStart(fitness, start, best, best);
     const diffs = best.games.map((g, i) => g.score - start.games[i].score);
     expect(verdict.halfWidth).toBeCloseTo((tQuantile(0.975, 7) * stdev(diffs)) / Math.sqrt(8), 6);
   });

@@ -140,7 +140,7 @@ describe('the surrogate optimizer', () => {
   const cfg = parseConfig({ space: { start: 'nneonneo', params: { empty: { min: 0, max: 2000 }, merges: { min: 0, max: 3000 } } }, optimizer: { kind: 'surrogate' } }).optimizer as SurrogateConfig;
 
   it('samples (and says why) until there are games enough for its model, and leaves broken scores out', () => {
-    const opt = createSurrogate(cfg);
+    const opt = createSurrogate(cfg, (g) => g.join(','));
     const rng = seedrandom.alea('fallback');
     const slope = (g: number[]) => 1000 + 400 * g[0] + 10 * gaussian(rng);
     let gen = opt.initial([0.5, 0.5], rng);

@@ -1,9 +1,11 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
+import { plannedValidationGames } from '../tuner/selection/validation-plan';
 import { describeModel } from '../tuner/optimizers/optimizer';
 import { loadRunProblem } from '../tuner/run/run-problem';
 import { hasFront } from '../tuner/selection/front';
+import { FRONT_POINTS } from '../tuner/run/config';
 import { describeStartVerdict } from '../tuner/selection/verdict';
-import { describeFinalist } from '../tuner/selection/validation';
+import { ceilingLines, describeFinalist } from '../tuner/selection/validation';
 import { Tuner, type TuneEvent, type TuneOptions, type TuneProgress } from '../tuner/run/tuner';
 import type { Store } from '../store/store';
 import { freeOutputName, shellWord, suggest } from '../util/command-hint';
@@ -96,8 +98,8 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   const limitArgs = (sec: number | undefined) => (sec === undefined ? '' : ` --batch-timeout ${sec}`);
   const resumeArgs = resumeOn + limitArgs(where.batchTimeoutSec);
   const generations = config.optimizer.generations;
-  // Validation plays the finalists and the start.
-  const plan = { generations, validationGames: (config.validation.finalists + 1) * config.validation.games, budget: config.fitness.budget };
+  // Validation plays the finalists (or the front's points) and the start, raced and confirmed as the config says.
+  const plan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config)), budget: config.fitness.budget };
   // Fitness games of the generations done, for a budget's share of the ETA.
   let spent = store.listGenerations(runId).filter((g) => g.status === 'done').reduce((s, g) => s + g.games, 0);
   const pace = new GamePace();
@@ -120,6 +122,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       endProgress();
       for (const f of e.finalists) out(describeFinalist(f, fmt, !!config.fitness.screen));
       if (e.verdict) out(describeStartVerdict(e.verdict));
+      for (const line of ceilingLines(store, loadRunProblem(store, runId))) out(line);
     }
   };
   const { batchTimeoutSec, ...runWhere } = where;

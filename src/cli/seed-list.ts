@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { Store } from '../store/store';
 import { describeFsError, InputError } from '../util/errors';
 import { loadRunProblem } from '../tuner/run/run-problem';
-import { confirmationSeeds, validationSeeds } from '../tuner/run/seeds';
+import { validationSeeds } from '../tuner/run/seeds';
+import { secondSetSeeds } from '../tuner/selection/validation';
 
 /** The largest game seed (seeds are 32-bit: a run's held-out ones are drawn there). */
 const MAX_SEED = 2 ** 32 - 1;
@@ -43,14 +44,15 @@ export function parseSeedList(arg: string, db: string): number[] {
   return checked(arg.split(',').map((s) => s.trim()), arg);
 }
 
-/** A run's held-out seeds (as its config derives them), from the database. */
+/** A run's held-out seeds (as its config derives them, or as its stored second set was played), from the database. */
 function runSeeds(runId: number, set: 'validation' | 'confirmation', db: string): number[] {
   const store = Store.open(db, { readonly: true });
   try {
-    const { config } = loadRunProblem(store, runId);
+    const problem = loadRunProblem(store, runId);
+    const { config } = problem;
     if (set === 'confirmation') {
       if (config.validation.confirm === undefined) throw new InputError(`--seeds run:${runId}:confirmation: run ${runId} played no second held-out set (its config has no validation.confirm)`);
-      return confirmationSeeds(config.seed, config.validation.confirm, config.validation.games);
+      return secondSetSeeds(store, problem);
     }
     return validationSeeds(config.seed, config.validation.games);
   } finally {

@@ -31,6 +31,17 @@ export interface GameSummary {
 /** What a summary reads of a game (a PlayedGame, a GameResult). */
 export type GameRecord = Pick<GameResult, 'score' | 'maxTile' | 'moves' | 'ms' | 'nodes' | 'depths'>;
 
+/**
+ * A search's cost a move over some games: the positions it expanded over the moves it made (Σ nodes / Σ moves),
+ * or undefined when a game did not count them (or there are none). The one definition: summaries, fronts, the
+ * cost ceiling and the model's cost all read it.
+ */
+export function costPerMove(games: readonly Pick<GameRecord, 'nodes' | 'moves'>[]): number | undefined {
+  if (games.length === 0 || games.some((g) => g.nodes === undefined)) return undefined;
+  const moves = games.reduce((s, g) => s + g.moves, 0);
+  return moves ? games.reduce((s, g) => s + g.nodes!, 0) / moves : 0;
+}
+
 export function summarizeGames(games: readonly GameRecord[]): GameSummary {
   const scores = games.map((g) => g.score);
   const totalMoves = games.reduce((s, g) => s + g.moves, 0);
@@ -46,7 +57,7 @@ export function summarizeGames(games: readonly GameRecord[]): GameSummary {
     reach,
     movesPerGame: games.length ? totalMoves / games.length : NaN,
     msPerMove: totalMoves ? totalMs / totalMoves : NaN,
-    ...(games.length > 0 && games.every((g) => g.nodes !== undefined) ? { nodesPerMove: totalMoves ? games.reduce((s, g) => s + g.nodes!, 0) / totalMoves : 0 } : {}),
+    ...(costPerMove(games) !== undefined ? { nodesPerMove: costPerMove(games) } : {}),
     ...(games.length > 0 && games.every((g) => g.depths !== undefined) ? { meanDepth: totalMoves ? games.reduce((s, g) => s + g.depths!, 0) / totalMoves : 0 } : {}),
   };
 }

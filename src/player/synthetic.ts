@@ -39,8 +39,16 @@ export interface SyntheticLandscape {
    * A cost per move for two-objective runs (absent: the games report none): nodes · e^{growth · w} positions
    * per move, w the named weight's value, as each ply of depth multiplies a search's cost. With the weight's
    * optimum in `optimum`, the front of mean against cost is known: the weight from its low bound up to its optimum.
+   * `cv`: each game's cost a move drawn around that (log-normal, this sd of its log; absent: exact), as a real
+   * search's cost varies with the positions a game reaches.
    */
-  cost?: { weight: string; nodes: number; growth: number };
+  cost?: { weight: string; nodes: number; growth: number; cv?: number };
+  /**
+   * Two of the optimum's weights on a ridge (absent: none): their z's turned by 45°, the mean falling `ratio` times
+   * more slowly along z_a + z_b than across it, as two weights that trade one for the other (a model must learn
+   * the direction, not each axis alone).
+   */
+  ridge?: { weights: [string, string]; ratio: number };
 }
 
 export const SYNTHETIC_DEFAULTS: Omit<SyntheticLandscape, 'optimum'> = { width: 0.5, peak: 140_000, floor: 0.2, cv: 0.4, gameMs: 0 };
@@ -55,6 +63,7 @@ export function landscapeProblem(l: SyntheticLandscape): string | null {
   if (unknown) return `optimum: unknown weight "${unknown}" (known: ${SCALAR_WEIGHT_NAMES.join(', ')}, matrix[i][j])`;
   const bad = names.find((n) => !Number.isFinite(l.optimum[n]));
   if (bad) return `optimum: "${bad}" must be a finite number`;
+  if (l.ridge && (l.ridge.weights[0] === l.ridge.weights[1] || l.ridge.weights.some((w) => !(w in l.optimum)))) return `ridge.weights: two different weights of the optimum (${names.join(', ')})`;
   if (l.cost && !(SCALAR_WEIGHT_NAMES as readonly string[]).includes(l.cost.weight) && !MATRIX_FIELD.test(l.cost.weight)) return `cost.weight: unknown weight "${l.cost.weight}" (known: ${SCALAR_WEIGHT_NAMES.join(', ')}, matrix[i][j])`;
   return null;
 }
@@ -73,12 +82,20 @@ export function syntheticCost(w: Weights, l: SyntheticLandscape): number | null 
 
 /** The landscape's mean score at a weight set. */
 export function syntheticMean(w: Weights, l: SyntheticLandscape): number {
-  let d2 = 0;
+  const z = new Map<string, number>();
   for (const [name, o] of Object.entries(l.optimum)) {
     const x = field(w, name);
-    const z = x > 0 && o > 0 ? Math.log(x / o) / l.width : (x - o) / (l.width * Math.max(Math.abs(o), 1));
-    d2 += z * z;
+    z.set(name, x > 0 && o > 0 ? Math.log(x / o) / l.width : (x - o) / (l.width * Math.max(Math.abs(o), 1)));
   }
+  if (l.ridge) {
+    const [a, b] = l.ridge.weights;
+    const za = z.get(a)!;
+    const zb = z.get(b)!;
+    z.set(a, (za - zb) / Math.SQRT2);
+    z.set(b, (za + zb) / (Math.SQRT2 * l.ridge.ratio));
+  }
+  let d2 = 0;
+  for (const v of z.values()) d2 += v * v;
   return l.peak * (l.floor + (1 - l.floor) * Math.exp(-0.5 * d2));
 }
 
@@ -113,7 +130,9 @@ export function syntheticGame(w: Weights, l: SyntheticLandscape, key: string, se
   // ~22 points of score per move at depth 2–3 here (e.g. 140k in ~6,300 moves).
   const moves = Math.max(1, Math.round(score / 22));
   const cost = syntheticCost(w, l);
-  return { seed, score, maxTile: tileOf(score), moves, ms: l.gameMs, ...(cost !== null ? { nodes: Math.round(cost * moves) } : {}) };
+  // Drawn last, so a landscape without cost noise plays the games it always played.
+  const costNoise = l.cost?.cv ? Math.exp(l.cost.cv * Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng()) - (l.cost.cv * l.cost.cv) / 2) : 1;
+  return { seed, score, maxTile: tileOf(score), moves, ms: l.gameMs, ...(cost !== null ? { nodes: Math.round(cost * costNoise * moves) } : {}) };
 }
 
 let sleeper: Int32Array | null = null;

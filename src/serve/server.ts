@@ -350,6 +350,10 @@ export function createDashboardServer(o: ServeOptions): Server {
       else res.end();
     }
   });
+  // An idle kept-alive connection stays open a minute (Node's default is 5 s): a client that was busy longer than
+  // that (a script between two looks) would otherwise send its next request on a socket the server had closed.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
   server.on('close', () => void networkGames.close());
   return server;
 }

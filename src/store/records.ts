@@ -169,6 +169,8 @@ export interface FinalistPrediction {
   sd: number;
   games: number;
   cost?: number;
+  /** Its model of cost's probability that it keeps within the ceiling (a run within one). */
+  withinCeiling?: number;
 }
 
 export interface NewCandidate {
@@ -194,7 +196,7 @@ export interface RunGame extends Game {
 }
 
 /** A race checkpoint: the held-out value of a run's recommendation after a generation (tune2048 race). */
-export interface RaceCheckpoint {
+export interface BenchmarkCheckpoint {
   kind: 'race-checkpoint';
   generation: number;
   holdoutGames: number;
@@ -205,7 +207,7 @@ export interface RaceCheckpoint {
 export type StoredResult =
   | { kind: 'comparison'; result: Comparison }
   | { kind: 'sweep'; result: Sweep }
-  | { kind: 'race-checkpoint'; result: RaceCheckpoint };
+  | { kind: 'race-checkpoint'; result: BenchmarkCheckpoint };
 export type ResultKind = StoredResult['kind'];
 export const RESULT_KINDS: readonly ResultKind[] = ['comparison', 'sweep', 'race-checkpoint'];
 

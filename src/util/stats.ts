@@ -104,6 +104,11 @@ export function tQuantile(p: number, df: number): number {
   return (lo + hi) / 2;
 }
 
+/** The standard normal's distribution function Φ(x) (from erfc, to ~1e-15). */
+export function normalCdf(x: number): number {
+  return 0.5 * erfc(-x / Math.SQRT2);
+}
+
 /** The standard normal's p-quantile (Acklam's rational approximation, refined once by Newton: ~1e-15). */
 export function normalQuantile(p: number): number {
   if (p <= 0) return -Infinity;

@@ -1,10 +1,11 @@
+import { hasCostCeiling } from '../../tuner/objective/cost-ceiling';
 import { Command } from 'commander';
 import { generationFigures, generationNoise } from '../../report/run-data';
 import { FRONT_HEADERS, FRONT_NOTE, frontRows } from '../../report/front-table';
 import { hasFront, validatedFront, type ValidatedFront } from '../../tuner/selection/front';
 import { describeModel } from '../../tuner/optimizers/optimizer';
 import { statusOf } from '../../store/store';
-import { describeFinalist, finalistResults, modelHonesty, validationProgress } from '../../tuner/selection/validation';
+import { ceilingLines, heldOutCosts, describeFinalist, finalistResults, modelHonesty, secondSetSeeds, validationProgress } from '../../tuner/selection/validation';
 import { freeOutputName, suggest } from '../../util/command-hint';
 import { loadRunProblem } from '../../tuner/run/run-problem';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/selection/verdict';
@@ -13,7 +14,7 @@ import { fmt, halfWidth, percent, table } from '../format';
 import { parseRunId } from '../options';
 import { checkOutputPath, writeOutputFile } from '../output';
 import { runCsv } from '../../report/csv';
-import { confirmationSeeds, validationSeeds } from '../../tuner/run/seeds';
+import { validationSeeds } from '../../tuner/run/seeds';
 
 export function command(): Command {
   return new Command('show')
@@ -61,9 +62,11 @@ export function command(): Command {
               best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, ...(best.confirmation !== null ? { confirmation: best.confirmation } : {}), params: best.params } : null,
               // The held-out seeds every validated figure was measured on (play/compare --seeds run:N replays them).
               // In ascending order, as export's provenance lists a candidate's.
-              seeds: { validation: ascending(validationSeeds(config.seed, config.validation.games)), ...(config.validation.confirm !== undefined ? { confirmation: ascending(confirmationSeeds(config.seed, config.validation.confirm, config.validation.games)) } : {}) },
+              seeds: { validation: ascending(validationSeeds(config.seed, config.validation.games)), ...(config.validation.confirm !== undefined ? { confirmation: ascending(secondSetSeeds(store, problem)) } : {}) },
               ...(finalists ? { finalists, ...(honesty ? { modelHonesty: honesty } : {}) } : {}),
               start: verdict,
+              // A run within a cost ceiling: each validated candidate's cost a move on its held-out games, and whether it kept within it.
+              ...(hasCostCeiling(config) ? { heldOutCosts: heldOutCosts(store, problem) } : {}),
               ...(hasFront(config) ? { front: front?.points ?? null } : {}),
             }),
           );
@@ -107,6 +110,7 @@ export function command(): Command {
           console.log(`validated best: candidate ${best.id} (generation ${best.generation}): ${confirmed}${fmt(best.validation)} on held-out games (in-sample fitness ${fmt(best.fitness)})`);
           console.log(JSON.stringify(best.params));
           if (verdict) console.log(describeStartVerdict(verdict));
+          for (const line of ceilingLines(store, problem)) console.log(line);
         } else if (status === 'running') {
           console.log('no validated best yet (the run is under way)');
         } else {

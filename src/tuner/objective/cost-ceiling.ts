@@ -1,8 +1,8 @@
 /**
- * The best within a budget (one objective): strength subject to cost per move ≤ fitness.maxCost, the model
- * optimizer's mode (model-optimizer.ts). What the tuner, validation and the refusals need of it: which run is
- * one, whether games kept within the budget, and, before a run is stored, whether any setting of its space
- * can keep within it at all.
+ * The best within a cost ceiling (one objective): strength subject to cost per move ≤ fitness.maxCost, the model
+ * optimizer's mode (model-optimizer.ts). ("Budget" is a run's games, fitness.budget; the ceiling is cost a move.)
+ * What the tuner, validation and the refusals need of it: which run is one, whether games kept within the
+ * ceiling, and, before a run is stored, whether any setting of its space can keep within it at all.
  */
 import type { PlayerSpec } from '../../player/spec';
 import type { Game } from '../../store/store';
@@ -11,16 +11,24 @@ import type { RunConfig } from '../run/config';
 import { costPerMove, hasFront } from '../selection/front';
 import type { BoundedSpace } from '../space/space';
 
-/** True for a run that tunes strength within a budget of cost per move (the model optimizer with fitness.maxCost). */
-export function hasBudget(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
+/** True for a run that tunes strength within a ceiling of cost per move (the model optimizer with fitness.maxCost). */
+export function hasCostCeiling(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
   return config.fitness.cost !== undefined && config.fitness.maxCost !== undefined && !hasFront(config);
 }
 
-/** Whether games kept within the run's budget of cost per move (always without one; never without a count). */
-export function withinBudget(fitness: RunConfig['fitness'], games: readonly Pick<Game, 'moves' | 'nodes' | 'score' | 'maxTile' | 'ms' | 'seed'>[]): boolean {
+/** Whether games kept within the run's ceiling of cost per move (always without one; never without a count). */
+export function withinCeiling(fitness: RunConfig['fitness'], games: readonly Pick<Game, 'moves' | 'nodes'>[]): boolean {
   if (fitness.maxCost === undefined) return true;
   const cost = costPerMove(games);
   return cost !== null && cost <= fitness.maxCost;
+}
+
+/**
+ * Whether a candidate may be a run's best by these games (its held-out games): always, but in a run within a
+ * cost ceiling only when they kept within it (a game without a count of positions keeps nothing).
+ */
+export function keepsCeiling(config: Pick<RunConfig, 'fitness' | 'optimizer'>, games: readonly Pick<Game, 'moves' | 'nodes'>[]): boolean {
+  return !hasCostCeiling(config) || withinCeiling(config.fitness, games);
 }
 
 /**
@@ -45,7 +53,7 @@ export const CHEAPEST_SEED = 20_480_000;
 
 /** One game of a spec on a seed, played in a thread of its own (the synthetic player is drawn in place). */
 async function oneGame(spec: PlayerSpec, seed: number): Promise<{ nodes?: number; moves: number }> {
-  // The players load only here, when a run within a budget is prepared (every command that loads a run's problem imports this module).
+  // The players load only here, when a run within a cost ceiling is prepared (every command that loads a run's problem imports this module).
   if (spec.kind === 'synthetic') {
     const { playSpecGame } = await import('../../player/players');
     return playSpecGame(spec, seed, () => {
@@ -62,17 +70,17 @@ async function oneGame(spec: PlayerSpec, seed: number): Promise<{ nodes?: number
 }
 
 /**
- * Refuses (one line naming the cheapest setting and what it costs) a budget that no setting of the space keeps
- * within, or a budget on a player whose search counts no cost. Plays one game of the cheapest setting; an
+ * Refuses (one line naming the cheapest setting and what it costs) a ceiling that no setting of the space keeps
+ * within, or a ceiling on a player whose search counts no cost. Plays one game of the cheapest setting; an
  * external player's cheap end is its own business, so its runs are not checked here (its first generation tells).
  */
-export async function checkBudgetReachable(config: RunConfig, space: BoundedSpace, playerOf: (genome: readonly number[]) => PlayerSpec): Promise<void> {
-  if (!hasBudget(config)) return;
+export async function checkCeilingReachable(config: RunConfig, space: BoundedSpace, playerOf: (genome: readonly number[]) => PlayerSpec): Promise<void> {
+  if (!hasCostCeiling(config)) return;
   const spec = playerOf(cheapestGenome(space, config));
   if (spec.kind === 'external') return;
   const game = await oneGame(spec, CHEAPEST_SEED);
   const maxCost = config.fitness.maxCost!;
-  if (game.nodes === undefined) throw new InputError(`fitness.maxCost: the ${spec.kind} player reports no cost per move (its search counts no positions), so a budget cannot be kept: remove fitness.maxCost and fitness.cost`);
+  if (game.nodes === undefined) throw new InputError(`fitness.maxCost: the ${spec.kind} player reports no cost per move (its search counts no positions), so a ceiling cannot be kept: remove fitness.maxCost and fitness.cost`);
   const cost = game.nodes / Math.max(1, game.moves);
   if (cost > maxCost) {
     // The settings that make it the cheapest (the rest are the start's).

@@ -15,8 +15,9 @@ export function modelInitialPoints(o: Extract<RunConfig['optimizer'], { kind: 'm
   return o.initial ?? Math.max(o.population + 1, 2 * (parameters + 1));
 }
 
-/** The run's optimizer; `space` (the run's parameter space) is what the model optimizer models. */
-export function createOptimizer(config: RunConfig, space: ModelSpace): Optimizer {
+/** The run's optimizer; `space` (the run's parameter space) is what the model optimizer models, `pointKey` which genomes are one point (space/point.ts). */
+export function createOptimizer(config: RunConfig, bounded: Pick<ModelSpace, 'size' | 'canonical'>, pointKey: (genome: readonly number[]) => string): Optimizer {
+  const space: ModelSpace = { size: bounded.size, canonical: (g) => bounded.canonical(g), pointKey };
   const o = config.optimizer;
   switch (o.kind) {
     case 'ga':
@@ -28,7 +29,7 @@ export function createOptimizer(config: RunConfig, space: ModelSpace): Optimizer
     case 'regression':
       return createRegression(o);
     case 'surrogate':
-      return createSurrogate(o);
+      return createSurrogate(o, space.pointKey);
     case 'nsga2':
       return createNsga2({ ...o, reevaluate: config.reevaluateElites });
     case 'model': {
@@ -37,7 +38,7 @@ export function createOptimizer(config: RunConfig, space: ModelSpace): Optimizer
       const design = (initial + 1) * o.games;
       if (config.fitness.budget !== undefined && config.fitness.budget < design) throw new InputError(`fitness.budget ${config.fitness.budget} ends before the model is first fitted: its design plays ${design} games (the start and optimizer.initial ${initial} points × optimizer.games ${o.games}); raise fitness.budget or lower optimizer.initial`);
       // Screened, a game's value is minus a mean regret: one noise for all (a score's noise grows with its mean).
-      return createModelOptimizer({ ...o, initial }, { space, objective: config.fitness.screen ? 'regret' : config.fitness.objective, maxCost: config.fitness.maxCost });
+      return createModelOptimizer({ ...o, initial }, { space, objective: config.fitness.screen ? 'regret' : config.fitness.objective, maxCost: config.fitness.maxCost, costConfidence: config.fitness.costConfidence });
     }
   }
 }

@@ -21,8 +21,10 @@ export interface Evaluated {
   scores: number[];
   /** A multi-objective run's objectives, each to be maximised (a cost negated): NSGA-II ranks by them. */
   objectives?: number[];
-  /** A run that counts cost (fitness.cost): each game's positions searched and moves, in seed order. */
-  costGames?: { nodes: number; moves: number }[];
+  /** A run that counts cost (fitness.cost): each game's positions searched (undefined: its player counted none) and moves, in seed order. */
+  costGames?: { nodes?: number; moves: number }[];
+  /** With fitness.racing, the round of the generation's race it reached (optimizers/ranking.ts ranks by it first). */
+  round?: number;
 }
 
 export interface Generation {
@@ -63,7 +65,7 @@ export interface Optimizer {
    * and the last generation's state, no two of them correlated above maxCorrelation in its model (1: any).
    * Absent: the finalists are the last generation's best by fitness.
    */
-  finalists?(history: readonly Evaluated[], lastState: unknown, count: number, maxCorrelation?: number): { genome: number[]; prediction: { mean: number; sd: number; games: number; cost?: number } }[];
+  finalists?(history: readonly Evaluated[], lastState: unknown, count: number, maxCorrelation?: number): { genome: number[]; prediction: { mean: number; sd: number; games: number; cost?: number; withinCeiling?: number } }[];
 }
 
 /** One line for a model's account: "step: predicted 121,300 ± 4,700, gain +4,100 ± 3,700, over the start +9,800 ± 6,000 (95 %)". */

@@ -16,7 +16,7 @@ import { buildInfo } from '../../util/build-info';
 import { InputError } from '../../util/errors';
 import { fitnessPlayer } from '../objective/fitness';
 import { budgetGap, frontOfValidated, hasFront, strongestWithin, validatedFront, type FrontPoint } from '../selection/front';
-import { hasBudget } from '../objective/cost-ceiling';
+import { hasCostCeiling } from '../objective/cost-ceiling';
 import { ExternalSpace } from '../space/external-space';
 import { loadRunProblem, searchAt, type RunProblem } from '../run/run-problem';
 import { ParameterSpace, searchCprobOf, searchDepthOf } from '../space/space';
@@ -44,8 +44,8 @@ function validatedBest(store: Store, runId: number, choice: ExportChoice = {}): 
   if (choice.candidate !== undefined) return { problem, ...validatedCandidate(store, problem, choice.candidate), gap: null };
   const chosen = choice.point !== undefined || choice.maxCost !== undefined || choice.maxMsPerMove !== undefined;
   if (!hasFront(problem.config)) {
-    if (hasBudget(problem.config) && choice.point === undefined && chosen) return { problem, ...withinBudgetChoice(store, problem, choice), gap: null };
-    if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one${hasBudget(problem.config) ? '; this one kept within a budget: --max-cost or --max-ms-per-move choose among its validated points' : ''}): export its best without --point, --max-cost or --max-ms-per-move`);
+    if (hasCostCeiling(problem.config) && choice.point === undefined && chosen) return { problem, ...withinBudgetChoice(store, problem, choice), gap: null };
+    if (chosen) throw new InputError(`run ${runId} tuned one objective, so it has no front to choose a point from (a run with fitness.cost "nodes" and optimizer "nsga2" has one${hasCostCeiling(problem.config) ? '; this one kept within a budget: --max-cost or --max-ms-per-move choose among its validated points' : ''}): export its best without --point, --max-cost or --max-ms-per-move`);
     return { problem, best: store.getCandidate(run.bestCandidate)!, point: null, gap: null };
   }
   const front = validatedFront(store, problem.run.id, problem);

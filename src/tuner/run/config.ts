@@ -201,7 +201,9 @@ const syntheticSchema = v.strictObject({
   cv: v.optional(num(0, 2), SYNTHETIC_DEFAULTS.cv),
   gameMs: v.optional(int(0, 600_000), SYNTHETIC_DEFAULTS.gameMs),
   /** A cost per move, for two-objective runs: nodes · e^{growth · the weight's value} (as depth multiplies a search's cost). */
-  cost: v.optional(v.strictObject({ weight: v.pipe(v.string(), v.minLength(1, 'must not be empty')), nodes: above(0, 1e12), growth: num(-100, 100) })),
+  cost: v.optional(v.strictObject({ weight: v.pipe(v.string(), v.minLength(1, 'must not be empty')), nodes: above(0, 1e12), growth: num(-100, 100), cv: v.optional(num(0, 2)) })),
+  /** Two weights of the optimum on a ridge, `ratio` times longer along their sum than across it. */
+  ridge: v.optional(v.strictObject({ weights: v.tuple([v.string(), v.string()]), ratio: num(1, 1000) })),
 });
 
 const fitnessSchema = v.pipe(
@@ -246,11 +248,17 @@ const fitnessSchema = v.pipe(
      */
     cost: v.optional(v.picklist(['nodes'])),
     /**
-     * A two-objective run's budget of cost per move (nodes): a candidate that costs more in its fitness games
-     * ranks behind every one within it (the nearer the budget, the better: Deb's constrained domination) and
-     * is not validated, so the front runs from the cheapest search to the budget. Absent: no budget.
+     * A ceiling of cost per move (nodes). A two-objective run: a candidate that costs more in its fitness games
+     * ranks behind every one within it (the nearer the ceiling, the better: Deb's constrained domination) and
+     * is not validated, so the front runs from the cheapest search to the ceiling. The model optimizer: the
+     * strongest point within it (the best within a cost ceiling). Absent: no ceiling.
      */
     maxCost: v.optional(above(0, 1e12)),
+    /**
+     * The model optimizer within a cost ceiling: the probability of keeping within fitness.maxCost, by its model
+     * of cost, that a point needs to be recommended or a finalist (absent: 0.9, COST_CONFIDENCE).
+     */
+    costConfidence: v.optional(v.pipe(v.number(), v.gtValue(0, 'must lie strictly between 0 and 1'), v.ltValue(1, 'must lie strictly between 0 and 1'))),
     /**
      * The decision screen (a learned network only): every `every`-th decision of each fitness game judged by the
      * plain network searched to `depth` — at least as deep as any candidate searches — and candidates ranked by the mean
@@ -405,14 +413,15 @@ function screenProblem(c: { space: { params?: Record<string, { min?: number; max
 const COUNTED_PLAYERS: readonly string[] = ['expectimax', 'network', 'synthetic'];
 
 /** What is wrong with a run's objectives (one or two, and who ranks them), or null. */
-function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; maxCost?: number; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
+function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; reevaluateElites: boolean; fitness: { cost?: string; maxCost?: number; costConfidence?: number; player?: unknown; racing?: unknown; synthetic?: { cost?: unknown } } }): { message: string; at: ['optimizer' | 'fitness', string] } | null {
   const { cost, player, racing, maxCost } = c.fitness;
   const kind = c.optimizer.kind;
   if (kind === 'model' && racing) return { message: 'the model ranks candidates by every game of the run, not by their own few: remove fitness.racing (its finalists are raced at the end: validation.race)', at: ['fitness', 'racing'] };
-  if (!cost && maxCost !== undefined) return { message: 'a budget of cost per move needs a cost to measure: set fitness.cost to "nodes" (with optimizer.kind "model" for the best within the budget, or "nsga2" for the front up to it), or remove fitness.maxCost', at: ['fitness', 'maxCost'] };
+  if (c.fitness.costConfidence !== undefined && (kind !== 'model' || maxCost === undefined)) return { message: 'is the model optimizer\'s confidence of keeping within fitness.maxCost: it needs optimizer.kind "model" and fitness.maxCost (or remove it)', at: ['fitness', 'costConfidence'] };
+  if (!cost && maxCost !== undefined) return { message: 'a cost ceiling needs a cost to measure: set fitness.cost to "nodes" (with optimizer.kind "model" for the best within the ceiling, or "nsga2" for the front up to it), or remove fitness.maxCost', at: ['fitness', 'maxCost'] };
   if (!cost) return kind === 'nsga2' ? { message: 'NSGA-II ranks by strength and cost: set fitness.cost to "nodes" (or choose a one-objective optimizer)', at: ['optimizer', 'kind'] } : null;
   const front = (FRONT_OPTIMIZERS as readonly string[]).includes(kind);
-  if (kind === 'model' && maxCost === undefined) return { message: 'the model optimizer weighs cost as a budget: set fitness.maxCost (the best within it), or use optimizer.kind "nsga2" for the whole front of strength against cost', at: ['fitness', 'cost'] };
+  if (kind === 'model' && maxCost === undefined) return { message: 'the model optimizer weighs cost against a ceiling: set fitness.maxCost (the best within it), or use optimizer.kind "nsga2" for the whole front of strength against cost', at: ['fitness', 'cost'] };
   if (!front && kind !== 'model') return { message: `a second objective needs an optimizer that ranks by two: optimizer.kind "nsga2" (or "random" as its baseline); "${kind}" ranks by one (or keep within a budget: optimizer.kind "model" with fitness.maxCost)`, at: ['fitness', 'cost'] };
   if (racing) return { message: 'racing drops candidates by strength alone: a two-objective run plays every candidate\'s games (remove fitness.racing)', at: ['fitness', 'racing'] };
   // An elite that keeps its parent's fitness plays no games, so it would have no cost of its own to rank by.

@@ -26,8 +26,9 @@ import { networkStart, NetworkSpace, type NetworkStart } from '../space/network-
 import { fitnessPlayer } from '../objective/fitness';
 import type { Optimizer } from '../optimizers/optimizer';
 import { createOptimizer } from '../optimizers/create';
-import { checkBudgetReachable } from '../objective/cost-ceiling';
+import { checkCeilingReachable } from '../objective/cost-ceiling';
 import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from '../space/space';
+import { pointKeyOf } from '../space/point';
 
 /** An external player as a run stores it: what it announced when the run began, and the start values. */
 export interface StoredExternal {
@@ -59,6 +60,8 @@ export interface RunProblem extends StoredConfig {
   optimizer: Optimizer;
   /** The player of a genome (its weights with the run's search settings, or the external program with its values). */
   playerOf(genome: readonly number[]): PlayerSpec;
+  /** The point a genome is (space/point.ts): equal for two genomes that play as one player. */
+  pointKey(genome: readonly number[]): string;
 }
 
 /** How a config's external player starts here (its cwd made absolute when the config was loaded). */
@@ -92,7 +95,7 @@ async function prepare(config: RunConfig): Promise<StoredConfig> {
     const stored = networkPlayerOf(config) ? prepareNetworkRun(config) : prepareHeuristicRun(config);
     // A budget no setting keeps within: said before anything is stored (one game of the cheapest setting).
     const { space, playerOf } = problemOf(stored);
-    await checkBudgetReachable(config, space, playerOf);
+    await checkCeilingReachable(config, space, playerOf);
     return stored;
   }
   const announcement = await readAnnouncement(player.name, launchOf(player));
@@ -207,19 +210,22 @@ export function problemOf(stored: StoredConfig): Omit<RunProblem, 'run'> {
   const { config } = stored;
   if (stored.network) {
     const space = new NetworkSpace(stored.network.stages, stored.network.start, config.space.params, stored.network.sha256);
-    const optimizer = createOptimizer(config, space);
-    return { ...stored, space, optimizer, playerOf: (genome) => networkSpec(config, stored.network!, space.toSettings(genome), searchDepthOf(space, genome)) };
+    return withOptimizer(stored, space, (genome) => networkSpec(config, stored.network!, space.toSettings(genome), searchDepthOf(space, genome)));
   }
   const player = externalPlayerOf(config);
   if (player) {
     const space = new ExternalSpace(stored.external!.announcement, stored.external!.start, config.space.params);
     const launch = launchOf(player);
-    const optimizer = createOptimizer(config, space);
-    return { ...stored, space, optimizer, playerOf: (genome) => externalSpec(stored.external!, space.toParams(genome), launch) };
+    return withOptimizer(stored, space, (genome) => externalSpec(stored.external!, space.toParams(genome), launch));
   }
   const space = new ParameterSpace(stored.startWeights!, config.space.params!, config.space.matrix, config.space.stages);
-  const optimizer = createOptimizer(config, space);
-  return { ...stored, space, optimizer, playerOf: (genome) => fitnessPlayer(searchAt(config.fitness, space, genome), space.toWeights(genome)) };
+  return withOptimizer(stored, space, (genome) => fitnessPlayer(searchAt(config.fitness, space, genome), space.toWeights(genome)));
+}
+
+/** A run's problem from its space and player of a genome: the point key and the optimizer follow from them. */
+function withOptimizer(stored: StoredConfig, space: BoundedSpace, playerOf: (genome: readonly number[]) => PlayerSpec): Omit<RunProblem, 'run'> {
+  const pointKey = pointKeyOf(playerOf);
+  return { ...stored, space, playerOf, pointKey, optimizer: createOptimizer(stored.config, space, pointKey) };
 }
 
 /** The fitness settings with a genome's tuned search depth and (the heuristic's) cutoff, or as they are. */

@@ -28,15 +28,16 @@ import { mean, stdev } from '../../util/stats';
 import { FINALIST_MAX_CORRELATION, type RunConfig } from './config';
 import { fitnessHalfWidth95, gameObjective, objectiveValue } from '../objective/fitness';
 import { frontObjectives, frontOf, hasFront } from '../selection/front';
-import { hasBudget, withinBudget } from '../objective/cost-ceiling';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
 import type { Evaluated, StateSummary } from '../optimizers/optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
-import { raceCost, raceOver, raceSlices, selectSurvivors } from '../selection/racing';
-import { weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
-import { gamesOf, validationSet, type FinalistResult, type ValidationSet } from '../selection/validation';
+import { byRoundThenValue, race, raceCost, roundReached } from '../selection/racing';
+import { bestFinalist, firstChoice, ownPoint, secondSetChoice, weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
+import { validationSet, type FinalistResult } from '../selection/validation';
+import { keepsCeiling } from '../objective/cost-ceiling';
+import { plannedValidationGames } from '../selection/validation-plan';
 
 export type TuneEvent =
   | { event: 'run-started'; run: number; name: string; resumed: boolean; workers: number; generations: number }
@@ -200,7 +201,8 @@ export class Tuner {
       bestSoFar = await this.playGeneration(problem, current, bestSoFar);
       previous = current;
     }
-    return this.validate(problem, last, bestSoFar);
+    // The last generation's fitness games, when this process played it (else validation reads them).
+    return this.validate(problem, last, bestSoFar, previous?.generation.idx === last ? previous.games : undefined);
   }
 
   /** A generation with its candidates and their fitness games, in one read of the games. */
@@ -250,8 +252,11 @@ export class Tuner {
     const fitness = candidates.map((c) => ({ id: c.id, fitness: inherited.get(c.id) ?? objectiveValue(config.fitness, gamesOf(c.id)) }));
     const values = fitness.map((f) => f.fitness);
     const played = playing.reduce((n, c) => n + gamesOf(c.id).length, 0);
-    const stats = { best: Math.max(...values), mean: mean(values), stdev: stdev(values), games: played };
-    const best = candidates[values.indexOf(stats.best)];
+    // The generation's best: with racing, of those that reached the furthest round (a candidate stopped early keeps a low-selected mean).
+    const round = (c: Candidate) => (inherited.has(c.id) ? Infinity : roundReached(gamesOf(c.id).length, seeds.length, config.fitness.racing));
+    const order = candidates.map((c, i) => ({ i, round: round(c), value: values[i] })).sort((a, b) => byRoundThenValue(a, b) || a.i - b.i);
+    const best = candidates[order[0].i];
+    const stats = { best: values[order[0].i], mean: mean(values), stdev: stdev(values), games: played };
     const bestHalfWidth = inherited.has(best.id) ? null : fitnessHalfWidth95(config.fitness, gamesOf(best.id));
     store.finishGeneration(runId, g, fitness, stats);
     candidates.forEach((c, i) => (c.fitness = fitness[i].fitness));
@@ -271,52 +276,51 @@ export class Tuner {
 
   /**
    * A generation's fitness games: all of them, or with racing slice by slice, only the survivors of
-   * each slice playing the next (the ranking reads stored games only, so resuming races the same way).
+   * each slice playing the next (selection/racing.ts: the ranking reads stored games only, so resuming races the same way).
    */
   private async playFitness(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, seeds: readonly number[], progress: Omit<TuneProgress, 'done' | 'total'>): Promise<void> {
     const { config } = problem;
-    const racing = config.fitness.racing;
-    const report = (before: number, total: number) => (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
-    if (!racing) return this.play(problem, candidates, games, 'fitness', seeds, report(0, candidates.length * seeds.length));
-    const slices = raceSlices(seeds, racing.rounds);
-    const total = raceCost(candidates.length, seeds.length, racing);
-    let alive = [...candidates];
+    const total = raceCost(candidates.length, seeds.length, config.fitness.racing);
     let before = 0; // games of the earlier slices, for the progress bar
-    for (let r = 0; r < slices.length; r++) {
-      await this.play(problem, alive, games, 'fitness', slices[r], report(before, total));
-      before += alive.length * slices[r].length;
-      if (r === slices.length - 1) break;
-      const upTo = new Set(slices.slice(0, r + 1).flat());
-      const value = (c: Candidate) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((x) => upTo.has(x.seed)));
-      alive = selectSurvivors(alive, value, racing.keep);
-    }
+    const report = (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
+    const value = (c: Candidate, upTo: ReadonlySet<number>) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((x) => upTo.has(x.seed)));
+    await race(
+      candidates,
+      seeds,
+      config.fitness.racing,
+      async (alive, slice) => {
+        await this.play(problem, alive, games, 'fitness', slice, report);
+        before += alive.length * slice.length;
+      },
+      value,
+    );
   }
 
   /**
-   * The candidates to validate, and the run's start beside them, re-played on held-out seeds; the winner is the
-   * run's best. One objective: the best few distinct weight sets of the last generation by fitness, plus any
-   * distribution mean (CMA-ES's recommendation), or the model optimizer's finalists (the points it predicts
-   * best, stored with its predictions first, so a resume validates the same set); the winner is a pooled
-   * optimizer's point, else the best on held-out seeds, unless the start validates above it (a run never hands
-   * back worse than it began). With validation.race the held-out seeds are raced (successive halving); with
-   * validation.confirm the winner and the start play a second held-out set, whose value is the run's.
+   * The candidates to validate, and the run's start beside them, re-played on held-out seeds; the run's best and
+   * its verdict against the start (selection/verdict.ts, one rule for the run and every view). One objective: the
+   * best few distinct points of the last generation by fitness, plus any distribution mean (CMA-ES's
+   * recommendation), or the model optimizer's finalists (the points it predicts best, stored with its
+   * predictions first, so a resume validates the same set). With validation.race the held-out seeds are raced,
+   * the start the control that plays every seed. With validation.confirm the first set's choice and its rival
+   * (the start, or the best other finalist when the start won) play a second held-out set, where the verdict is
+   * read. Within a cost ceiling, a finalist whose held-out games cost more than it is set aside.
    * Two objectives: the run's front (front.ts); the winner is the strongest point of the validated front, and
    * export picks another by its number or a budget.
    */
-  private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null): Promise<number> {
+  private async validate(problem: RunProblem, lastGeneration: number, bestSoFar: number | null, lastFitnessGames?: GamesByCandidate): Promise<number> {
     const { store, runId } = this;
     const { config } = problem;
     if (problem.optimizer.finalists && store.predictedFinalists(runId).length === 0) this.chooseModelFinalists(problem, lastGeneration);
-    const set = validationSet(store, problem, lastGeneration);
+    const set = validationSet(store, problem, lastGeneration, lastFitnessGames);
     const { chosen, start, played, games, seeds } = set;
     const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
-    const confirmGames = set.confirm ? set.confirm.seeds.length * Math.min(2, played.length) : 0;
-    const total = raceCost(played.length, seeds.length, set.race ?? undefined) + confirmGames;
+    const total = plannedValidationGames(config.validation, played.length, hasFront(config));
     let before = 0;
     const report = (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
     // The held-out seeds: all of them for every one, or raced slice by slice (the ranking reads stored games only).
     const heldOutValue = (c: Candidate, upTo?: ReadonlySet<number>) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((g) => !upTo || upTo.has(g.seed)));
-    const alive = await raceOver(
+    await race(
       played,
       seeds,
       set.race,
@@ -325,50 +329,60 @@ export class Tuner {
         before += racing.length * slice.length;
       },
       heldOutValue,
+      start,
     );
     const scored = played.map((c): FinalistResult => {
       const validation = heldOutValue(c);
       store.setValidation(c.id, validation);
       return { candidate: c.id, fitness: c.fitness ?? NaN, validation, games: (games.get(c.id) ?? []).length, start: c === start, ...(c.prediction ? { prediction: c.prediction } : {}) };
     });
-    const scoreOf = (c: Candidate) => scored[played.indexOf(c)];
+    const pointOf = (c: Candidate, on: GamesByCandidate = games): ValidatedPoint & { candidate: Candidate; origin: string } => {
+      const own = on.get(c.id) ?? [];
+      return { id: c.id, candidate: c, origin: c.origin, validation: objectiveValue(config.fitness, own), games: own };
+    };
     let winner: number;
+    let verdict: StartVerdict;
     if (hasFront(config)) {
       const front = frontOf(config.fitness, played.map((c) => ({ candidate: c, games: games.get(c.id) ?? [] })), start.id, problem.space);
       winner = front.points.reduce((a, b) => (b.validation > a.validation ? b : a)).candidate;
+      const others = played.filter((c) => c !== start).map((c) => pointOf(c));
+      const best = winner === start.id ? null : (others.find((o) => o.id === winner) ?? null);
+      verdict = weighStart(config.fitness, pointOf(start), best ?? pointOf(start), best ?? bestFinalist(others));
     } else {
-      // A model-based optimizer with one point: its point, validated (the others are played to show what a pick by
-      // in-sample luck would have given, never chosen by their own held-out noise). Otherwise the best of those that
-      // played every held-out seed (all of them without a race), the start among them.
-      const point = problem.optimizer.pooled && !problem.optimizer.finalists ? chosen.find((c) => c.origin === 'mean') : undefined;
-      const contenders = point ? [point] : alive.filter((c) => c !== start && chosen.includes(c));
-      const fromFinalists = contenders.length > 0 ? contenders.map(scoreOf).reduce((a, b) => (b.validation > a.validation ? b : a)) : scoreOf(start);
-      const startScore = scoreOf(start);
-      // The start wins if it validates above them, having played every held-out seed (and, with a budget, within it).
-      const startEligible = alive.includes(start) && this.startWithinBudget(config, start);
-      winner = (startEligible && startScore.validation > fromFinalists.validation ? startScore : fromFinalists).candidate;
-    }
-    // A second held-out set: the winner and the start (the start stands if it does better there).
-    if (set.confirm) {
-      const confirmSet = set.confirm;
-      const confirmers = winner === start.id ? [start] : [played.find((c) => c.id === winner)!, start];
-      await this.play(problem, confirmers, confirmSet.games, 'confirmation', confirmSet.seeds, report);
-      const value = new Map(confirmers.map((c) => [c.id, objectiveValue(config.fitness, confirmSet.games.get(c.id) ?? [])]));
-      for (const [id, v] of value) {
-        store.setConfirmation(id, v);
-        scored.find((f) => f.candidate === id)!.confirmation = { value: v, games: (confirmSet.games.get(id) ?? []).length };
+      // Within a cost ceiling, only what kept within it on its held-out games may be chosen, the start too.
+      const eligible = (c: Candidate) => keepsCeiling(config, games.get(c.id) ?? []);
+      const others = played.filter((c) => c !== start && chosen.includes(c)).map((c) => pointOf(c));
+      const bestOther = bestFinalist(others.filter((o) => eligible(o.candidate)));
+      // A pooled optimizer's own point is what may be chosen over the start (the others show what a pick by luck
+      // would give; when its point is the start, nothing else is); otherwise the best finalist by the round of the
+      // race it reached, then its held-out mean.
+      const own = ownPoint(problem, chosen);
+      const contender = own ? (own === start ? null : pointOf(own)) : bestOther;
+      const first = firstChoice(config.fitness, pointOf(start), contender, eligible(start));
+      winner = first.id;
+      // The rival the verdict weighs: the choice, or when the start won, what could have been chosen (else the best other finalist).
+      const rival = first.id !== start.id ? first : (contender ?? bestOther);
+      verdict = weighStart(config.fitness, pointOf(start), first, rival);
+      if (set.confirm) {
+        // The second set: the choice and its rival (the start, or the best other finalist when the start won), read where no choice was made.
+        const confirmSet = set.confirm;
+        const confirmers = rival ? [rival.candidate, start] : [start];
+        await this.play(problem, confirmers, confirmSet.games, 'confirmation', confirmSet.seeds, report);
+        for (const c of confirmers) {
+          const v = pointOf(c, confirmSet.games);
+          store.setConfirmation(c.id, v.validation);
+          scored.find((f) => f.candidate === c.id)!.confirmation = { value: v.validation, games: v.games.length };
+        }
+        const startSecond = pointOf(start, confirmSet.games);
+        const rivalSecond = rival ? pointOf(rival.candidate, confirmSet.games) : null;
+        const onSecond = weighStart(config.fitness, startSecond, rivalSecond ?? startSecond, rivalSecond, 'confirmation');
+        winner = secondSetChoice(first.id, onSecond, eligible(start), contender !== null);
+        verdict = { ...weighStart(config.fitness, startSecond, winner === start.id ? startSecond : rivalSecond!, rivalSecond, 'confirmation'), ...(winner !== first.id ? { overturned: true } : {}) };
       }
-      if (winner !== start.id && this.startWithinBudget(config, start) && value.get(start.id)! > value.get(winner)!) winner = start.id;
     }
     store.setBestCandidate(runId, winner);
-    const verdict = confirmedVerdict(config, set, winner) ?? weighStart(config.fitness, validatedPoint(start, scoreOf(start).validation, games), winner, played.map((c, i) => validatedPoint(c, scored[i].validation, games)));
     this.options.onEvent?.({ event: 'validation-finished', run: runId, finalists: scored, verdict });
     return winner;
-  }
-
-  /** Whether the start may be the run's best: always, but in a run within a budget only when its own games kept within it. */
-  private startWithinBudget(config: RunConfig, start: Candidate): boolean {
-    return !hasBudget(config) || withinBudget(config.fitness, gamesOf(this.store, this.runId, [start], 'fitness').get(start.id) ?? []);
   }
 
   /** The model's finalists: its best predicted points within the run's budget, stored with its predictions (the set is fixed from here on). */
@@ -379,12 +393,12 @@ export class Tuner {
     const lastState = store.getGeneration(runId, lastGeneration)!.state;
     const picked = optimizer.finalists!(history, lastState, config.validation.finalists, config.validation.maxCorrelation ?? FINALIST_MAX_CORRELATION);
     // Each point's latest candidate plays it (a point played by several candidates is one finalist).
-    const byGenome = new Map(history.map((c) => [JSON.stringify(c.genome), c.id]));
+    const byPoint = new Map(history.map((c) => [problem.pointKey(c.genome), c.id]));
     const predictions = picked.flatMap((p) => {
-      const id = byGenome.get(JSON.stringify(p.genome));
+      const id = byPoint.get(problem.pointKey(p.genome));
       return id === undefined ? [] : [{ candidateId: id, prediction: p.prediction }];
     });
-    if (predictions.length === 0) throw new Error(`run ${runId}: the model named no finalist within the run's budget (every point played costs more than fitness.maxCost)`);
+    if (predictions.length === 0) throw new Error(`run ${runId}: the model named no finalist within the cost ceiling (no point played keeps within fitness.maxCost at fitness.costConfidence by its model of cost)`);
     store.setPredictions(predictions);
   }
 
@@ -439,9 +453,13 @@ export function generationState(store: Store, runId: number, generation: Generat
 
 /** A generation's candidates with their fitness games' objective values, as optimizers see them. */
 export function evaluatedOf(config: RunConfig, state: GenerationState): Evaluated[] {
+  // With racing, the round each reached: a race's survivors always play every seed, so the most games played is the generation's seeds.
+  const seeds = Math.max(0, ...state.candidates.map((c) => (state.games.get(c.id) ?? []).length));
+  const racing = config.fitness.racing;
   return state.candidates.map((c) => {
     const games = state.games.get(c.id) ?? [];
     return {
+      ...(racing ? { round: roundReached(games.length === 0 ? seeds : games.length, seeds, racing) } : {}),
       id: c.id,
       genome: c.genome,
       origin: c.origin,
@@ -450,23 +468,8 @@ export function evaluatedOf(config: RunConfig, state: GenerationState): Evaluate
       scores: games.map((game) => gameObjective(config.fitness, game)),
       // A two-objective run: strength and cost per move, from the same stored games.
       ...(hasFront(config) ? { objectives: frontObjectives(config.fitness, c.id, games) } : {}),
-      // A run that counts cost: each game's, for a model of it (the best within a budget).
-      ...(config.fitness.cost !== undefined ? { costGames: games.map((g) => ({ nodes: g.nodes ?? 0, moves: g.moves })) } : {}),
+      // A run that counts cost: each game's, for a model of it (the best within a cost ceiling); a game without a count keeps none.
+      ...(config.fitness.cost !== undefined ? { costGames: games.map((g) => ({ nodes: g.nodes, moves: g.moves })) } : {}),
     };
   });
-}
-
-/** A validated candidate as the start's verdict weighs it. */
-function validatedPoint(c: Candidate, validation: number, games: GamesByCandidate): ValidatedPoint {
-  return { id: c.id, params: c.params, validation, games: games.get(c.id) ?? [] };
-}
-
-/** With a second held-out set, the verdict is weighed on it: the winner (or, if the start won, the race's best other) against the start; null without one. */
-function confirmedVerdict(config: RunConfig, set: ValidationSet, winner: number): StartVerdict | null {
-  if (!set.confirm) return null;
-  const confirmed = set.played.filter((c) => (set.confirm!.games.get(c.id) ?? []).length > 0);
-  const points = confirmed.map((c) => validatedPoint(c, objectiveValue(config.fitness, set.confirm!.games.get(c.id)!), set.confirm!.games));
-  const start = points.find((p) => p.id === set.start.id);
-  if (!start) return null;
-  return { ...weighStart(config.fitness, start, winner, points), set: 'confirmation' };
 }

@@ -12,22 +12,27 @@
 import type { Candidate, Game, Store } from '../../store/store';
 import { FRONT_OPTIMIZERS, type RunConfig } from '../run/config';
 import type { BoundedSpace } from '../space/space';
-import { summarizeGames } from '../../compare/summary';
+import { costPerMove as summaryCost, summarizeGames } from '../../compare/summary';
 import { fitnessHalfWidth95, objectiveValue } from '../objective/fitness';
 import { selectSurvivors } from '../optimizers/evolutionary/nsga2';
 import { nonDominatedSort } from '../optimizers/evolutionary/pareto';
 import { findStart } from './verdict';
+
+/** What a run's front needs of its problem: objectives, the space, and the point a genome is (to find its start). */
+export interface FrontProblem {
+  config: RunConfig;
+  space: BoundedSpace;
+  pointKey(genome: readonly number[]): string;
+}
 
 /** True for a run that tunes strength against cost per move: a front (NSGA-II, or random search as its baseline). */
 export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
   return config.fitness.cost !== undefined && (FRONT_OPTIMIZERS as readonly string[]).includes(config.optimizer.kind);
 }
 
-
-
-/** Positions searched per move over some games (the summary's Σ nodes / Σ moves); null when a game has no count (or there are none). */
-export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes' | 'score' | 'maxTile' | 'ms' | 'seed'>[]): number | null {
-  return games.length > 0 ? (summarizeGames(games).nodesPerMove ?? null) : null;
+/** Positions searched per move over some games (compare/summary.ts's one definition); null when a game has no count (or there are none). */
+export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes'>[]): number | null {
+  return summaryCost(games) ?? null;
 }
 
 /**
@@ -127,7 +132,7 @@ export interface ValidatedFront {
  * The run's validated front from its stored games, cheapest first, its start marked; null for a run without
  * one (one objective, or not validated yet).
  */
-export function validatedFront(store: Store, runId: number, problem: { config: RunConfig; space: BoundedSpace }): ValidatedFront | null {
+export function validatedFront(store: Store, runId: number, problem: FrontProblem): ValidatedFront | null {
   return hasFront(problem.config) ? frontOfValidated(store, runId, problem) : null;
 }
 
@@ -136,10 +141,11 @@ export function validatedFront(store: Store, runId: number, problem: { config: R
  * one-objective run's so), its start marked: the validated candidate with the start's parameters (validation
  * plays the start beside the finalists). Null before validation.
  */
-export function frontOfValidated(store: Store, runId: number, { config, space }: { config: RunConfig; space: BoundedSpace }): ValidatedFront | null {
+export function frontOfValidated(store: Store, runId: number, problem: FrontProblem): ValidatedFront | null {
+  const { config, space } = problem;
   const validated = store.validatedCandidates(runId);
   if (validated.length === 0) return null;
-  const start = findStart(validated, space.params(space.startGenome()))?.id ?? null;
+  const start = findStart(validated, problem)?.id ?? null;
   return frontOf(config.fitness, validated.map((c) => ({ candidate: c, games: store.getGames(c.id, 'validation') })), start, space);
 }
 

@@ -1,33 +1,56 @@
 /**
- * Whether a run beat its start. Every optimizer's first generation plays the start itself; validation
- * plays it again on the held-out seeds beside the finalists, so the run's best can be weighed against it
- * on the same games. One rule: the run's best is the validated point with the highest held-out value, the
- * start included. So a run whose finalists won their place by in-sample luck hands back its start, and a
- * best that leads the start by less than the noise is kept but said to be so, here, in the one line that
- * the run, show, export, the report and the dashboard all print.
+ * Whether a run beat its start. Every optimizer's first generation plays the start itself; validation plays it
+ * again on the held-out seeds beside the finalists (the control: never stopped by a race, so it plays every
+ * held-out seed), so the run's best is weighed against it on the same games. One rule, in one place for the
+ * tuner and every view (show, export, the report, the dashboard):
+ *
+ * - The first held-out set chooses: the best finalist by the round of the race it reached, then its held-out
+ *   mean (a finalist stopped early keeps a low-selected mean, never set against full ones); the start instead
+ *   when it validates above that finalist (and, in a run within a cost ceiling, keeps within it).
+ * - With a second held-out set (validation.confirm), the choice and the best other of the two (the start when
+ *   a finalist won; the best other finalist when the start did) play it, and the verdict is read there, where no
+ *   choice was made. The choice is not made again on it, unless the second set shows the other clearly better
+ *   (its 95 % interval clear of 0): the stated margin, and the verdict says so.
+ * - The verdict: the run's best against the start, paired seed by seed, with its interval; "every finalist is the
+ *   start itself" only when no finalist plays otherwise than the start.
  */
 import type { Store } from '../../store/store';
 import { figure } from '../../util/figure';
-import { meanWithCI95, normalQuantile, stdev } from '../../util/stats';
+import { mean, meanWithCI95, normalQuantile, stdev } from '../../util/stats';
 import type { RunConfig } from '../run/config';
-import type { BoundedSpace } from '../space/space';
 import { gameObjective, type ScoredGame } from '../objective/fitness';
+import { keepsCeiling } from '../objective/cost-ceiling';
+import type { RunProblem } from '../run/run-problem';
 
-/** The candidate among these with the start's parameters (a first generation always holds one). */
-export function findStart<C extends { params: unknown }>(candidates: readonly C[], startParams: unknown): C | undefined {
-  const key = JSON.stringify(startParams);
-  return candidates.find((c) => JSON.stringify(c.params) === key);
+/** What the verdict needs of a run's problem: which candidates play as its start, and its optimizer's own point. */
+export type VerdictProblem = Pick<RunProblem, 'run' | 'config' | 'optimizer' | 'space' | 'pointKey'>;
+
+/** The candidate among these that plays as the start (a first generation always holds one): the same point (space/point.ts). */
+export function findStart<C extends { genome: readonly number[] }>(candidates: readonly C[], problem: Pick<RunProblem, 'space' | 'pointKey'>): C | undefined {
+  const start = problem.pointKey(problem.space.startGenome());
+  return candidates.find((c) => problem.pointKey(c.genome) === start);
 }
 
+/**
+ * A pooled optimizer without finalists of its own (the surrogate, the regression design) sets its own point (the
+ * candidate of origin "mean") against the start, never another finalist chosen by its held-out noise; undefined
+ * for every other optimizer (its best finalist is set against the start).
+ */
+export function ownPoint<C extends { origin: string }>(problem: Pick<RunProblem, 'optimizer'>, finalists: readonly C[]): C | undefined {
+  return problem.optimizer.pooled && !problem.optimizer.finalists ? finalists.find((c) => c.origin === 'mean') : undefined;
+}
+
+
 export interface StartVerdict {
+  /** The start, its held-out value over the games paired with the rival's. */
   start: { candidate: number; validation: number };
   /** The run's best: the start itself when nothing validated above it. */
   best: { candidate: number; validation: number };
-  /** What was weighed against the start: the run's best, or when that is the start, the best finalist (null: every finalist was the start). */
+  /** What was weighed against the start: the run's best, or when that is the start, the best other finalist (null: every finalist is the start). */
   rival: { candidate: number; validation: number } | null;
-  /** Held-out games each played, on the same seeds. */
+  /** Games paired: the held-out seeds both played. */
   games: number;
-  /** rival − start, and the half-width of its 95 % interval from the per-seed differences. */
+  /** rival − start over those seeds, and the half-width of its 95 % interval from the per-seed differences. */
   difference: number;
   halfWidth: number;
   /** True when the rival beats the start by more than that half-width. */
@@ -36,74 +59,122 @@ export interface StartVerdict {
   gamesToResolve: number | null;
   /** Weighed on the second held-out set (validation.confirm) instead of the first. */
   set?: 'confirmation';
+  /** The second set turned the first set's choice over: it showed the other clearly better. */
+  overturned?: boolean;
 }
 
-/** A validated candidate as the verdict weighs it: its held-out value and games. */
+/** A validated candidate as the verdict weighs it: its held-out value and games (on one set). */
 export interface ValidatedPoint {
   id: number;
-  params: unknown;
   validation: number;
   games: readonly (ScoredGame & { seed: number })[];
 }
 
+/** The best of some finalists: the furthest round reached (the most held-out games), then the highest held-out value; ties to the earlier. */
+export function bestFinalist<P extends ValidatedPoint>(points: readonly P[]): P | null {
+  return points.reduce<P | null>((a, b) => (a === null || b.games.length > a.games.length || (b.games.length === a.games.length && b.validation > a.validation) ? b : a), null);
+}
+
 /**
- * The run's best against its start on their held-out games. `validated` are every validated candidate,
- * the start among them: the rival is the best unless the best is the start, then the best of the others.
+ * The first held-out set's choice: `other` (the best finalist, or a pooled optimizer's own point), unless the
+ * start validates above it on the seeds both played and may be chosen. Null `other`: every finalist is the start.
  */
-export function weighStart(fitness: RunConfig['fitness'], start: ValidatedPoint, bestId: number, validated: readonly ValidatedPoint[]): StartVerdict {
-  const startKey = JSON.stringify(start.params);
-  const best = validated.find((c) => c.id === bestId)!;
-  const others = validated.filter((c) => JSON.stringify(c.params) !== startKey);
-  const rival = best.id !== start.id ? best : others.length ? others.reduce((a, b) => (b.validation > a.validation ? b : a)) : null;
+export function firstChoice<P extends ValidatedPoint>(fitness: RunConfig['fitness'], start: P, other: P | null, eligible: boolean): P {
+  if (!other) return start;
+  if (!eligible) return other;
+  const paired = pairedDifference(other, start, (g) => gameObjective(fitness, g));
+  return paired.diffs.length > 0 && paired.mean < 0 ? start : other;
+}
+
+/** a − b on the seeds both played: the per-seed differences and their mean. */
+function pairedDifference(a: ValidatedPoint, b: ValidatedPoint, value: (g: ScoredGame) => number): { diffs: number[]; mean: number; a: number; b: number } {
+  const theirs = new Map(a.games.map((g) => [g.seed, value(g)]));
+  const common = b.games.filter((g) => theirs.has(g.seed));
+  const diffs = common.map((g) => theirs.get(g.seed)! - value(g));
+  const bValues = common.map(value);
+  return { diffs, mean: diffs.length ? mean(diffs) : NaN, a: diffs.length ? mean(common.map((g) => theirs.get(g.seed)!)) : NaN, b: diffs.length ? mean(bValues) : NaN };
+}
+
+/** `rival` against the start on their games of one set, paired seed by seed; `best` is the run's best (the rival or the start). */
+export function weighStart(fitness: RunConfig['fitness'], start: ValidatedPoint, best: ValidatedPoint, rival: ValidatedPoint | null, set?: 'confirmation'): StartVerdict {
   const point = (c: ValidatedPoint) => ({ candidate: c.id, validation: c.validation });
-  const verdict = { start: point(start), best: point(best), rival: rival ? point(rival) : null, games: start.games.length };
-  if (!rival) return { ...verdict, difference: 0, halfWidth: 0, clear: false, gamesToResolve: null };
-  // Paired on the held-out seeds both played (all of them: validation plays every finalist on the same seeds).
-  const theirs = new Map(rival.games.map((g) => [g.seed, gameObjective(fitness, g)]));
-  const diffs = start.games.filter((g) => theirs.has(g.seed)).map((g) => theirs.get(g.seed)! - gameObjective(fitness, g));
-  const difference = rival.validation - start.validation;
+  if (!rival) return { start: point(start), best: point(best), rival: null, games: start.games.length, difference: 0, halfWidth: 0, clear: false, gamesToResolve: null, ...(set ? { set } : {}) };
+  const paired = pairedDifference(rival, start, (g) => gameObjective(fitness, g));
+  const { diffs } = paired;
   const ci = diffs.length >= 2 ? meanWithCI95(diffs) : null;
   const halfWidth = ci ? (ci.high - ci.low) / 2 : Infinity;
   const sd = diffs.length >= 2 ? stdev(diffs) : 0;
+  const difference = diffs.length > 0 ? paired.mean : 0;
   // Games a gap this size needs to be found 80 % of the time by a two-sided test at 5 % (not merely to be 1.96 standard errors, which finds it half the time).
   const gamesToResolve = Math.abs(difference) > halfWidth || difference === 0 || sd === 0 ? null : Math.ceil((((normalQuantile(0.975) + normalQuantile(0.8)) * sd) / difference) ** 2);
-  return { ...verdict, difference, halfWidth, clear: difference > halfWidth, gamesToResolve };
+  // The figures said are the paired ones: the start's mean over the seeds the rival played too.
+  const startOnPaired = { candidate: start.id, validation: diffs.length > 0 ? paired.b : start.validation };
+  const bestPoint = best.id === start.id ? startOnPaired : point(best);
+  return { start: startOnPaired, best: bestPoint, rival: point(rival), games: diffs.length, difference, halfWidth, clear: difference > halfWidth, gamesToResolve, ...(set ? { set } : {}) };
 }
 
-/** The verdict of a validated run from its store, or null when its start was not validated (a run from before this check, or not yet validated). */
-export function startVerdict(store: Store, runId: number, config: RunConfig, startParams: unknown): StartVerdict | null {
-  const run = store.getRun(runId);
+/**
+ * The second set's word on the first set's choice: the choice stands unless the other is clearly better there
+ * (the 95 % interval of their paired difference clear of 0 in the other's favour). `verdict` is the rival
+ * against the start on the second set.
+ */
+export function secondSetChoice(first: number, verdict: StartVerdict, eligible: boolean, rivalMayWin = true): number {
+  if (!verdict.rival) return first;
+  const startId = verdict.start.candidate;
+  if (first !== startId && eligible && verdict.difference < -verdict.halfWidth) return startId;
+  if (first === startId && rivalMayWin && verdict.clear) return verdict.rival.candidate;
+  return first;
+}
+
+/**
+ * The verdict of a validated run from its store, or null before validation (or for a run whose start was not
+ * validated). A run with a second set is weighed there when its two played it (a run from before the best other
+ * played it beside the start is weighed on the first set).
+ */
+export function runStartVerdict(store: Store, problem: VerdictProblem): StartVerdict | null {
+  const { config } = problem;
+  const run = store.getRun(problem.run.id);
   if (!run || run.bestCandidate === null) return null;
-  const candidates = store.validatedCandidates(runId);
-  // A run with a second held-out set is weighed there: its winner and the start played it, unselected.
-  const confirmed = candidates.filter((c) => c.confirmation !== null);
-  if (confirmed.length > 0) {
-    const points = confirmed.map((c) => ({ id: c.id, params: c.params, validation: c.confirmation!, games: store.getGames(c.id, 'confirmation') }));
-    const start = findStart(points, startParams);
-    if (start && points.some((c) => c.id === run.bestCandidate)) return { ...weighStart(config.fitness, start, run.bestCandidate, points), set: 'confirmation' };
-  }
-  const validated = candidates.map((c) => ({ id: c.id, params: c.params, validation: c.validation!, games: store.getGames(c.id, 'validation') }));
-  // The start validated as itself, or as a finalist with its parameters (an elite that kept them).
-  const start = findStart(validated, startParams);
+  const candidates = store.validatedCandidates(run.id);
+  const validated = candidates.map((c) => ({ id: c.id, genome: c.genome, origin: c.origin, validation: c.validation!, games: store.getGames(c.id, 'validation') }));
+  const start = findStart(validated, problem);
   if (!start || !validated.some((c) => c.id === run.bestCandidate)) return null;
-  return weighStart(config.fitness, start, run.bestCandidate, validated);
+  const others = validated.filter((c) => c !== start);
+  const bestOther = bestFinalist(others.filter((o) => keepsCeiling(config, o.games)));
+  const own = ownPoint(problem, validated);
+  const contender = own ? (own === start ? null : own) : bestOther;
+  const first = firstChoice(config.fitness, start, contender, keepsCeiling(config, start.games));
+  const confirmed = candidates.filter((c) => c.confirmation !== null);
+  const startConfirmed = confirmed.find((c) => c.id === start.id);
+  const rivalConfirmed = confirmed.find((c) => c.id !== start.id);
+  if (startConfirmed && rivalConfirmed) {
+    const second = (c: (typeof candidates)[number]) => ({ id: c.id, validation: c.confirmation!, games: store.getGames(c.id, 'confirmation') });
+    const s = second(startConfirmed);
+    const r = second(rivalConfirmed);
+    const best = run.bestCandidate === s.id ? s : r;
+    return { ...weighStart(config.fitness, s, best, r, 'confirmation'), ...(run.bestCandidate !== first.id ? { overturned: true } : {}) };
+  }
+  const best = validated.find((c) => c.id === run.bestCandidate)!;
+  return weighStart(config.fitness, start, best, best.id !== start.id ? best : (contender ?? bestOther));
 }
-
-/** The verdict of a loaded run (show, the report, export). */
-export function runStartVerdict(store: Store, problem: { run: { id: number }; config: RunConfig; space: Pick<BoundedSpace, 'params' | 'startGenome'> }): StartVerdict | null {
-  return startVerdict(store, problem.run.id, problem.config, problem.space.params(problem.space.startGenome()));
-}
-
 
 /** The verdict in one line, for the end of a run, show, the report and export. */
 export function describeStartVerdict(v: StartVerdict): string {
   const signed = (x: number) => `${x >= 0 ? '+' : '−'}${figure(Math.abs(x))}`;
-  const gap = `${signed(v.difference)} ± ${figure(v.halfWidth)} (95 %) on ${v.games} ${v.set === 'confirmation' ? 'games of a second held-out set' : 'held-out games'}`;
-  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${v.set === 'confirmation' ? 'validation.confirm' : 'validation.games'}) would find a gap this size 80 % of the time` : '';
+  const second = v.set === 'confirmation';
+  const gap = `${signed(v.difference)} ± ${figure(v.halfWidth)} (95 %) on ${v.games} ${second ? 'games of a second held-out set' : 'held-out games'}`;
+  const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${second ? 'validation.confirm' : 'validation.games'}) would find a gap this size 80 % of the time` : '';
+  const overturned = v.overturned ? ` (the second set overturned the first set's choice: there the other was clearly better)` : '';
   if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${figure(v.start.validation)})`;
   if (v.best.candidate === v.start.candidate) {
-    return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${figure(v.rival.validation)} against the start's ${figure(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${resolve}`;
+    return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${figure(v.rival.validation)} against the start's ${figure(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${overturned}${resolve}`;
   }
-  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the highest held-out value) leads the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start${resolve}`;
-  return `the best beats the start: candidate ${v.best.candidate} ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}`;
+  if (!v.clear && v.difference < 0) {
+    // The first set chose it; the second reads it below the start, within the noise: the choice is not made again there.
+    if (!second) return `the run's best (candidate ${v.best.candidate}) reads below the start, which did not keep within the cost ceiling on its held-out games: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}`;
+    return `the run's best (candidate ${v.best.candidate}, the first held-out set's choice) reads below the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start, nor worse (a choice is made again on the second set only past its 95 % interval)${overturned}${resolve}`;
+  }
+  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the highest held-out value) leads the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start${overturned}${resolve}`;
+  return `the best beats the start: candidate ${v.best.candidate} ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}${overturned}`;
 }
+

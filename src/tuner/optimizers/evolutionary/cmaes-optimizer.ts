@@ -22,6 +22,7 @@ import { cmaAsk, cmaInit, cmaTell, conditionNumber, CmaState, defaultLambda } fr
 import type { CmaesConfig } from '../../run/config';
 import { reflect, uniformGenome } from '../operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
+import { rankScores } from '../ranking';
 import { spearman } from '../../../util/stats';
 
 export interface CmaesState {
@@ -65,7 +66,8 @@ export function createCmaes(cfg: CmaesConfig, baseGames: number): Optimizer {
     next(previous, previousState, rng) {
       const prev = previousState as CmaesState;
       const samples = previous.filter((c) => c.origin === 'sample');
-      let cma = cmaTell(prev.cma, prev.samples, samples.map((c) => c.fitness));
+      // Ranked by the round reached (racing), then fitness: CMA-ES weighs its samples by rank alone.
+      let cma = cmaTell(prev.cma, prev.samples, rankScores(samples));
       const reliability = splitHalfReliability(samples);
       let games = prev.games ?? baseGames;
       if (reliability !== null && reliability < cfg.minReliability) games = Math.min(cfg.maxGames, Math.ceil(games * 1.5));

@@ -8,6 +8,7 @@
  * This file is the algorithm only (no bounds, no noise handling): `cmaAsk`
  * samples λ points, `cmaTell` updates the distribution from their fitness.
  */
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { gaussian } from '../operators';
 
 export interface CmaState {
@@ -143,45 +144,10 @@ export function conditionNumber(state: CmaState): number {
 }
 
 /**
- * Eigen-decomposition of a symmetric matrix by cyclic Jacobi rotations: exact
- * enough and simple for the 2–30 dimensions of weight tuning.
+ * Eigen-decomposition of a symmetric matrix (ml-matrix's, the project's one linear-algebra library).
  * Returns eigenvalues and the eigenvectors as the columns of `vectors`.
  */
 export function symmetricEigen(matrix: readonly (readonly number[])[]): { values: number[]; vectors: number[][] } {
-  const n = matrix.length;
-  const a = matrix.map((r) => [...r]);
-  const v = identity(n);
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) off += a[i][j] * a[i][j];
-    if (off < 1e-30) break;
-    for (let p = 0; p < n; p++) {
-      for (let q = p + 1; q < n; q++) {
-        if (Math.abs(a[p][q]) < 1e-300) continue;
-        const theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < n; k++) {
-          const akp = a[k][p];
-          const akq = a[k][q];
-          a[k][p] = c * akp - s * akq;
-          a[k][q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < n; k++) {
-          const apk = a[p][k];
-          const aqk = a[q][k];
-          a[p][k] = c * apk - s * aqk;
-          a[q][k] = s * apk + c * aqk;
-        }
-        for (let k = 0; k < n; k++) {
-          const vkp = v[k][p];
-          const vkq = v[k][q];
-          v[k][p] = c * vkp - s * vkq;
-          v[k][q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
-  return { values: a.map((row, i) => row[i]), vectors: v };
+  const e = new EigenvalueDecomposition(new Matrix(matrix.map((r) => [...r])), { assumeSymmetric: true });
+  return { values: e.realEigenvalues, vectors: e.eigenvectorMatrix.to2DArray() };
 }

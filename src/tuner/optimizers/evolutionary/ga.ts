@@ -11,6 +11,7 @@
 import type { GaConfig } from '../../run/config';
 import { blendCrossover, gaussianMutation, tournamentSelect, uniformCrossover, uniformGenome } from '../operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
+import { rankEvaluated, ranksAbove } from '../ranking';
 
 export interface GaState {
   mutationScale: number;
@@ -22,8 +23,11 @@ export function adaptScale(cfg: GaConfig, scale: number, previous: readonly Eval
   const elites = previous.filter((c) => c.origin === 'elite');
   const offspring = previous.filter((c) => c.origin === 'offspring');
   if (cfg.adaptation === 'none' || elites.length === 0 || offspring.length === 0) return { scale, successRate: null };
-  const eliteMean = elites.reduce((s, c) => s + c.fitness, 0) / elites.length;
-  const successRate = offspring.filter((c) => c.fitness > eliteMean).length / offspring.length;
+  // With racing, the elites' mean at the furthest round one of them reached: an offspring stopped before it is no success.
+  const round = Math.max(...elites.map((c) => c.round ?? 1));
+  const atRound = elites.filter((c) => (c.round ?? 1) === round);
+  const eliteMean = { round, value: atRound.reduce((s, c) => s + c.fitness, 0) / atRound.length };
+  const successRate = offspring.filter((c) => ranksAbove(c, eliteMean)).length / offspring.length;
   const factor = successRate > 0.2 ? 1.22 : 0.82;
   return { scale: Math.min(cfg.maxMutationScale, Math.max(cfg.minMutationScale, scale * factor)), successRate };
 }
@@ -43,10 +47,11 @@ export function createGa(cfg: GaConfig): Optimizer {
     next(previous, previousState, rng): Generation {
       const prevScale = (previousState as GaState).mutationScale;
       const { scale, successRate } = adaptScale(cfg, prevScale, previous);
-      // Rank by fitness; ties keep the earlier candidate first (stable sort).
-      const ranked = [...previous].sort((a, b) => b.fitness - a.fitness);
+      // Rank by the round reached (racing), then fitness; ties keep the earlier candidate first (stable sort).
+      const ranked = rankEvaluated(previous);
       const candidates: Proposal[] = ranked.slice(0, cfg.elitism).map((c) => ({ genome: [...c.genome], origin: 'elite', parents: [c.id] }));
-      const fitness = ranked.map((c) => c.fitness);
+      // A tournament's entrants compared by rank (ranked is best first).
+      const fitness = ranked.map((_, i) => -i);
       while (candidates.length < cfg.population) {
         const a = ranked[tournamentSelect(fitness, cfg.tournament, rng)];
         const b = ranked[tournamentSelect(fitness, cfg.tournament, rng)];

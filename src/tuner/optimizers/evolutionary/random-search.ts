@@ -9,6 +9,7 @@ import type { RandomConfig } from '../../run/config';
 import { uniformGenome } from '../operators';
 import { selectSurvivors } from './nsga2';
 import type { Generation, Optimizer, Proposal } from '../optimizer';
+import { rankEvaluated } from '../ranking';
 
 export function createRandomSearch(cfg: RandomConfig): Optimizer {
   return {
@@ -21,7 +22,7 @@ export function createRandomSearch(cfg: RandomConfig): Optimizer {
       // Two objectives: the elites are the best by front, then spread (NSGA-II's order), not by strength alone.
       const ranked = previous.every((c) => c.objectives)
         ? selectSurvivors(previous.map((c) => ({ id: c.id, genome: c.genome, objectives: c.objectives! })), previous.length).members.map((m) => previous.find((c) => c.id === m.id)!)
-        : [...previous].sort((a, b) => b.fitness - a.fitness);
+        : rankEvaluated(previous);
       const candidates: Proposal[] = ranked.slice(0, cfg.elitism).map((c) => ({ genome: [...c.genome], origin: 'elite', parents: [c.id] }));
       const n = previous[0].genome.length;
       while (candidates.length < cfg.population) candidates.push({ genome: uniformGenome(n, rng), origin: 'random', parents: [] });

@@ -8,11 +8,14 @@
  *   f ~ GP(μ, α²·k),  k: Matérn 5/2 with a length per dimension (ARD),  y_i = f(x_i) + ε_i,  ε_i ~ N(0, v_i)
  *
  * μ is a constant estimated with the rest (generalised least squares, its uncertainty carried into every
- * prediction: universal kriging, Rasmussen & Williams eq. 2.42); α and the lengths maximise the marginal
- * likelihood times weak log-normal priors (a length near the space's width, an amplitude near the spread of
- * the observations), by BFGS on their logarithms from a warm start. The linear algebra is written here on
- * Float64Arrays (a Cholesky factorisation, triangular solves): a fit factorises the covariance of up to a few
- * hundred points some tens of times each generation, and that is all it needs.
+ * prediction: universal kriging, Rasmussen & Williams eq. 2.42); α and the lengths maximise the restricted
+ * likelihood (the one that universal kriging's prediction goes with: the constant integrated out, not plugged in)
+ * times weak log-normal priors (a length near the space's width, an amplitude near the spread of the
+ * observations), by BFGS on their logarithms from a warm start, its gradient projected at the bounds. The
+ * linear algebra is written here on Float64Arrays (a Cholesky factorisation, triangular solves, the inverse from
+ * the factor), the one exception to ml-matrix in src/tuner: a fit factorises and inverts the covariance of up to
+ * a few hundred points some tens of times each generation, and ml-matrix's factorisation measured 2.0× slower,
+ * its inverse (by solve) 19× slower at 400 points.
  */
 
 /** What the model is fitted to: points in [0, 1]^d, each with its observation and that observation's noise variance. */
@@ -48,9 +51,10 @@ export interface GaussianProcess {
   difference(a: readonly number[], b: readonly number[]): { mean: number; sd: number };
   /**
    * `draws` joint samples of the latent mean at xs (Thompson sampling): each a vector over xs. `normal` gives
-   * standard normal draws (a seeded stream, so a run proposes the same on every resume).
+   * standard normal draws (a seeded stream, so a run proposes the same on every resume). `fallback`: the joint
+   * covariance did not factorise even with jitter, and every draw is the posterior mean (the caller records it).
    */
-  sample(xs: readonly (readonly number[])[], draws: number, normal: () => number): number[][];
+  sample(xs: readonly (readonly number[])[], draws: number, normal: () => number): { draws: number[][]; fallback: boolean };
 }
 
 /** The length a dimension starts from and its prior's centre, in units of the normalised space. */
@@ -211,7 +215,7 @@ function covariance(p: Prepared, h: GpHyper): { k: Float64Array; r: Float64Array
 }
 
 /** The generalised least squares constant and the residuals' weights a = K⁻¹(y − μ1), from K's factor. */
-function glsMean(l: Float64Array, n: number, y: Float64Array): { mu: number; a: Float64Array; oneKinvOne: number } {
+function glsMean(l: Float64Array, n: number, y: Float64Array): { mu: number; a: Float64Array; oneKinvOne: number; kinv1: Float64Array } {
   const ones = new Float64Array(n).fill(1);
   const kinv1 = backward(l, n, forward(l, n, ones));
   const kinvy = backward(l, n, forward(l, n, y));
@@ -224,7 +228,7 @@ function glsMean(l: Float64Array, n: number, y: Float64Array): { mu: number; a: 
   const mu = oneKinvY / oneKinvOne;
   const a = new Float64Array(n);
   for (let i = 0; i < n; i++) a[i] = kinvy[i] - mu * kinv1[i];
-  return { mu, a, oneKinvOne };
+  return { mu, a, oneKinvOne, kinv1 };
 }
 
 /** The log posterior of the hyperparameters and its gradient (in the order logAmplitude, logLengths…). */
@@ -233,7 +237,7 @@ function evaluate(p: Prepared, h: GpHyper): Evaluation {
   const { k, r } = covariance(p, h);
   const l = Float64Array.from(k);
   if (!cholesky(l, n)) return { value: -Infinity, gradient: new Array(d + 1).fill(0) };
-  const { mu, a } = glsMean(l, n, y);
+  const { mu, a, oneKinvOne, kinv1 } = glsMean(l, n, y);
   let quad = 0;
   let logDet = 0;
   for (let i = 0; i < n; i++) {
@@ -242,9 +246,11 @@ function evaluate(p: Prepared, h: GpHyper): Evaluation {
   }
   const priorL = h.logLengths.reduce((s, v) => s - 0.5 * ((v - LENGTH_PRIOR_CENTRE) / LENGTH_PRIOR_SD) ** 2, 0);
   const priorA = -0.5 * ((h.logAmplitude - p.amplitudeCentre) / AMPLITUDE_PRIOR_SD) ** 2;
-  const value = -0.5 * quad - 0.5 * logDet - 0.5 * n * Math.log(2 * Math.PI) + priorL + priorA;
-  // ∂/∂θ = ½ tr((aaᵀ − K⁻¹) ∂K/∂θ) (the GLS constant sits at its optimum, so it drops out).
+  // The restricted likelihood: the profile one less ½ log(1ᵀK⁻¹1), the constant's own uncertainty (REML).
+  const value = -0.5 * quad - 0.5 * logDet - 0.5 * Math.log(oneKinvOne) - 0.5 * (n - 1) * Math.log(2 * Math.PI) + priorL + priorA;
+  // ∂/∂θ = ½ tr((aaᵀ − P) ∂K/∂θ), P = K⁻¹ − K⁻¹11ᵀK⁻¹ / 1ᵀK⁻¹1 (the GLS constant sits at its optimum, so it drops out).
   const kinv = inverseFromCholesky(l, n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) kinv[i * n + j] -= (kinv1[i] * kinv1[j]) / oneKinvOne;
   const amp2 = Math.exp(2 * h.logAmplitude);
   const inv2 = h.logLengths.map((v) => Math.exp(-2 * v));
   const gradient = new Array<number>(d + 1).fill(0);
@@ -266,7 +272,7 @@ function evaluate(p: Prepared, h: GpHyper): Evaluation {
   return { value, gradient };
 }
 
-/** The log posterior of hyperparameters on some data, and its gradient (logAmplitude first): what the fit maximises, for checks. */
+/** The log posterior of hyperparameters on some data (the restricted likelihood times the priors), and its gradient (logAmplitude first): what the fit maximises, for checks. */
 export function gpLogPosterior(data: GpData, hyper: GpHyper): { value: number; gradient: number[] } {
   return evaluate(prepare(data), hyper);
 }
@@ -275,44 +281,57 @@ function toVector(h: GpHyper): number[] {
   return [h.logAmplitude, ...h.logLengths];
 }
 
-function fromVector(v: readonly number[], centre: number): GpHyper {
-  return {
-    logAmplitude: Math.min(centre + 6, Math.max(centre - 8, v[0])),
-    logLengths: v.slice(1).map((x) => Math.min(LOG_LENGTH_MAX, Math.max(LOG_LENGTH_MIN, x))),
-  };
+/** The box the hyperparameters stay in: the amplitude within e^-8…e^6 of its prior's centre, the lengths within LOG_LENGTH_MIN…MAX. */
+function boundsOf(d: number, centre: number): { lo: number[]; hi: number[] } {
+  return { lo: [centre - 8, ...new Array(d).fill(LOG_LENGTH_MIN)], hi: [centre + 6, ...new Array(d).fill(LOG_LENGTH_MAX)] };
+}
+
+function fromVector(v: readonly number[]): GpHyper {
+  return { logAmplitude: v[0], logLengths: v.slice(1) };
 }
 
 /**
- * BFGS on the log posterior (maximised), from `start`, projected into the bounds; at most `iterations` steps.
- * Deterministic: the same data and start give the same hyperparameters on every machine.
+ * Projected BFGS on the log posterior (maximised), from `start`, within the bounds; at most `iterations` steps.
+ * A coordinate at a bound whose gradient pushes out of the box is held there (its gradient and direction set to
+ * 0, the inverse Hessian's estimate kept to the free ones), so the search moves along the face instead of
+ * clamping steps that point out of it. Deterministic: the same data and start give the same hyperparameters on
+ * every machine.
  */
 function maximise(p: Prepared, start: GpHyper, iterations: number): { hyper: GpHyper; value: number } {
   const dim = p.d + 1;
-  let x = toVector(fromVector(toVector(start), p.amplitudeCentre));
-  let cur = evaluate(p, fromVector(x, p.amplitudeCentre));
-  if (!Number.isFinite(cur.value)) return { hyper: fromVector(x, p.amplitudeCentre), value: cur.value };
+  const { lo, hi } = boundsOf(p.d, p.amplitudeCentre);
+  const project = (v: readonly number[]) => v.map((x, j) => Math.min(hi[j], Math.max(lo[j], x)));
+  let x = project(toVector(start));
+  let cur = evaluate(p, fromVector(x));
+  if (!Number.isFinite(cur.value)) return { hyper: fromVector(x), value: cur.value };
+  const identity = () => Array.from({ length: dim }, (_, i) => Array.from({ length: dim }, (_, j) => (i === j ? 0.1 : 0)));
   // The inverse Hessian's estimate (of the negated objective), starting as a small identity.
-  let hInv: number[][] = Array.from({ length: dim }, (_, i) => Array.from({ length: dim }, (_, j) => (i === j ? 0.1 : 0)));
+  let hInv: number[][] = identity();
   for (let it = 0; it < iterations; it++) {
     const g = cur.gradient.map((v) => -v); // gradient of the negated objective
-    const dir = hInv.map((row) => -row.reduce((s, v, j) => s + v * g[j], 0));
-    let slope = dir.reduce((s, v, j) => s + v * g[j], 0);
+    // Held: at a bound, with descent (−g) pointing out of the box.
+    const held = g.map((gj, j) => (x[j] <= lo[j] && gj > 0) || (x[j] >= hi[j] && gj < 0));
+    const pg = g.map((gj, j) => (held[j] ? 0 : gj));
+    if (Math.max(...pg.map(Math.abs)) < 1e-8) break;
+    const dir = hInv.map((row, i) => (held[i] ? 0 : -row.reduce((s, v, j) => s + (held[j] ? 0 : v * pg[j]), 0)));
+    let slope = dir.reduce((s, v, j) => s + v * pg[j], 0);
     if (!(slope < 0)) {
       // Not a descent direction: start again from steepest descent.
-      hInv = hInv.map((row, i) => row.map((_, j) => (i === j ? 0.1 : 0)));
-      for (let j = 0; j < dim; j++) dir[j] = -0.1 * g[j];
-      slope = dir.reduce((s, v, j) => s + v * g[j], 0);
+      hInv = identity();
+      for (let j = 0; j < dim; j++) dir[j] = -0.1 * pg[j];
+      slope = dir.reduce((s, v, j) => s + v * pg[j], 0);
     }
-    // Armijo backtracking, steps capped at 2 log units a coordinate.
+    // Armijo backtracking along the projected path, steps capped at 2 log units a coordinate.
     const biggest = Math.max(...dir.map(Math.abs));
     let step = biggest > 2 ? 2 / biggest : 1;
     let next: Evaluation | null = null;
     let nx: number[] = x;
     for (let bt = 0; bt < 30; bt++) {
-      nx = toVector(fromVector(x.map((v, j) => v + step * dir[j]), p.amplitudeCentre));
-      const e = evaluate(p, fromVector(nx, p.amplitudeCentre));
-      // Armijo's condition on the negated objective: f rises by at least 1e-4 of the step's first-order gain.
-      if (Number.isFinite(e.value) && e.value >= cur.value - 1e-4 * step * slope) {
+      nx = project(x.map((v, j) => v + step * dir[j]));
+      const e = evaluate(p, fromVector(nx));
+      // Armijo's condition on the negated objective, by the projected step's first-order gain.
+      const gain = nx.reduce((acc, v, j) => acc + (v - x[j]) * pg[j], 0);
+      if (Number.isFinite(e.value) && e.value >= cur.value - 1e-4 * gain) {
         next = e;
         break;
       }
@@ -321,19 +340,22 @@ function maximise(p: Prepared, start: GpHyper, iterations: number): { hyper: GpH
     if (!next) break;
     const s = nx.map((v, j) => v - x[j]);
     const yv = next.gradient.map((v, j) => -v - g[j]);
-    const sy = s.reduce((acc, v, j) => acc + v * yv[j], 0);
     const improvement = next.value - cur.value;
     x = nx;
     cur = next;
     if (Math.max(...s.map(Math.abs)) < 1e-4 || improvement < 1e-7) break;
+    // BFGS update of the inverse Hessian on the free coordinates (a held one's curvature is not learned through the wall).
+    const free = s.map((_, j) => !held[j] && x[j] > lo[j] && x[j] < hi[j]);
+    const sf = s.map((v, j) => (free[j] ? v : 0));
+    const yf = yv.map((v, j) => (free[j] ? v : 0));
+    const sy = sf.reduce((acc, v, j) => acc + v * yf[j], 0);
     if (sy > 1e-12) {
-      // BFGS update of the inverse Hessian.
-      const hy = hInv.map((row) => row.reduce((acc, v, j) => acc + v * yv[j], 0));
-      const yhy = yv.reduce((acc, v, j) => acc + v * hy[j], 0);
-      hInv = hInv.map((row, i) => row.map((v, j) => v + ((sy + yhy) * s[i] * s[j]) / (sy * sy) - (hy[i] * s[j] + s[i] * hy[j]) / sy));
+      const hy = hInv.map((row) => row.reduce((acc, v, j) => acc + v * yf[j], 0));
+      const yhy = yf.reduce((acc, v, j) => acc + v * hy[j], 0);
+      hInv = hInv.map((row, i) => row.map((v, j) => v + ((sy + yhy) * sf[i] * sf[j]) / (sy * sy) - (hy[i] * sf[j] + sf[i] * hy[j]) / sy));
     }
   }
-  return { hyper: fromVector(x, p.amplitudeCentre), value: cur.value };
+  return { hyper: fromVector(x), value: cur.value };
 }
 
 /** The hyperparameters a fit starts from without a warm start: every length 0.5, the amplitude at its prior's centre. */
@@ -447,7 +469,7 @@ function posterior(p: Prepared, hyper: GpHyper, logPosterior: number): GaussianP
     return { mean: mean[0] - mean[1], sd: Math.sqrt(Math.max(0, cov[0] + cov[3] - 2 * cov[1])) };
   }
 
-  function sample(xs: readonly (readonly number[])[], draws: number, normal: () => number): number[][] {
+  function sample(xs: readonly (readonly number[])[], draws: number, normal: () => number): { draws: number[][]; fallback: boolean } {
     const m = xs.length;
     const { mean, cov } = joint(xs);
     // Jitter grows until the factorisation holds (candidate points may coincide).
@@ -467,7 +489,7 @@ function posterior(p: Prepared, hyper: GpHyper, logPosterior: number): GaussianP
       if (factor) for (let i = 0; i < m; i++) for (let j = 0; j <= i; j++) f[i] += factor[i * m + j] * z[j];
       out.push(f);
     }
-    return out;
+    return { draws: out, fallback: factor === null };
   }
 
   return { hyper, constant: mu, logPosterior, predict, joint, difference, sample };

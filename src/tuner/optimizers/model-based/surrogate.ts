@@ -30,7 +30,8 @@
  */
 import type { SurrogateConfig } from '../../run/config';
 import { gaussian } from '../operators';
-import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
+import type { Generation, Optimizer, Proposal } from '../optimizer';
+import { poolByPoint, withinPoints } from './points';
 import { fitQuadratic, ballMaximizer, predictedDifference, predictValue, quadraticSize, type QuadraticModel, type SurfacePoint } from './response-surface';
 
 export interface SurrogatePrediction {
@@ -73,31 +74,6 @@ export interface SurrogateState {
   prediction: SurrogatePrediction | null;
 }
 
-/** Each weight set's games, pooled (copies and re-plays of one genome are one point). */
-function pool(history: readonly Evaluated[]): { genome: readonly number[]; scores: number[] }[] {
-  const byGenome = new Map<string, { genome: readonly number[]; scores: number[] }>();
-  for (const c of history) {
-    if (c.scores.length === 0) continue;
-    const key = c.genome.join(',');
-    const entry = byGenome.get(key) ?? byGenome.set(key, { genome: c.genome, scores: [] }).get(key)!;
-    entry.scores.push(...c.scores);
-  }
-  return [...byGenome.values()];
-}
-
-/** The noise of one game: the pooled variance within weight sets (each played more than once). */
-export function withinVariance(sets: readonly { scores: readonly number[] }[]): number {
-  let ss = 0;
-  let dof = 0;
-  for (const { scores } of sets) {
-    if (scores.length < 2) continue;
-    const m = scores.reduce((s, v) => s + v, 0) / scores.length;
-    ss += scores.reduce((s, v) => s + (v - m) ** 2, 0);
-    dof += scores.length - 1;
-  }
-  return dof > 0 ? ss / dof : NaN;
-}
-
 /** A weight of a point whose kernel weight is below this is left out of the fit. */
 const NEGLIGIBLE = 1e-3;
 /** The curvature prior's sd, in units of a game's noise sd: weak (one radius moves the mean by ~half a game's sd). */
@@ -118,7 +94,7 @@ const MAX_STEP = 2;
 /** Ball sizes tried along the path from the point to the model's best within the step bound. */
 const PATH_STEPS = 16;
 
-export function createSurrogate(cfg: SurrogateConfig): Optimizer {
+export function createSurrogate(cfg: SurrogateConfig, pointKey: (genome: readonly number[]) => string): Optimizer {
   function generation(state: SurrogateState, rng: () => number): Generation {
     const n = state.center.length;
     const candidates: Proposal[] = [{ genome: [...state.center], origin: 'mean', parents: [] }];
@@ -140,8 +116,9 @@ export function createSurrogate(cfg: SurrogateConfig): Optimizer {
       const s = previousState as SurrogateState;
       const n = s.center.length;
       const sample = (reason: string): Generation => generation({ ...s, decision: 'sample', from: undefined, reason, prediction: null }, rng);
-      const sets = pool(history).filter((set) => set.scores.every(Number.isFinite));
-      const noiseVar = withinVariance(sets);
+      // Each point's games pooled (copies and replays of one point are one: points.ts).
+      const sets = poolByPoint(history, pointKey);
+      const noiseVar = withinPoints(sets.map((set) => set.scores)).variance;
       if (!(noiseVar > 0)) return sample('no weight set has two games yet: the noise is unknown');
       /** How near a genome lies to c: the kernel exp(−‖(genome − c)/r‖²/(2·window²·n)). */
       const nearness = (genome: readonly number[], c: readonly number[], window = cfg.window) =>
