@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../src/store/store';
-import { loadConfig, parseConfig } from '../src/tuner/run/config';
+import { loadConfig, parseConfig } from '../src/tuner/config/config';
 import { createRun } from '../src/tuner/run/run-problem';
 import { Tuner } from '../src/tuner/run/tuner';
 import { startRedis } from '../test/helpers/redis-server';

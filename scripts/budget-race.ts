@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
 import { Store } from '../src/store/store';
-import { parseConfig, type RunConfig } from '../src/tuner/run/config';
+import { parseConfig, type RunConfig } from '../src/tuner/config/config';
 import { strongestWithin, validatedFront } from '../src/tuner/selection/front';
 import { createRun, loadRunProblem } from '../src/tuner/run/run-problem';
 import { weightSpace } from '../src/tuner/space/space';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Store } from '../src/store/store';
-import { loadConfig } from '../src/tuner/run/config';
+import { loadConfig } from '../src/tuner/config/config';
 import { createRun } from '../src/tuner/run/run-problem';
 import { Tuner } from '../src/tuner/run/tuner';
 installProcessGuards(); // a closed stdout (| head) ends the script quietly, as it ends a command

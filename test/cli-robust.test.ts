@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/main';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { alive, ROOT, runCli, startCli, waitFor, waitForOutput, workersOf } from './helpers/cli';
 import { dumpRun, gamesIn, peek, SLOW, SMOKE, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 

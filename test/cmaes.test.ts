@@ -4,7 +4,7 @@ import { cmaAsk, cmaInit, cmaTell, symmetricEigen } from '../src/tuner/optimizer
 import { createCmaes, splitHalfReliability } from '../src/tuner/optimizers/evolutionary/cmaes-optimizer';
 import { spearman } from '../src/util/stats';
 import { createRandomSearch } from '../src/tuner/optimizers/evolutionary/random-search';
-import { CmaesConfig, parseConfig, RandomConfig } from '../src/tuner/run/config';
+import { CmaesConfig, parseConfig, RandomConfig } from '../src/tuner/config/config';
 
 type F = (x: number[]) => number;
 

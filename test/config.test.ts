@@ -7,7 +7,7 @@ import { loadWeights, parseWeights } from '../src/heuristic/weights';
 import { loadLearnConfig } from '../src/learn/config';
 import { createExpectimaxPlayer } from '../src/player/expectimax';
 import { playGame } from '../src/engine/game';
-import { configHash, loadConfig, parseConfig } from '../src/tuner/run/config';
+import { configHash, loadConfig, parseConfig } from '../src/tuner/config/config';
 import { ParameterSpace, snakeCells, structuredMatrix } from '../src/tuner/space/space';
 import { exportBestWeights } from '../src/tuner/output/export';
 import { smokeConfig, tempDb, tuneToEnd } from './helpers/runs';

@@ -18,7 +18,7 @@ import { judgeDecisions, ownGameDecisions, regretOf } from '../src/player/decisi
 import { playSpecGame } from '../src/player/players';
 import type { NetworkPlayerSpec } from '../src/player/spec';
 import { Store } from '../src/store/store';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { createRun } from '../src/tuner/run/run-problem';
 import { Tuner } from '../src/tuner/run/tuner';
 import { spearman } from '../src/util/stats';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { createRun, prepareRun } from '../src/tuner/run/run-problem';
 import { Tuner } from '../src/tuner/run/tuner';
 import { Store } from '../src/store/store';

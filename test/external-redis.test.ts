@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { createRun, prepareRun } from '../src/tuner/run/run-problem';
 import { Tuner } from '../src/tuner/run/tuner';
 import { Store } from '../src/store/store';

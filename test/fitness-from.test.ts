@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { generationsDiffer, parseFitnessFrom } from '../src/tuner/run/fitness-from';
 import { createRun } from '../src/tuner/run/run-problem';
 import { runCli } from './helpers/cli';

@@ -6,7 +6,7 @@
  * run built by hand; the refusals.
  */
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type RunConfig } from '../src/tuner/run/config';
+import { parseConfig, type RunConfig } from '../src/tuner/config/config';
 import { hypervolume2d } from '../src/tuner/optimizers/evolutionary/pareto';
 import { syntheticCost, syntheticMean, type SyntheticLandscape } from '../src/player/synthetic';
 import { weightSpace } from '../src/tuner/space/space';

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { fitGaussianProcess, gaussianProcessAt, gpLogPosterior, type GpData, type GpHyper } from '../src/tuner/optimizers/model-based/gaussian-process';
 import { createModelOptimizer, latinHypercube } from '../src/tuner/optimizers/model-based/model-optimizer';
 import { race } from '../src/tuner/selection/racing';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { Store } from '../src/store/store';
 import { loadRunProblem } from '../src/tuner/run/run-problem';
 import { weightSpace } from '../src/tuner/space/space';

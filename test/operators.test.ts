@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import seedrandom from 'seedrandom';
 import { adaptScale, createGa } from '../src/tuner/optimizers/evolutionary/ga';
-import { GaConfig, parseConfig } from '../src/tuner/run/config';
+import { GaConfig, parseConfig } from '../src/tuner/config/config';
 import { blendCrossover, gaussian, gaussianMutation, reflect, tournamentSelect, uniformCrossover, uniformGenome } from '../src/tuner/optimizers/operators';
 
 const rngOf = (s: string) => seedrandom.alea(s);

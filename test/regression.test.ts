@@ -8,7 +8,7 @@ import seedrandom from 'seedrandom';
 import { fitGames, hadamard, noSlopeBound, signDesign, solveLinear } from '../src/tuner/optimizers/model-based/regression';
 import { gaussian } from '../src/tuner/optimizers/operators';
 import type { Evaluated } from '../src/tuner/optimizers/optimizer';
-import { loadConfig, parseConfig } from '../src/tuner/run/config';
+import { loadConfig, parseConfig } from '../src/tuner/config/config';
 import { loadRunProblem } from '../src/tuner/run/run-problem';
 import { weightSpace } from '../src/tuner/space/space';
 import { syntheticMean } from '../src/player/synthetic';

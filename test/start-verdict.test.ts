@@ -15,7 +15,7 @@ import { loadRunProblem } from '../src/tuner/run/run-problem';
 import { describeStartVerdict, findStart, runStartVerdict } from '../src/tuner/selection/verdict';
 import { validationSeeds } from '../src/tuner/run/seeds';
 import { createOptimizer } from '../src/tuner/optimizers/create';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { ROOT, runCli } from './helpers/cli';
 import { smokeConfig, tempDb, tuneToEnd, writeConfig } from './helpers/runs';
 import seedrandom from 'seedrandom';

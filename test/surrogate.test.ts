@@ -10,7 +10,7 @@ import { ballMaximizer, features, fitQuadratic, predict, predictedDifference, pr
 import { createSurrogate, type SurrogateState } from '../src/tuner/optimizers/model-based/surrogate';
 import { gaussian } from '../src/tuner/optimizers/operators';
 import { describeModel, type Evaluated } from '../src/tuner/optimizers/optimizer';
-import { loadConfig, parseConfig, type SurrogateConfig } from '../src/tuner/run/config';
+import { loadConfig, parseConfig, type SurrogateConfig } from '../src/tuner/config/config';
 import { loadRunProblem } from '../src/tuner/run/run-problem';
 import { weightSpace } from '../src/tuner/space/space';
 import { recommendation } from '../src/tuner/benchmark/optimizer-benchmark';

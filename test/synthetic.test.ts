@@ -9,7 +9,7 @@ import { loadWeights, type Weights } from '../src/heuristic/weights';
 import { syntheticGame, syntheticMean, SYNTHETIC_DEFAULTS, type SyntheticLandscape } from '../src/player/synthetic';
 import { playSpecGame, createPlayer } from '../src/player/players';
 import { playerSpec, playerKey } from '../src/player/spec';
-import { loadConfig, parseConfig } from '../src/tuner/run/config';
+import { loadConfig, parseConfig } from '../src/tuner/config/config';
 import { mean, stdev } from '../src/util/stats';
 import { runCli } from './helpers/cli';
 import { dumpRun, straightAndStopped, tempDb, tuneToEnd } from './helpers/runs';

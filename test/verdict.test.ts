@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Store } from '../src/store/store';
-import { parseConfig } from '../src/tuner/run/config';
+import { parseConfig } from '../src/tuner/config/config';
 import { loadRunProblem } from '../src/tuner/run/run-problem';
 import { bestFinalist, describeStartVerdict, firstChoice, runStartVerdict, secondSetChoice, weighStart, type ValidatedPoint } from '../src/tuner/selection/verdict';
 import { rankEvaluated } from '../src/tuner/optimizers/ranking';

@@ -2,8 +2,8 @@
 import { plannedValidationGames } from '../tuner/selection/validation-plan';
 import { describeModel } from '../tuner/optimizers/optimizer';
 import { loadRunProblem } from '../tuner/run/run-problem';
-import { hasFront } from '../tuner/selection/front';
-import { FRONT_POINTS } from '../tuner/run/config';
+import { hasFront } from '../tuner/objective/fitness';
+import { FRONT_POINTS } from '../tuner/config/config';
 import { describeStartVerdict } from '../tuner/selection/verdict';
 import { ceilingLines, describeFinalist } from '../tuner/selection/validation';
 import { Tuner, type TuneEvent, type TuneOptions, type TuneProgress } from '../tuner/run/tuner';

@@ -12,12 +12,12 @@ import { runItem, type RunListItem } from './run-list';
 import { describeStartVerdict, runStartVerdict } from '../tuner/selection/verdict';
 import { loadRunProblem } from '../tuner/run/run-problem';
 import { validatedFront, type FrontPoint } from '../tuner/selection/front';
-import type { RunConfig } from '../tuner/run/config';
+import type { RunConfig } from '../tuner/config/config';
 import { fitnessHalfWidth95, gameObjective } from '../tuner/objective/fitness';
 import { splitSpread } from '../compare/noise';
 import { ExternalSpace } from '../tuner/space/external-space';
 import { NetworkSpace } from '../tuner/space/network-space';
-import { networkPlayerOf } from '../tuner/run/config';
+import { networkPlayerOf } from '../tuner/config/config';
 import type { BoundedSpace, ParameterSpace } from '../tuner/space/space';
 
 export interface GenerationPoint {

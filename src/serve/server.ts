@@ -19,7 +19,7 @@ import { listRunItems } from '../report/run-list';
 import { learnDetail, listLearnItems } from '../report/learn-data';
 import { Store } from '../store/store';
 import { exportBest } from '../tuner/output/export';
-import { networkPlayerOf } from '../tuner/run/config';
+import { networkPlayerOf } from '../tuner/config/config';
 import { ExternalSpace } from '../tuner/space/external-space';
 import { loadRunProblem } from '../tuner/run/run-problem';
 import { suggest } from '../util/command-hint';

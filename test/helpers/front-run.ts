@@ -2,7 +2,7 @@
  * A stored two-objective run built by hand (a known front: no tuning, no games played), for the front's
  * tests and the pages that draw it; and the synthetic landscape with a known front they share.
  */
-import { parseConfig } from '../../src/tuner/run/config';
+import { parseConfig } from '../../src/tuner/config/config';
 import { Store } from '../../src/store/store';
 import { createRun, loadRunProblem } from '../../src/tuner/run/run-problem';
 import { tempDb } from './runs';

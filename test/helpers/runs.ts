@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig, RunConfig } from '../../src/tuner/run/config';
+import { parseConfig, RunConfig } from '../../src/tuner/config/config';
 import { createRun } from '../../src/tuner/run/run-problem';
 import { Tuner, type TuneOptions } from '../../src/tuner/run/tuner';
 import { Store } from '../../src/store/store';

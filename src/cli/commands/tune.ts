@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { configOrigin, loadConfig } from '../../tuner/run/config';
+import { configOrigin, loadConfig } from '../../tuner/config/config';
 import { checkFitnessTarget, copyGenerations, knownGames, readFitnessSource } from '../../tuner/run/fitness-from';
 import { checkReplay, createRun, prepareRun } from '../../tuner/run/run-problem';
 import { dbOption, withStore } from '../db';

@@ -7,9 +7,9 @@
  * fitness against games played". Runs are stored like any run, so an
  * interrupted race resumes where it stopped.
  */
-import type { OptimizerConfig, RunConfig } from '../run/config';
-import { parseConfig } from '../run/config';
-import { objectiveValue } from '../objective/fitness';
+import type { OptimizerConfig, RunConfig } from '../config/config';
+import { parseConfig } from '../config/config';
+import { hasFront, objectiveValue } from '../objective/fitness';
 import { weightSpace } from '../space/space';
 import { createRun, loadRunProblem, type StoredConfig } from '../run/run-problem';
 import { holdoutSeeds } from '../run/seeds';
@@ -20,7 +20,7 @@ import { InputError, StopRequestedError } from '../../util/errors';
 import { mean, median } from '../../util/stats';
 import { syntheticCost, syntheticMean } from '../../player/synthetic';
 import { hypervolume2d } from '../optimizers/evolutionary/pareto';
-import { hasFront, validatedFront } from '../selection/front';
+import { validatedFront } from '../selection/front';
 import { loadWeights, type Weights } from '../../heuristic/weights';
 
 export type OptimizerKind = OptimizerConfig['kind'];

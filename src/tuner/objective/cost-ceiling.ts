@@ -7,8 +7,9 @@
 import type { PlayerSpec } from '../../player/spec';
 import type { Game } from '../../store/store';
 import { InputError } from '../../util/errors';
-import type { RunConfig } from '../run/config';
-import { costPerMove, hasFront } from '../selection/front';
+import type { RunConfig } from '../config/config';
+import { costPerMove } from '../../compare/summary';
+import { hasFront } from './fitness';
 import type { BoundedSpace } from '../space/space';
 
 /** True for a run that tunes strength within a ceiling of cost per move (the model optimizer with fitness.maxCost). */
@@ -20,7 +21,7 @@ export function hasCostCeiling(config: Pick<RunConfig, 'fitness' | 'optimizer'>)
 export function withinCeiling(fitness: RunConfig['fitness'], games: readonly Pick<Game, 'moves' | 'nodes'>[]): boolean {
   if (fitness.maxCost === undefined) return true;
   const cost = costPerMove(games);
-  return cost !== null && cost <= fitness.maxCost;
+  return cost !== undefined && cost <= fitness.maxCost;
 }
 
 /**

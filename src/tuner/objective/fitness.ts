@@ -1,7 +1,7 @@
 /** Objectives: how a candidate's games become one number to maximise. */
 import type { Weights } from '../../heuristic/weights';
 import { playerSpec, type HeuristicPlayerSpec } from '../../player/spec';
-import type { RunConfig } from '../run/config';
+import { FRONT_OPTIMIZERS, type RunConfig } from '../config/config';
 import { meanWithCI95 } from '../../util/stats';
 
 export interface ScoredGame {
@@ -46,4 +46,9 @@ export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonl
 export function fitnessPlayer(fitness: RunConfig['fitness'], weights: Weights): HeuristicPlayerSpec {
   if (typeof fitness.player === 'object') throw new Error('the weights of an external player: its run has no weights');
   return playerSpec(fitness.player ?? 'expectimax', weights, fitness, fitness.synthetic);
+}
+
+/** True for a run that tunes strength against cost per move: a front (NSGA-II, or random search as its baseline). */
+export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
+  return config.fitness.cost !== undefined && (FRONT_OPTIMIZERS as readonly string[]).includes(config.optimizer.kind);
 }

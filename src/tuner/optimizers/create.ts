@@ -1,5 +1,5 @@
 /** Optimizers by name, as the config's `optimizer.kind` chooses them. */
-import type { RunConfig } from '../run/config';
+import type { RunConfig } from '../config/config';
 import { InputError } from '../../util/errors';
 import { createCmaes } from './evolutionary/cmaes-optimizer';
 import { createGa } from './evolutionary/ga';

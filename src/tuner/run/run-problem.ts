@@ -20,7 +20,7 @@ import { readNetworkShape } from '../../learn/ntuple/network-file';
 import type { Run, Store } from '../../store/store';
 import { InputError } from '../../util/errors';
 import { describeIssues } from '../../util/valibot-issues';
-import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from './config';
+import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from '../config/config';
 import { ExternalSpace } from '../space/external-space';
 import { networkStart, NetworkSpace, type NetworkStart } from '../space/network-space';
 import { fitnessPlayer } from '../objective/fitness';

@@ -10,10 +10,10 @@
  * it just stored, show, the report and export read them back, so they agree.
  */
 import type { Candidate, Game, Store } from '../../store/store';
-import { FRONT_OPTIMIZERS, type RunConfig } from '../run/config';
+import type { RunConfig } from '../config/config';
 import type { BoundedSpace } from '../space/space';
 import { costPerMove as summaryCost, summarizeGames } from '../../compare/summary';
-import { fitnessHalfWidth95, objectiveValue } from '../objective/fitness';
+import { fitnessHalfWidth95, hasFront, objectiveValue } from '../objective/fitness';
 import { selectSurvivors } from '../optimizers/evolutionary/nsga2';
 import { nonDominatedSort } from '../optimizers/evolutionary/pareto';
 import { findStart } from './verdict';
@@ -25,10 +25,6 @@ export interface FrontProblem {
   pointKey(genome: readonly number[]): string;
 }
 
-/** True for a run that tunes strength against cost per move: a front (NSGA-II, or random search as its baseline). */
-export function hasFront(config: Pick<RunConfig, 'fitness' | 'optimizer'>): boolean {
-  return config.fitness.cost !== undefined && (FRONT_OPTIMIZERS as readonly string[]).includes(config.optimizer.kind);
-}
 
 /** Positions searched per move over some games (compare/summary.ts's one definition); null when a game has no count (or there are none). */
 export function costPerMove(games: readonly Pick<Game, 'moves' | 'nodes'>[]): number | null {

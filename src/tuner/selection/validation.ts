@@ -10,15 +10,15 @@
  */
 import type { Candidate, FinalistPrediction, Game, GamePurpose, Store } from '../../store/store';
 import { costPerMove } from '../../compare/summary';
-import { FRONT_POINTS } from '../run/config';
-import { frontToValidate, hasFront } from './front';
+import { FRONT_POINTS } from '../config/config';
+import { frontToValidate } from './front';
 import type { GamesByCandidate } from '../run/game-batches';
 import type { RunProblem } from '../run/run-problem';
 import { confirmationSeeds, generationSeeds, unsaltedConfirmationSeeds, validationSeeds } from '../run/seeds';
 import { byRoundThenValue, roundReached, type RacingConfig } from './racing';
 import { plannedValidationGames } from './validation-plan';
 import { findStart } from './verdict';
-import { gameObjective } from '../objective/fitness';
+import { gameObjective, hasFront } from '../objective/fitness';
 import { hasCostCeiling, keepsCeiling } from '../objective/cost-ceiling';
 import { stdev } from '../../util/stats';
 

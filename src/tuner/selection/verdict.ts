@@ -17,7 +17,7 @@
 import type { Store } from '../../store/store';
 import { figure } from '../../util/figure';
 import { mean, meanWithCI95, normalQuantile, stdev } from '../../util/stats';
-import type { RunConfig } from '../run/config';
+import type { RunConfig } from '../config/config';
 import { gameObjective, type ScoredGame } from '../objective/fitness';
 import { keepsCeiling } from '../objective/cost-ceiling';
 import type { RunProblem } from '../run/run-problem';

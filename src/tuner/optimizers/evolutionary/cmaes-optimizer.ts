@@ -19,7 +19,7 @@
  *   (at most `restarts` times).
  */
 import { cmaAsk, cmaInit, cmaTell, conditionNumber, CmaState, defaultLambda } from './cmaes';
-import type { CmaesConfig } from '../../run/config';
+import type { CmaesConfig } from '../../config/config';
 import { reflect, uniformGenome } from '../operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 import { rankScores } from '../ranking';

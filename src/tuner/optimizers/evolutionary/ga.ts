@@ -8,7 +8,7 @@
  * offspring succeed, σ ×= 1.22, else σ ×= 0.82, clamped to
  * [minMutationScale, maxMutationScale]. Generation 0 has no elites: σ stays.
  */
-import type { GaConfig } from '../../run/config';
+import type { GaConfig } from '../../config/config';
 import { blendCrossover, gaussianMutation, tournamentSelect, uniformCrossover, uniformGenome } from '../operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 import { rankEvaluated, ranksAbove } from '../ranking';

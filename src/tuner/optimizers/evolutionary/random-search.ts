@@ -5,7 +5,7 @@
  * like the GA's elites, so the last generation holds fairly measured finalists.
  * In a two-objective run it is NSGA-II's baseline: the same draws, elites kept by front.
  */
-import type { RandomConfig } from '../../run/config';
+import type { RandomConfig } from '../../config/config';
 import { uniformGenome } from '../operators';
 import { selectSurvivors } from './nsga2';
 import type { Generation, Optimizer, Proposal } from '../optimizer';

@@ -21,7 +21,7 @@
  * fit over every point played, with the model's prediction stored beside them, so show can set each prediction
  * against its held-out mean.
  */
-import type { ModelConfig } from '../../run/config';
+import type { ModelConfig } from '../../config/config';
 import { costPerMove } from '../../../compare/summary';
 import { normalCdf } from '../../../util/stats';
 import { fitGaussianProcess, type GaussianProcess, type GpHyper } from './gaussian-process';

@@ -19,7 +19,7 @@
  * Every number it uses is in its state, stored per generation, so resume is exact.
  */
 import { LuDecomposition, Matrix } from 'ml-matrix';
-import type { RegressionConfig } from '../../run/config';
+import type { RegressionConfig } from '../../config/config';
 import { reflect } from '../operators';
 import type { Evaluated, Generation, Optimizer, Proposal } from '../optimizer';
 

@@ -28,7 +28,7 @@
  * 3 of 3 from the narrower fit, 8 of 8 in 8 weights), at the price of a wider interval.
  * Calibration: docs/results.md (synthetic race, 8 and 16 weights).
  */
-import type { SurrogateConfig } from '../../run/config';
+import type { SurrogateConfig } from '../../config/config';
 import { gaussian } from '../operators';
 import type { Generation, Optimizer, Proposal } from '../optimizer';
 import { poolByPoint, withinPoints } from './points';
