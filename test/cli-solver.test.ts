@@ -53,6 +53,11 @@ describe('bad input gets one line on stderr and a non-zero exit', () => {
     [['play', '--depth', '-1'], /--depth must be "auto" or an integer/],
     [['play', '--depth', 'deep'], /--depth must be "auto" or an integer/],
     [['play', '--seed', 'abc'], /--seed must be an integer/],
+    // Every seed of the range, not only its first (issue 79: 2^53 − 2 with 5 games played one seed twice).
+    [['play', '-w', 'nneonneo', '-d', '0', '-n', '5', '--seed', '9007199254740990'], /--seed 9007199254740990 with -n 5 runs to seed 9007199254740994, past 2\^53 − 1 .*use --seed 9007199254740987 or lower/],
+    [['compare', 'nneonneo', 'snake3', '-n', '3', '--seed', '9007199254740990'], /--seed 9007199254740990 with -n 3 runs to seed 9007199254740992/],
+    [['compare', 'nneonneo', 'snake3', '--sprt', '--seed', '9007199254740000'], /with --max-games 1000 runs to seed/],
+    [['sweep', 'nneonneo', '-n', '3', '--seed', '9007199254740990'], /--seed 9007199254740990 with -n 3 runs to seed/],
     [['play', '--games', '0'], /--games must be from 1/],
     [['hint', '2 4 0'], /bad board: a board needs 16 tile values/],
     [['no-such-command'], /unknown command/],

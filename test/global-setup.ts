@@ -15,13 +15,17 @@ const ROOT = join(__dirname, '..');
 // What tsconfig.build.json leaves out of dist/ (the web page, the WebAssembly sources), as test/package-modules.test.ts reads it.
 const EXCLUDED = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { exclude: string[] }).exclude.map((e) => join(ROOT, e));
 
-/** The newest modification time of the files under `dir` that tsconfig.build.json compiles. */
+/**
+ * The newest modification time of the files under `dir` that tsconfig.build.json compiles: TypeScript and JSON
+ * sources only (build:native writes its object files under src/wasm/native/build/ on every npm test, and they
+ * would otherwise make dist/ look stale every time).
+ */
 function newest(dir: string): number {
   return Math.max(
     0,
     ...readdirSync(dir, { withFileTypes: true }).map((e) => {
       const path = join(dir, e.name);
-      if (!e.isDirectory()) return statSync(path).mtimeMs;
+      if (!e.isDirectory()) return /\.(ts|json)$/.test(e.name) ? statSync(path).mtimeMs : 0;
       return EXCLUDED.includes(path) ? 0 : newest(path);
     }),
   );

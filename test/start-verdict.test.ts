@@ -64,7 +64,7 @@ describe('the start is validated beside the finalists', () => {
   it('one rule, said one way: the best is the highest held-out point; a lead within the noise is kept and said to be so; a clear lead is said to beat the start', () => {
     const base = { start: { candidate: 1, validation: 10_000 }, games: 24, gamesToResolve: 300 };
     const within = { ...base, best: { candidate: 32, validation: 12_302 }, rival: { candidate: 32, validation: 12_302 }, difference: 2302, halfWidth: 9670, clear: false };
-    expect(describeStartVerdict(within)).toBe("the run's best (candidate 32, the highest held-out value) leads the start by less than the noise: 12,302 against the start's 10,000, +2,302 ± 9,670 (95 %) on 24 held-out games; it is not shown better than the start; about 300 held-out games per candidate (validation.games) would find a gap this size 80 % of the time");
+    expect(describeStartVerdict(within)).toBe("the run's best (candidate 32, the first held-out set's choice) leads the start by less than the noise: 12,302 against the start's 10,000, +2,302 ± 9,670 (95 %) on 24 held-out games; it is not shown better than the start; about 300 held-out games per candidate (validation.games) would find a gap this size 80 % of the time");
     const startBest = { ...base, best: base.start, rival: { candidate: 7, validation: 9000 }, difference: -1000, halfWidth: 400, clear: false, gamesToResolve: null };
     expect(describeStartVerdict(startBest)).toMatch(/^nothing beats the start: .*the run's best is its start \(candidate 1\)$/);
     const clear = { ...within, halfWidth: 900, clear: true, gamesToResolve: null };

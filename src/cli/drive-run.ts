@@ -1,5 +1,5 @@
 /** A tuning run in the foreground: progress, events, and what Ctrl-C, SIGTERM or a closed pipe do to it. */
-import { plannedValidationGames } from '../tuner/selection/validation-plan';
+import { plannedValidationGames, validationControls } from '../tuner/selection/validation-plan';
 import { describeModel } from '../tuner/optimizers/optimizer';
 import { loadRunProblem } from '../tuner/run/run-problem';
 import { hasFront } from '../tuner/objective/fitness';
@@ -99,7 +99,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   const resumeArgs = resumeOn + limitArgs(where.batchTimeoutSec);
   const generations = config.optimizer.generations;
   // Validation plays the finalists (or the front's points) and the start, raced and confirmed as the config says.
-  const plan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config)), budget: config.fitness.budget };
+  const plan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config), validationControls(config.optimizer.kind)), budget: config.fitness.budget };
   // Fitness games of the generations done, for a budget's share of the ETA.
   let spent = store.listGenerations(runId).filter((g) => g.status === 'done').reduce((s, g) => s + g.games, 0);
   const pace = new GamePace();

@@ -45,6 +45,17 @@ export function parseListOption<T>(name: string, parse: (v: string) => T) {
 }
 
 export const parseSeed = parseIntegerOption('--seed', 0, 2 ** 53 - 1);
+
+/**
+ * Every seed of a range, not only its first: games seed … seed + games − 1 must stay exact integers (past
+ * 2^53 − 1 two games would share a seed and the next jump by two).
+ */
+export function checkSeedRange(seed: number, games: number, gamesFlag = '-n'): void {
+  const last = seed + (games - 1);
+  if (last > Number.MAX_SAFE_INTEGER) {
+    throw new InputError(`--seed ${seed} with ${gamesFlag} ${games} runs to seed ${BigInt(seed) + BigInt(games - 1)}, past 2^53 − 1 (${Number.MAX_SAFE_INTEGER}), where seeds are no longer distinct integers: use --seed ${Number.MAX_SAFE_INTEGER - games + 1} or lower`);
+  }
+}
 export const parseCprob = parseNumberOption('--cprob', 0, 0.999999);
 
 export const parseWorkers = parseIntegerOption('--workers', 1, 256);

@@ -7,7 +7,7 @@ import type { GameRunner } from '../../runner/runner';
 import { InputError } from '../../util/errors';
 import { reachCells, REACH_HEADERS } from '../../compare/summary';
 import { signedWhole as signed, table, wholeInterval as interval } from '../format';
-import { depthParser, parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
+import { checkSeedRange, depthParser, parseCprob, parseDepthOption, parseIntegerOption, parseNumberOption, parseSeed, parseWorkers } from '../options';
 import { addMoveBudgetOption, addPlayerOptions, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
@@ -242,6 +242,7 @@ export function command(): Command {
       if (opts.sprt && specs.length !== 2) throw new InputError('compare --sprt tests exactly two weight sets: A (the first) against B');
       if (opts.sprt && opts.ratio1 <= opts.ratio0) throw new InputError(`--ratio1 (${opts.ratio1}) must be greater than --ratio0 (${opts.ratio0})`);
       if (opts.sprt && opts.seeds !== undefined) throw new InputError('compare --sprt plays consecutive seeds from --seed, step by step; --seeds plays a fixed list (leave one out)');
+      if (opts.seeds === undefined) checkSeedRange(opts.seed, opts.sprt ? opts.maxGames : opts.games, opts.sprt ? '--max-games' : '-n');
       const seedList = opts.seeds !== undefined ? { list: parseSeedList(opts.seeds, opts.db ?? DEFAULT_DB), source: opts.seeds } : undefined;
       if (seedList) opts.games = seedList.list.length;
       checkStoreTarget(opts);

@@ -13,7 +13,7 @@ import { externalLabel } from '../../player/external/resolve';
 import { summarizeGames } from '../../compare/summary';
 import type { PlayedGame } from '../../engine/game';
 import { formatSummary } from '../format';
-import { parseCprob, parseDepthOption, parseIntegerOption, parseSeed, parseWorkers } from '../options';
+import { parseCprob, parseDepthOption, checkSeedRange, parseIntegerOption, parseSeed, parseWorkers } from '../options';
 import { createProgress } from '../progress';
 import { queueOption } from '../runner-options';
 import { parseSeedList } from '../seed-list';
@@ -61,6 +61,7 @@ export function command(): Command {
   return addMoveBudgetOption(addParamsOption(addThreadsOption(addPlayerOptions(cmd)))).action(async (opts: PlayerCliOptions & { params?: string; weights: string; games: number; depth: number | 'auto'; cprob: number; seed: number; seeds?: string; db: string; workers: number; queue?: string; rules: Rules; json?: boolean; csv?: string; force?: boolean }) => {
       if (opts.csv !== undefined && opts.csv !== '-') checkOutputPath(opts.csv, { option: '--csv', force: opts.force });
       // The seeds: consecutive from --seed, or a list (a run's held-out seeds: its figure played again).
+      if (opts.seeds === undefined) checkSeedRange(opts.seed, opts.games);
       const seeds = opts.seeds !== undefined ? parseSeedList(opts.seeds, opts.db) : Array.from({ length: opts.games }, (_, i) => gameSeed(opts.seed, i));
       opts.games = seeds.length;
       if (opts.rules !== 'classic' && (opts.workers > 1 || opts.queue)) throw new InputError('--rules corner plays in this process only (no --workers or --queue)');

@@ -97,7 +97,8 @@ export function command(): Command {
         const modelled = generations.filter((g) => g.model);
         if (finalists) {
           for (const f of finalists) console.log(describeFinalist(f, fmt, !!config.fitness.screen));
-          if (honesty) console.log(`the model's honesty: ${honesty.within} of ${honesty.of} finalists' held-out means within the 95 % interval of the prediction and their own noise`);
+          const stopped = finalists.filter((f) => f.prediction).length - (honesty?.of ?? 0);
+          if (honesty) console.log(`the model's honesty: ${honesty.within} of ${honesty.of} finalists' held-out means within the 95 % interval of the prediction and their own noise${stopped > 0 ? ` (${stopped} the held-out race stopped early left out: their means are selected low)` : ''}`);
         } else if (modelled.length > 0) {
           // The model's word on the recommendation (the last generation's own point), beside what held-out games said.
           const last = modelled[modelled.length - 1];

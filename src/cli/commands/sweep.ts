@@ -7,7 +7,7 @@ import { loadWeights } from '../../heuristic/weights';
 import { compareWeights, Sweep } from '../../compare/compare';
 import { reachCells, REACH_HEADERS, type GameSummary } from '../../compare/summary';
 import { table } from '../format';
-import { depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
+import { checkSeedRange, depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
 import { addPlayerOptions, builtInKind, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
@@ -39,6 +39,7 @@ export function command(): Command {
   return addPlayerOptions(cmd).action(async (spec: string, opts: PlayerCliOptions & { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
       builtInKind(opts, "sweep varies tune2048's search depth; an external player's depth is its own setting (compare it at each of its settings instead)");
       checkStoreTarget(opts);
+      checkSeedRange(opts.seed, opts.games);
       const network = networkFileOf(spec);
       const weights = network === null ? loadWeights(spec) : null;
       const label = weights ? (weights.name ?? spec) : basename(network!);

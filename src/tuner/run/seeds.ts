@@ -7,6 +7,7 @@
  */
 import seedrandom from 'seedrandom';
 import { canonicalJson } from '../../util/canonical-json';
+import { FINALIST_MAX_CORRELATION } from '../config/config';
 
 export type StreamRng = () => number;
 
@@ -57,17 +58,27 @@ export function unsaltedConfirmationSeeds(runSeed: number, games: number, valida
   return out;
 }
 
+/** What salts the second set: the validation keys that change what the first set plays or chooses, each with its default resolved (a key added later, or a default written out, does not move a stored run's set). */
+export interface SecondSetSalt {
+  games: number;
+  finalists?: number;
+  confirm?: number;
+  race?: { rounds: number; keep: number } | null;
+  maxCorrelation?: number;
+}
+
 /**
- * A second held-out set (validation.confirm): odd, from its own stream salted by the whole validation config (two
- * runs of one seed that validate otherwise, as a --fitness-from ablation, draw different second sets, so neither
+ * A second held-out set (validation.confirm): odd, from its own stream salted by the validation config (two runs
+ * of one seed that validate otherwise, as a --fitness-from ablation, draw different second sets, so neither
  * selects on the other's), and by construction none of them a seed of the run's first held-out set or of the
  * optimizer benchmark's held-out stream (fitness seeds are even).
  */
-export function confirmationSeeds(runSeed: number, validation: { games: number; confirm?: number } & Record<string, unknown>): number[] {
+export function confirmationSeeds(runSeed: number, validation: SecondSetSalt): number[] {
   const games = validation.confirm ?? 0;
   reservedHoldout ??= new Set(holdoutSeeds(HOLDOUT_MAX));
   const taken = new Set(validationSeeds(runSeed, validation.games));
-  const rng = stream(runSeed, 'confirmation', canonicalJson(validation));
+  const salt = { games: validation.games, finalists: validation.finalists ?? null, confirm: games, race: validation.race ?? null, maxCorrelation: validation.maxCorrelation ?? FINALIST_MAX_CORRELATION };
+  const rng = stream(runSeed, 'confirmation', canonicalJson(salt));
   const out: number[] = [];
   const seen = new Set<number>();
   while (out.length < games) {

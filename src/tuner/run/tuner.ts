@@ -34,7 +34,7 @@ import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
 import { byRoundThenValue, race, raceCost, roundReached } from '../selection/racing';
-import { bestFinalist, firstChoice, ownPoint, secondSetChoice, weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
+import { bestFinalist, decideFirstSet, ownPoint, secondSetChoice, weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
 import { validationSet, type FinalistResult } from '../selection/validation';
 import { keepsCeiling } from '../objective/cost-ceiling';
 import { plannedValidationGames } from '../selection/validation-plan';
@@ -313,9 +313,9 @@ export class Tuner {
     const { config } = problem;
     if (problem.optimizer.finalists && store.predictedFinalists(runId).length === 0) this.chooseModelFinalists(problem, lastGeneration);
     const set = validationSet(store, problem, lastGeneration, lastFitnessGames);
-    const { chosen, start, played, games, seeds } = set;
+    const { chosen, start, played, games, seeds, controls } = set;
     const progress = { phase: 'validation' as const, generation: lastGeneration + 1, bestSoFar };
-    const total = plannedValidationGames(config.validation, played.length, hasFront(config));
+    const total = plannedValidationGames(config.validation, played.length, hasFront(config), controls.length);
     let before = 0;
     const report = (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
     // The held-out seeds: all of them for every one, or raced slice by slice (the ranking reads stored games only).
@@ -329,7 +329,7 @@ export class Tuner {
         before += racing.length * slice.length;
       },
       heldOutValue,
-      start,
+      controls,
     );
     const scored = played.map((c): FinalistResult => {
       const validation = heldOutValue(c);
@@ -352,17 +352,13 @@ export class Tuner {
       // Within a cost ceiling, only what kept within it on its held-out games may be chosen, the start too.
       const eligible = (c: Candidate) => keepsCeiling(config, games.get(c.id) ?? []);
       const others = played.filter((c) => c !== start && chosen.includes(c)).map((c) => pointOf(c));
-      const bestOther = bestFinalist(others.filter((o) => eligible(o.candidate)));
       // A pooled optimizer's own point is what may be chosen over the start (the others show what a pick by luck
       // would give; when its point is the start, nothing else is); otherwise the best finalist by the round of the
       // race it reached, then its held-out mean.
       const own = ownPoint(problem, chosen);
-      const contender = own ? (own === start ? null : pointOf(own)) : bestOther;
-      const first = firstChoice(config.fitness, pointOf(start), contender, eligible(start));
+      const { first, rival, contender, overCeiling } = decideFirstSet(config, pointOf(start), others, own ? (own === start ? null : pointOf(own)) : undefined, (p) => eligible(p.candidate));
       winner = first.id;
-      // The rival the verdict weighs: the choice, or when the start won, what could have been chosen (else the best other finalist).
-      const rival = first.id !== start.id ? first : (contender ?? bestOther);
-      verdict = weighStart(config.fitness, pointOf(start), first, rival);
+      verdict = { ...weighStart(config.fitness, pointOf(start), first, rival), ...overCeiling };
       if (set.confirm) {
         // The second set: the choice and its rival (the start, or the best other finalist when the start won), read where no choice was made.
         const confirmSet = set.confirm;
@@ -377,7 +373,7 @@ export class Tuner {
         const rivalSecond = rival ? pointOf(rival.candidate, confirmSet.games) : null;
         const onSecond = weighStart(config.fitness, startSecond, rivalSecond ?? startSecond, rivalSecond, 'confirmation');
         winner = secondSetChoice(first.id, onSecond, eligible(start), contender !== null);
-        verdict = { ...weighStart(config.fitness, startSecond, winner === start.id ? startSecond : rivalSecond!, rivalSecond, 'confirmation'), ...(winner !== first.id ? { overturned: true } : {}) };
+        verdict = { ...weighStart(config.fitness, startSecond, winner === start.id ? startSecond : rivalSecond!, rivalSecond, 'confirmation'), ...overCeiling, ...(winner !== first.id ? { overturned: true } : {}) };
       }
     }
     store.setBestCandidate(runId, winner);

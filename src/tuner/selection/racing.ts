@@ -7,7 +7,7 @@
  * A racer stopped after a slice keeps the mean of the games it played, a mean of a slice it was stopped for
  * reading low: it is ranked by the round it reached first, then by its mean (byRoundThenValue), as ASHA and irace
  * rank, never by its mean against the full means of those that went on. A control (the run's start in the
- * held-out race) is never stopped: it plays every seed, so whatever is set against it is paired on every seed
+ * held-out race, and a pooled optimizer's own point beside it) is never stopped: it plays every seed, so whatever is set against it is paired on every seed
  * the other played. Which racers go on depends only on stored games, so a resumed race goes the same way.
  */
 
@@ -35,12 +35,12 @@ export function survivors(alive: number, keep: number): number {
 }
 
 /**
- * Games a race of `racers` over `seeds` plays: Σ over slices of (racers still in) × (slice size); with a
- * control among them, the control plays every seed and the others race (the games planned, in one place).
+ * Games a race of `racers` over `seeds` plays: Σ over slices of (racers still in) × (slice size); with
+ * `controls` of them controls, those play every seed and the others race (the games planned, in one place).
  */
-export function raceCost(racers: number, seeds: number, racing: RacingConfig | null | undefined, control = false): number {
+export function raceCost(racers: number, seeds: number, racing: RacingConfig | null | undefined, controls = 0): number {
   if (!racing) return racers * seeds;
-  const controlled = control && racers > 0 ? 1 : 0;
+  const controlled = Math.min(controls, racers);
   let alive = racers - controlled;
   let cost = controlled * seeds;
   for (const slice of raceSlices(Array.from({ length: seeds }, (_, i) => i), racing.rounds)) {
@@ -85,7 +85,7 @@ export function selectSurvivors<T extends { idx: number }>(alive: readonly T[], 
 
 /**
  * A race over some seeds: every racer plays the first slice, the best `keep` fraction by their games so far the
- * next, and so on (without racing: one slice, every seed). `control`, if given, is never stopped. `play` plays a
+ * next, and so on (without racing: one slice, every seed). The `controls` are never stopped. `play` plays a
  * slice for the racers still in (only what is not stored yet); `value` reads a racer's stored games over the
  * seeds played so far, so a resumed race goes the same way. Returns the round each racer reached (the last
  * round: it played every seed).
@@ -96,7 +96,7 @@ export async function race<C>(
   racing: RacingConfig | null | undefined,
   play: (alive: readonly C[], slice: readonly number[]) => Promise<void>,
   value: (racer: C, upTo: ReadonlySet<number>) => number,
-  control?: C,
+  controls: readonly C[] = [],
 ): Promise<Map<C, number>> {
   const slices = racing ? raceSlices(seeds, racing.rounds) : [seeds];
   const reached = new Map<C, number>(racers.map((c) => [c, 0]));
@@ -106,9 +106,9 @@ export async function race<C>(
     for (const c of alive) reached.set(c, r + 1);
     if (r === slices.length - 1) break;
     const upTo = new Set(slices.slice(0, r + 1).flat());
-    const others = alive.filter((c) => c !== control);
+    const others = alive.filter((c) => !controls.includes(c));
     const kept = new Set(selectSurvivors(others.map((c, idx) => ({ c, idx })), ({ c }) => value(c, upTo), racing!.keep).map(({ c }) => c));
-    alive = alive.filter((c) => c === control || kept.has(c));
+    alive = alive.filter((c) => controls.includes(c) || kept.has(c));
   }
   return reached;
 }

@@ -17,7 +17,7 @@ import type { RunProblem } from '../run/run-problem';
 import { confirmationSeeds, generationSeeds, unsaltedConfirmationSeeds, validationSeeds } from '../run/seeds';
 import { byRoundThenValue, roundReached, type RacingConfig } from './racing';
 import { plannedValidationGames } from './validation-plan';
-import { findStart } from './verdict';
+import { findStart, ownPoint } from './verdict';
 import { gameObjective, hasFront } from '../objective/fitness';
 import { hasCostCeiling, keepsCeiling } from '../objective/cost-ceiling';
 import { stdev } from '../../util/stats';
@@ -106,12 +106,14 @@ export function secondSetSeeds(store: Store, problem: Pick<RunProblem, 'run' | '
 
 /**
  * How honest the model was: of the finalists it predicted, how many held-out means fall within the 95 %
- * interval of the difference (the prediction's sd and the held-out mean's standard error combined).
+ * interval of the difference (the prediction's sd and the held-out mean's standard error combined). Only the
+ * finalists a held-out race played to its end count: one stopped after a slice keeps a mean selected low.
  */
 export function modelHonesty(store: Store, results: readonly FinalistResult[], fitness: RunProblem['config']['fitness']): { within: number; of: number } | null {
   // Screened, the model predicts regret and held-out games score: nothing to hold one against the other.
   if (fitness.screen) return null;
-  const predicted = results.filter((r) => r.prediction);
+  const most = Math.max(0, ...results.map((r) => r.games));
+  const predicted = results.filter((r) => r.prediction && r.games === most);
   if (predicted.length === 0) return null;
   let within = 0;
   for (const r of predicted) {
@@ -132,8 +134,10 @@ export interface ValidationSet {
   /** Their held-out games stored so far. */
   games: GamesByCandidate;
   seeds: number[];
-  /** The race over the held-out seeds (validation.race), or null: every one plays every seed. The start is its control. */
+  /** The race over the held-out seeds (validation.race), or null: every one plays every seed. */
   race: RacingConfig | null;
+  /** Who the race never stops: the start, and a pooled optimizer's own point (verdict.ts ownPoint: what may be chosen over it). */
+  controls: Candidate[];
   /** The second held-out set (validation.confirm): its seeds and the confirmation games stored so far; null without one. */
   confirm: { seeds: number[]; games: GamesByCandidate } | null;
 }
@@ -149,7 +153,9 @@ export function validationSet(store: Store, problem: RunProblem, lastGeneration:
   if (!games.has(start.id) && start.generation !== lastGeneration) games.set(start.id, store.generationGames(runId, start.generation, 'validation').get(start.id) ?? []);
   const v = problem.config.validation;
   const confirm = v.confirm !== undefined && !hasFront(problem.config) ? { seeds: secondSetSeeds(store, problem), games: gamesOf(store, runId, played, 'confirmation') } : null;
-  return { chosen, start, played, games, seeds: validationSeeds(problem.config.seed, v.games), race: hasFront(problem.config) ? null : (v.race ?? null), confirm };
+  const own = ownPoint(problem, chosen);
+  const controls = own && own !== start ? [start, own] : [start];
+  return { chosen, start, played, games, seeds: validationSeeds(problem.config.seed, v.games), race: hasFront(problem.config) ? null : (v.race ?? null), controls, confirm };
 }
 
 /** The model optimizer's finalists, as stored when validation began (with their predictions; none before), with their validation games. */
@@ -194,7 +200,12 @@ export function generationStandings(store: Store, problem: Pick<RunProblem, 'run
   const state = store.getGeneration(problem.run.id, generation)?.state;
   const seeds = generationSeeds(problem.config.seed, generation, problem.optimizer.summary(state).games ?? problem.config.fitness.games).length;
   const games = fitnessGames ?? store.generationGames(problem.run.id, generation, 'fitness');
-  return (c) => ({ round: roundReached((games.get(c.id) ?? []).length, seeds, racing), value: c.fitness ?? -Infinity });
+  return (c) => {
+    const played = (games.get(c.id) ?? []).length;
+    // An elite carried over without replaying (reevaluateElites false) kept the fitness of a generation it raced through: the top round, as the generation ranked it.
+    if (played === 0 && c.fitness !== null) return { round: Infinity, value: c.fitness };
+    return { round: roundReached(played, seeds, racing), value: c.fitness ?? -Infinity };
+  };
 }
 
 /** Two objectives: the run's front on its fitness games (at most validation.front points, the most spread), with their validation games. */
@@ -245,5 +256,5 @@ export function validationProgress(store: Store, problem: RunProblem): Validatio
   const done = heldOut + confirmed;
   // A finished run played what it played; a running one plans the race's games and the second set's.
   if (finished) return { done, total: done };
-  return { done, total: Math.max(done, plannedValidationGames(v, set.played.length, hasFront(problem.config))) };
+  return { done, total: Math.max(done, plannedValidationGames(v, set.played.length, hasFront(problem.config), set.controls.length)) };
 }

@@ -19,7 +19,7 @@ import { figure } from '../../util/figure';
 import { mean, meanWithCI95, normalQuantile, stdev } from '../../util/stats';
 import type { RunConfig } from '../config/config';
 import { gameObjective, type ScoredGame } from '../objective/fitness';
-import { keepsCeiling } from '../objective/cost-ceiling';
+import { hasCostCeiling, keepsCeiling } from '../objective/cost-ceiling';
 import type { RunProblem } from '../run/run-problem';
 
 /** What the verdict needs of a run's problem: which candidates play as its start, and its optimizer's own point. */
@@ -32,7 +32,7 @@ export function findStart<C extends { genome: readonly number[] }>(candidates: r
 }
 
 /**
- * A pooled optimizer without finalists of its own (the surrogate, the regression design) sets its own point (the
+ * A pooled optimizer without finalists of its own (the surrogate) sets its own point (the
  * candidate of origin "mean") against the start, never another finalist chosen by its held-out noise; undefined
  * for every other optimizer (its best finalist is set against the start).
  */
@@ -61,6 +61,13 @@ export interface StartVerdict {
   set?: 'confirmation';
   /** The second set turned the first set's choice over: it showed the other clearly better. */
   overturned?: boolean;
+  /** A run within a cost ceiling where the start or the rival cost more than it on their held-out games (neither may then be chosen over the other). */
+  overCeiling?: { start: boolean; rival: boolean };
+}
+
+/** The overCeiling part of a verdict: present in a run within a cost ceiling when the start or the rival went over it on its held-out games. */
+export function ceilingVerdict(config: Pick<RunConfig, 'fitness' | 'optimizer'>, startKept: boolean, rivalKept: boolean): Pick<StartVerdict, 'overCeiling'> {
+  return hasCostCeiling(config) && (!startKept || !rivalKept) ? { overCeiling: { start: !startKept, rival: !rivalKept } } : {};
 }
 
 /** A validated candidate as the verdict weighs it: its held-out value and games (on one set). */
@@ -84,6 +91,30 @@ export function firstChoice<P extends ValidatedPoint>(fitness: RunConfig['fitnes
   if (!eligible) return other;
   const paired = pairedDifference(other, start, (g) => gameObjective(fitness, g));
   return paired.diffs.length > 0 && paired.mean < 0 ? start : other;
+}
+
+/** What the first held-out set decides: the choice, the rival the start is weighed against, and who may win on a second set. */
+export interface FirstSet<P> {
+  first: P;
+  /** The choice, or when the start won, what could have been chosen (else the best other finalist, over the ceiling or not); null: no finalist but the start. */
+  rival: P | null;
+  /** What may be chosen over the start (the best finalist within the ceiling, or a pooled optimizer's own point); null: nothing. */
+  contender: P | null;
+  overCeiling: Pick<StartVerdict, 'overCeiling'>;
+}
+
+/**
+ * The first set's decision, for the tuner and every view alike. `own`: a pooled optimizer's own point (null when
+ * it is the start; undefined for every other optimizer). `kept`: whether a point's held-out games kept within the
+ * run's cost ceiling (always true without one).
+ */
+export function decideFirstSet<P extends ValidatedPoint>(config: Pick<RunConfig, 'fitness' | 'optimizer'>, start: P, others: readonly P[], own: P | null | undefined, kept: (p: P) => boolean): FirstSet<P> {
+  const bestOther = bestFinalist(others.filter(kept));
+  const contender = own !== undefined ? own : bestOther;
+  const first = firstChoice(config.fitness, start, contender, kept(start));
+  // Where every finalist went over the ceiling, the best of them is still what the start is weighed against (never "every finalist is the start").
+  const rival = first.id !== start.id ? first : (contender ?? bestOther ?? bestFinalist(others));
+  return { first, rival, contender, overCeiling: ceilingVerdict(config, kept(start), rival ? kept(rival) : true) };
 }
 
 /** a − b on the seeds both played: the per-seed differences and their mean. */
@@ -140,10 +171,9 @@ export function runStartVerdict(store: Store, problem: VerdictProblem): StartVer
   const start = findStart(validated, problem);
   if (!start || !validated.some((c) => c.id === run.bestCandidate)) return null;
   const others = validated.filter((c) => c !== start);
-  const bestOther = bestFinalist(others.filter((o) => keepsCeiling(config, o.games)));
+  const kept = (c: { games: (typeof validated)[number]['games'] }) => keepsCeiling(config, c.games);
   const own = ownPoint(problem, validated);
-  const contender = own ? (own === start ? null : own) : bestOther;
-  const first = firstChoice(config.fitness, start, contender, keepsCeiling(config, start.games));
+  const { first, rival, contender, overCeiling } = decideFirstSet(config, start, others, own ? (own === start ? null : own) : undefined, kept);
   const confirmed = candidates.filter((c) => c.confirmation !== null);
   const startConfirmed = confirmed.find((c) => c.id === start.id);
   const rivalConfirmed = confirmed.find((c) => c.id !== start.id);
@@ -152,10 +182,18 @@ export function runStartVerdict(store: Store, problem: VerdictProblem): StartVer
     const s = second(startConfirmed);
     const r = second(rivalConfirmed);
     const best = run.bestCandidate === s.id ? s : r;
-    return { ...weighStart(config.fitness, s, best, r, 'confirmation'), ...(run.bestCandidate !== first.id ? { overturned: true } : {}) };
+    const verdict = weighStart(config.fitness, s, best, r, 'confirmation');
+    // Overturned only where the second set shows the other clearly better (a run stored under an older rule that
+    // remade the choice by the second set's point estimate is not said to have been overturned).
+    const remade = secondSetChoice(first.id, verdict, kept(start), contender !== null);
+    const rivalFirst = validated.find((c) => c.id === r.id)!;
+    return { ...verdict, ...ceilingVerdict(config, kept(start), kept(rivalFirst)), ...(run.bestCandidate !== first.id && remade === run.bestCandidate ? { overturned: true } : {}) };
   }
   const best = validated.find((c) => c.id === run.bestCandidate)!;
-  return weighStart(config.fitness, start, best, best.id !== start.id ? best : (contender ?? bestOther));
+  if (best.id === first.id) return { ...weighStart(config.fitness, start, best, rival), ...overCeiling };
+  // A run stored under an older rule, whose best is not this rule's first choice: weighed as it stands.
+  const weighed = best.id !== start.id ? best : rival;
+  return { ...weighStart(config.fitness, start, best, weighed), ...ceilingVerdict(config, kept(start), weighed ? kept(weighed) : true) };
 }
 
 /** The verdict in one line, for the end of a run, show, the report and export. */
@@ -166,15 +204,25 @@ export function describeStartVerdict(v: StartVerdict): string {
   const resolve = v.gamesToResolve !== null ? `; about ${v.gamesToResolve.toLocaleString('en-US')} held-out games per candidate (${second ? 'validation.confirm' : 'validation.games'}) would find a gap this size 80 % of the time` : '';
   const overturned = v.overturned ? ` (the second set overturned the first set's choice: there the other was clearly better)` : '';
   if (!v.rival) return `nothing beats the start: every finalist is the start itself (held-out ${figure(v.start.validation)})`;
+  if (v.best.candidate === v.start.candidate && v.overCeiling?.rival) {
+    const none = v.overCeiling.start ? `no validated point kept within the cost ceiling on its held-out games, the start neither` : `nothing within the cost ceiling beats the start`;
+    return `${none}: the best finalist (candidate ${v.rival.candidate}) validated ${figure(v.rival.validation)} against the start's ${figure(v.start.validation)}, ${gap}, but its held-out games cost more than fitness.maxCost; the run's best is its start (candidate ${v.start.candidate})`;
+  }
   if (v.best.candidate === v.start.candidate) {
     return `nothing beats the start: the best finalist (candidate ${v.rival.candidate}) validated ${figure(v.rival.validation)} against the start's ${figure(v.start.validation)}, ${gap}; the run's best is its start (candidate ${v.start.candidate})${overturned}${resolve}`;
   }
+  if (v.difference < 0 && v.overCeiling?.start) {
+    return `the run's best (candidate ${v.best.candidate}) reads below the start, which did not keep within the cost ceiling on its held-out games (so it may not be chosen): ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}${resolve}`;
+  }
+  if (v.difference < -v.halfWidth) {
+    // Not a choice this code makes (the second set would have turned it over); a run stored under an older rule can read so.
+    return `the run's best (candidate ${v.best.candidate}) reads below the start beyond the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; the start may be the better of the two${overturned}`;
+  }
   if (!v.clear && v.difference < 0) {
     // The first set chose it; the second reads it below the start, within the noise: the choice is not made again there.
-    if (!second) return `the run's best (candidate ${v.best.candidate}) reads below the start, which did not keep within the cost ceiling on its held-out games: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}`;
     return `the run's best (candidate ${v.best.candidate}, the first held-out set's choice) reads below the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start, nor worse (a choice is made again on the second set only past its 95 % interval)${overturned}${resolve}`;
   }
-  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the highest held-out value) leads the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start${overturned}${resolve}`;
+  if (!v.clear) return `the run's best (candidate ${v.best.candidate}, the first held-out set's choice) leads the start by less than the noise: ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}; it is not shown better than the start${overturned}${resolve}`;
   return `the best beats the start: candidate ${v.best.candidate} ${figure(v.best.validation)} against the start's ${figure(v.start.validation)}, ${gap}${overturned}`;
 }
 
