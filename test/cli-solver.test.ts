@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli';
 
@@ -67,6 +70,17 @@ describe('bad input gets one line on stderr and a non-zero exit', () => {
     expect(r.stderr).toMatch(message as RegExp);
     const errorLines = r.stderr.split('\n').filter((l) => l.startsWith('tune2048:') || l.startsWith('error:'));
     expect(errorLines).toHaveLength(1);
+  });
+
+  it("a file of another kind where weights are taken names the flag that takes it (an external player's export, a tuning config)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-kinds-'));
+    const params = join(dir, 'tuned.json');
+    writeFileSync(params, JSON.stringify({ format: 'tune2048/player-params', player: 'myai', version: '1.0', params: { empty: 3 } }));
+    const r = runCli(['play', '--weights', params, '-n', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`tune2048: "${params}" holds an external player's parameters (tune2048/player-params of myai), not weights: play it with --player external:myai --params ${params}, or give it to compare as a contender`);
+    const config = runCli(['play', '--weights', 'configs/quick.json', '-n', '1']);
+    expect(config.stderr.trim()).toBe('tune2048: "configs/quick.json" is a tuning config (tune2048/config), not weights: run it with tune -c configs/quick.json');
   });
 
   it('every command has --help', () => {

@@ -87,6 +87,13 @@ describe('run configs', () => {
     }
   });
 
+  it('say which key wants what where a check fails (a whole number, a bound), never "expected null"', () => {
+    const space = { start: 'nneonneo', params: { empty: { min: 0, max: 1 } } };
+    expect(() => parseConfig({ seed: 2.5, space }, 'config "x.json"')).toThrow(/^config "x\.json": field "seed": must be a whole number, received 2\.5$/);
+    expect(() => parseConfig({ seed: -1, space }, 'config "x.json"')).toThrow(/^config "x\.json": field "seed": must be at least 0, received -1$/);
+    expect(() => parseConfig({ space, fitness: { games: 0 } }, 'config "x.json"')).toThrow(/field "fitness\.games": must be at least 1, received 0$/);
+  });
+
   it('reject files that are missing or not JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tune2048-c-'));
     writeFileSync(join(dir, 'broken.json'), '{"space": ');

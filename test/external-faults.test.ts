@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
-import { gamesIn, tempDb, writeConfig } from './helpers/runs';
+import { gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
 import { FIXTURE, fixture, processesWith, tuning } from './helpers/external';
 
 describe('faults of a program during a run', () => {
@@ -20,22 +20,44 @@ describe('faults of a program during a run', () => {
     // crash-in-game 5: each program crashes in its 5th game (the start's replay check plays 2).
     const failed = runCli(['tune', '-c', config, '--db', db, '--workers', '2'], { env: { ...process.env, FIXTURE_MODE: 'crash-in-game' } });
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^tune2048: run 1 failed: player fixture exited on SIGSEGV; finished games are stored, resume with: tune2048 resume 1 --db /m);
+    expect(failed.stderr).toMatch(/^tune2048: run 1 failed: player fixture exited on SIGSEGV in the game of seed \d+ at board 10; finished games are stored, resume with: tune2048 resume 1 --db /m);
     const stored = gamesIn(db);
     const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_MODE: 'good' } });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(gamesIn(db)).toBeGreaterThan(stored);
   });
 
-  it('a program whose version changed is refused on resume, naming both versions', async () => {
+  it('a program whose version changed is refused on resume, naming both versions, and the run is left as it was', async () => {
     const db = tempDb();
     const run = startCli(['tune', '-c', writeConfig(tuning(fixture('slow'))), '--db', db, '--workers', '2']);
     await waitFor(() => gamesIn(db) >= 4);
     run.child.kill('SIGKILL');
     await run.done;
+    const stored = gamesIn(db);
     const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_VERSION: '2' } });
-    expect(resumed.code).toBe(1);
-    expect(resumed.stderr).toMatch(/player fixture now announces version 2 with parameters bias \(hash [0-9a-f]{16}\), not the version 1 it was set up with/);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(resumed.stderr).toMatch(/^tune2048: run 1: player fixture now announces version 2 \(hash [0-9a-f]{16}\), not the version 1 the run began with \(hash [0-9a-f]{16}\): its games would mix two programs; put the old one back, or a new run of the changed program: tune2048 tune -c CONFIG --db /);
+    expect(peek<{ status: string }>(db, 'SELECT status FROM runs WHERE id = 1')?.status).not.toBe('failed');
+    expect(gamesIn(db)).toBe(stored);
+  });
+
+  it('a program changed under the same version line is refused on resume (the files its command names), and never plays a game of the run', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tune2048-changed-'));
+    const copy = join(folder, 'fixture-player.js');
+    writeFileSync(copy, readFileSync(FIXTURE));
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'slow'] })), '--db', db, '--workers', '2']);
+    await waitFor(() => gamesIn(db) >= 4);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const stored = gamesIn(db);
+    // The author edits the program, its version line unchanged.
+    writeFileSync(copy, readFileSync(FIXTURE, 'utf8') + '\n// an edit\n');
+    const resumed = runCli(['resume', '1', '--db', db]);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr.trim()).toMatch(/^tune2048: run 1: player fixture's program changed since the run began \(the files its command names, .*fixture-player\.js slow in .*, hash [0-9a-f]{16} now, [0-9a-f]{16} then; its version line says 1 still\): its games would mix two programs/);
+    expect(gamesIn(db)).toBe(stored);
   });
 
   it('a program that is not deterministic is refused before anything is created, or tuned with a warning', () => {
@@ -49,12 +71,41 @@ describe('faults of a program during a run', () => {
     expect(warned.stderr).toMatch(/warning: player fixture played seed \d+ twice and chose differently/);
   });
 
+  it.each(['depth', 'cprob', 'iterations'])('a config that sets tune2048\'s own search (fitness.%s) for an external player is refused: it would do nothing (one line, exit 2, no database)', (key) => {
+    const db = tempDb();
+    const config = tuning(fixture());
+    const r = runCli(['tune', '-c', writeConfig({ ...config, fitness: { ...config.fitness, [key]: key === 'cprob' ? 0.01 : 3 } }), '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`field "fitness\\.${key}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it`));
+    expect(existsSync(db)).toBe(false);
+  });
+
   it('a program that is not there: one line, exit 2, no database', () => {
     const db = tempDb();
     const r = runCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'ghost', command: ['./ghost-player'] })), '--db', db]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/^tune2048: player ghost was not found \(.*\/ghost-player\)$/);
     expect(existsSync(db)).toBe(false);
+  });
+
+  it.each([
+    ['Ctrl-C in a terminal', 'SIGINT'],
+    ['the terminal closing', 'SIGHUP'],
+  ] as const)("%s (the signal to the whole process group, the players' too) stops the run as documented: its running batches stored, exit 130, status stopped", async (_name, signal) => {
+    const db = tempDb();
+    // The fixture is a Node program: the signal kills it, as KeyboardInterrupt ends a Python player.
+    const run = startCli(['tune', '-c', writeConfig(tuning(fixture('slow'))), '--db', db, '--workers', '2'], { detached: true });
+    await waitFor(() => gamesIn(db) >= 4);
+    const before = gamesIn(db);
+    process.kill(-run.child.pid!, signal);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).not.toMatch(/failed|exited on/);
+    expect(r.stderr).toMatch(/resume 1/);
+    expect(peek<{ status: string }>(db, 'SELECT status FROM runs WHERE id = 1')?.status).toBe('stopped');
+    // The batches running when it came were finished and stored (two workers, two games a batch).
+    expect(gamesIn(db)).toBeGreaterThan(before);
   });
 
   it.each([

@@ -106,8 +106,10 @@ async function fault(l: Launch): Promise<string> {
 
 describe('a program that misbehaves is named with what it did, and stopped', () => {
   it.each([
-    ['exits at start', launch('exit-at-start'), /^player fixture exited with code 3: cannot load the model file$/],
-    ['crashes mid-game', launch('crash', 5), /^player fixture exited on SIGSEGV$/],
+    ['exits at start', launch('exit-at-start'), /^player fixture exited with code 3; its last words on stderr: cannot load the model file$/],
+    ['crashes mid-game, named with the seed and the board', launch('crash', 5), /^player fixture exited on SIGSEGV in the game of seed 1 at board 5$/],
+    ['raises an error: its own words whole, the traceback\'s last lines', launch('raise', 5), /^player fixture exited with code 1 in the game of seed 1 at board 5; its last words on stderr: File "myai\.py", line 42, in evaluate \| corner = board\[r\]\[c\] \*\* 2 \| RuntimeError: index out of range in my evaluation \(simulated\), with a long message that a 60-character clip would have cut short$/],
+    ['runs in a folder that is not there', { ...launch('good'), cwd: '/no/such/folder' }, /^player fixture could not start: its folder \/no\/such\/folder does not exist \(the player's "cwd"\)$/],
     ['hangs', launch('hang', 5, 5), /^player fixture took over 5 s to answer a board$/],
     ['prints garbage', launch('garbage', 5), /^player fixture printed "what is a board\?" where a move was expected/],
     ['plays an illegal move', launch('illegal'), /^player fixture answered the illegal move up on board \d+ \([0-9a-f]{16}\)$/],

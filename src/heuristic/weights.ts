@@ -312,10 +312,29 @@ function anchored(w: Weights, file: string): Weights {
 }
 
 /** Loads weights from a file path, or by preset name from configs/weights/. */
+/**
+ * A file of another kind given where weights are taken: said with the flag that takes it, never as a schema error
+ * on "format" (an external player's export, a network player file, a run or learning config, a player file).
+ */
+function otherKindOfFile(data: unknown, path: string): void {
+  const { format, player, name } = (data ?? {}) as { format?: unknown; player?: unknown; name?: unknown };
+  const which = `"${path}"`;
+  const said: Record<string, string> = {
+    'tune2048/player-params': `${which} holds an external player's parameters (tune2048/player-params${typeof player === 'string' ? ` of ${player}` : ''}), not weights: play it with --player external:${typeof player === 'string' ? player : 'NAME'} --params ${path}, or give it to compare as a contender`,
+    'tune2048/network-player': `${which} is a network player file (tune2048/network-player), not weights: give it to play or compare in place of the weights (a contender), or as --network`,
+    'tune2048/config': `${which} is a tuning config (tune2048/config), not weights: run it with tune -c ${path}`,
+    'tune2048/learn': `${which} is a learning config (tune2048/learn), not weights: run it with learn start -c ${path}`,
+    'tune2048/player': `${which} is an external player's file (tune2048/player${typeof name === 'string' ? `, ${name}` : ''}), not weights: play it with --player external:${path}`,
+  };
+  if (typeof format === 'string' && said[format]) throw new InputError(said[format]);
+}
+
 export function loadWeights(spec: string): Weights {
   const looksLikePath = spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
   if (looksLikePath || existsSync(spec)) {
-    return anchored(parseWeights(readJsonFile(spec, 'weights file'), `weights file "${spec}"`), spec);
+    const data = readJsonFile(spec, 'weights file');
+    otherKindOfFile(data, spec);
+    return anchored(parseWeights(data, `weights file "${spec}"`), spec);
   }
   const presetPath = join(PRESETS_DIR, `${spec}.json`);
   if (!existsSync(presetPath)) {

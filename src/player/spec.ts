@@ -72,9 +72,10 @@ export interface ExternalPlayerRef {
   /** How to start it on this machine; absent in a Redis job (a job never carries a command line: workers start their own registered players). */
   launch?: Launch;
   /**
-   * The hash of the files its command names (resolve.ts programHash), set where compare and play start it: the
-   * same name and version from changed code is another player. Absent in a tuning run's spec (the run stores
-   * its announcement and plays on after a resume as it began).
+   * The hash of the files its command names (resolve.ts programHash): the same name and version from changed
+   * code is another player. Set by compare and play, and by a tuning run (stored with it when it began; absent
+   * in runs stored before): every worker checks it before it plays (play.ts externalProcessFor), so games of
+   * two programs are never mixed, and resume checks it before anything is played.
    */
   program?: string;
 }

@@ -23,7 +23,29 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[], schema?:
   if (issue.type === 'strict_object' && issue.input === undefined) return `${where(path)}: missing`;
   // valibot's own messages start "Invalid type: Expected …"; ours (checks) are sentences of their own.
   const own = !/^Invalid \w+: /.test(issue.message);
-  return `${where(path)}: ${own ? issue.message : `invalid input: expected ${issue.expected === 'Object' ? 'object' : issue.expected}, received ${issue.received}`}`;
+  return `${where(path)}: ${own ? issue.message : (checkMessage(issue) ?? `invalid input: expected ${issue.expected === 'Object' ? 'object' : issue.expected}, received ${issue.received}`)}`;
+}
+
+/** A failed check (a whole number, a bound) in words: valibot gives no `expected` type for these ("expected null"). */
+function checkMessage(issue: v.BaseIssue<unknown>): string | null {
+  const bound = issue.requirement;
+  const got = issue.received;
+  switch (issue.type) {
+    case 'integer':
+      return `must be a whole number, received ${got}`;
+    case 'min_value':
+      return `must be at least ${bound}, received ${got}`;
+    case 'max_value':
+      return `must be at most ${bound}, received ${got}`;
+    case 'gt_value':
+      return `must be greater than ${bound}, received ${got}`;
+    case 'lt_value':
+      return `must be less than ${bound}, received ${got}`;
+    case 'min_length':
+      return `must have at least ${bound} item(s) or character(s), received ${got}`;
+    default:
+      return issue.expected === null ? issue.message.replace(/^Invalid (\w+): /, (_m, what: string) => `invalid ${what}: `) : null;
+  }
 }
 
 /** " (did you mean "x"?)" when one of `known` is a likely typo of `word` (at most a third of it changed), else "". */

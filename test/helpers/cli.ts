@@ -48,7 +48,8 @@ export interface RunningCli {
 }
 
 /** Starts the CLI in the background (for kill and Ctrl-C tests). */
-export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): RunningCli {
+/** `detached`: the CLI leads a process group of its own, as a shell's foreground job does (kill(-pid) is then a terminal's Ctrl-C). */
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; detached?: boolean } = {}): RunningCli {
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let stdout = '';
   let stderr = '';

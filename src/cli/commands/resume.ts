@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { loadRunProblem } from '../../tuner/run/run-problem';
+import { checkExternalUnchanged, loadRunProblem } from '../../tuner/run/run-problem';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseNumberOption, parseRunId, parseWorkers } from '../options';
@@ -17,12 +17,16 @@ export function command(): Command {
     .option('--json', 'one JSON event per line on stdout')
     .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; batchTimeout?: number; json?: boolean }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
-        const { run, config } = loadRunProblem(store, runId);
+        const problem = loadRunProblem(store, runId);
+        const { run, config } = problem;
         if (run.status === 'finished') {
           console.error(`tune2048: run ${runId} is already finished; nothing to do`);
           return;
         }
-        await checkQueue(opts.queue ?? config.pool.queue);
+        const queue = opts.queue ?? config.pool.queue;
+        await checkQueue(queue);
+        // Played here, the program must be the one the run began with (remote workers check their own before they play).
+        if (!queue) await checkExternalUnchanged(problem, runId, opts.db);
         await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, batchTimeoutSec: opts.batchTimeout }, !!opts.json);
       });
     });

@@ -11,6 +11,7 @@ import { applyMove, DIRECTION_NAMES, isGameOver, moveLetters, type Direction } f
 import type { ExternalPlayerRef, Launch } from '../spec';
 import { ExternalProcess } from './process';
 import { announcementHash, boardHex, type Announcement } from './protocol';
+import { programHash } from './program-hash';
 
 /** One game with its moves (the determinism check compares them; runs keep them for the viewer). */
 export interface ExternalGame extends Omit<PlayedGame, 'moveList'> {
@@ -27,6 +28,11 @@ export async function externalProcessFor(ref: ExternalPlayerRef, launch: Launch)
   current = null;
   const process = await ExternalProcess.start(ref.name, launch);
   checkAnnouncement(process, ref);
+  // The files its command names must be those the run or comparison began with: a changed program keeps its version line.
+  if (ref.program !== undefined) {
+    const now = programHash(launch);
+    if (now !== ref.program) throw process.fail(`is another program than the one it was set up with: the files its command names (${launch.command.join(' ')} in ${launch.cwd}) hash ${now}, not ${ref.program} (its version line, ${process.announcement.version}, unchanged)`);
+  }
   current = { key, process };
   return process;
 }

@@ -6,6 +6,10 @@
  * No player outlives tune2048: it is started under `setpriv --pdeathsig KILL` where that exists (Linux
  * kills it when the process that started it dies, even by kill -9), it is killed when this process exits,
  * and the protocol asks every player to exit when its stdin closes.
+ *
+ * A player runs in a process group of its own: a terminal's Ctrl-C (or a closed terminal's hangup) reaches the
+ * whole foreground group, and a player that died of it (Python's KeyboardInterrupt) failed the run where the
+ * user asked it to stop. tune2048 alone decides when its players stop: its batches finish and are stored first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,6 +21,10 @@ import { AnnouncementReader, boardLine, clip, parseMoveLine, PROTOCOL_VERSION, t
 const SETPRIV = '/usr/bin/setpriv';
 const ANNOUNCING = 'to announce itself';
 const START_TIMEOUT_SEC = 30;
+/** Of a program's stderr: what is kept, and how much of its last lines a fault's message shows. */
+const STDERR_KEPT = 8192;
+const STDERR_LINES = 3;
+const STDERR_SHOWN = 600;
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
@@ -29,6 +37,8 @@ export class ExternalProcess {
   private waiter: { resolve: (line: string) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | null = null;
   private failure: PlayerError | null = null;
   private stderrTail = '';
+  /** Where the program is: the game's seed and the board it was last asked (for a fault's message). */
+  private at: { seed: number; ply: number } | null = null;
   /** The parameter values the player holds now (only changed ones are sent again). */
   private sent = new Map<string, number>();
   announcement!: Announcement;
@@ -41,18 +51,20 @@ export class ExternalProcess {
   ) {
     const [program, ...args] = launch.command;
     const argv = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'KILL', '--', program, ...args]] as const : [program, args] as const;
-    this.child = spawn(argv[0], [...argv[1]], { cwd: launch.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(argv[0], [...argv[1]], { cwd: launch.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     live.add(this.child);
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => this.receive(chunk));
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-400);
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_KEPT);
     });
     // A player that died leaves a closed pipe: its exit says more than EPIPE does.
     this.child.stdin!.on('error', () => {});
     this.child.on('error', (e: NodeJS.ErrnoException) => {
-      const what = e.code === 'ENOENT' ? `was not found (${program})` : e.code === 'EACCES' ? `is not executable (${program})` : `could not start: ${e.message}`;
+      // A folder that is not there fails the start as ENOENT too: said as what it is, not as a missing interpreter.
+      const noFolder = e.code === 'ENOENT' && !existsSync(launch.cwd);
+      const what = noFolder ? `could not start: its folder ${launch.cwd} does not exist (the player's "cwd")` : e.code === 'ENOENT' ? `was not found (${program})` : e.code === 'EACCES' ? `is not executable (${program})` : `could not start: ${e.message}`;
       this.fail(`${what}`);
     });
     this.child.on('exit', () => live.delete(this.child));
@@ -63,7 +75,9 @@ export class ExternalProcess {
       const setprivFailed = /^setpriv: failed to execute/.test(said);
       if (setprivFailed && code === 127) return this.fail(`was not found (${program})`);
       if (setprivFailed && code === 126) return this.fail(`is not executable (${program})`);
-      this.fail(`exited${signal ? ` on ${signal}` : ` with code ${code}`}${said ? `: ${clip(said)}` : ''}`);
+      const where = this.at ? ` in the game of seed ${this.at.seed}${this.at.ply > 0 ? ` at board ${this.at.ply}` : ' as it began'}` : '';
+      const words = this.lastStderrWords();
+      this.fail(`exited${signal ? ` on ${signal}` : ` with code ${code}`}${where}${words ? `; its last words on stderr: ${words}` : ''}`);
     });
   }
 
@@ -100,6 +114,7 @@ export class ExternalProcess {
       this.send(`set ${name} ${formatNumber(value)}`);
       this.sent.set(name, value);
     }
+    this.at = { seed, ply: 0 };
     this.send(`newgame ${seed}`);
     const line = await this.nextLine('to start a game');
     if (line.trim() !== 'ok') throw this.fail(`printed "${clip(line)}" where "ok" was expected after newgame`);
@@ -107,6 +122,7 @@ export class ExternalProcess {
 
   /** The player's move on a board (the caller checks it is legal). */
   async move(board: Board, ply: number): Promise<MoveAnswer> {
+    if (this.at) this.at.ply = ply;
     this.send(boardLine(board, ply));
     const line = await this.nextLine('to answer a board');
     try {
@@ -169,7 +185,7 @@ export class ExternalProcess {
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
       if (/^error(\s|$)/.test(line)) {
-        this.fail(`said: ${clip(line.slice(5).trim())}`);
+        this.fail(`said: ${clip(line.slice(5).trim(), 400)}`);
         return;
       }
       if (line.startsWith('#') || line.trim() === '') continue; // comments: a player may log on stdout this way
@@ -200,6 +216,13 @@ export class ExternalProcess {
   private lastStderrLine(): string {
     const lines = this.stderrTail.trim().split('\n');
     return lines[lines.length - 1]?.trim() ?? '';
+  }
+
+  /** The program's last lines on stderr in one line (a traceback's place and its error), as it wrote them. */
+  private lastStderrWords(): string {
+    const lines = this.stderrTail.split('\n').map((l) => l.replace(/[\x00-\x1f\x7f]/g, '?').trim()).filter((l) => l !== '');
+    const words = lines.slice(-STDERR_LINES).join(' | ');
+    return words.length > STDERR_SHOWN ? `…${words.slice(-STDERR_SHOWN + 1)}` : words;
   }
 }
 

@@ -165,7 +165,7 @@ export function parseMoveLine(line: string, ply: number): MoveAnswer {
 }
 
 /** A line as quoted in a message: at most 60 characters, so garbage cannot flood a one-line error. */
-export function clip(line: string): string {
+export function clip(line: string, most = 60): string {
   const s = line.replace(/[\x00-\x1f\x7f]/g, '?');
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  return s.length > most ? `${s.slice(0, most - 3)}...` : s;
 }

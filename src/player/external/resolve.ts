@@ -4,12 +4,11 @@
  * contender `external:NAME`, `external:NAME@PARAMS` or a parameter file (its `player` names the player).
  * Each starts the program once to read what it announces.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename } from 'node:path';
+import { programHash } from './program-hash';
 import { readJsonFile } from '../../util/json-file';
 import { InputError } from '../../util/errors';
-import type { ExternalPlayerSpec, Launch } from '../spec';
+import type { ExternalPlayerSpec } from '../spec';
 import { definitionAt, resolveExternalPlayer, type ExternalPlayerDefinition } from './definition';
 import { isParamsFile, loadParamsFile, paramsFor, parseParamsFile, type PlayerParamsFile } from './params-file';
 import { readAnnouncement, replayDiffers } from './play';
@@ -25,25 +24,6 @@ export async function externalPlayerSpec(definition: ExternalPlayerDefinition, p
   const announcement = await readAnnouncement(definition.name, definition.launch);
   const params = paramsPath ? paramsFor(announcement, loadParamsFile(paramsPath), `parameter file "${paramsPath}"`) : defaultParams(announcement);
   return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch: definition.launch, program: programHash(definition.launch) } };
-}
-
-/**
- * The files a launch names — its command's words that are files in its folder or absolute paths, the program
- * or script among them — hashed together (16 hex digits). An interpreter named by word (python3) is not read:
- * the script is what a player's author edits.
- */
-export function programHash(launch: Launch): string {
-  const hash = createHash('sha256');
-  for (const word of launch.command) {
-    const path = isAbsolute(word) ? word : join(launch.cwd, word);
-    try {
-      if (!statSync(path).isFile()) continue;
-      hash.update(`${word}\n`).update(readFileSync(path));
-    } catch {
-      // not a file: an interpreter's name, a flag, a value
-    }
-  }
-  return hash.digest('hex').slice(0, 16);
 }
 
 /**

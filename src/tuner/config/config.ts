@@ -544,6 +544,7 @@ export function loadConfig(ref: string, { network: networkFile }: { network?: st
   const data = readJsonFile(path, 'config file');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with ${suggest(['learn', 'start', '-c', path])}`);
   const config = parseConfig(data, `config "${path}"`);
+  if (externalPlayerOf(config)) refuseSearchKeys(data, `config "${path}"`);
   // An external player's folder is the config's (as a player file's is its own); stored absolute, so a run resumes from anywhere.
   const external = externalPlayerOf(config);
   if (external) external.cwd = resolve(dirname(resolve(path)), external.cwd ?? '.');
@@ -556,6 +557,19 @@ export function loadConfig(ref: string, { network: networkFile }: { network?: st
     if (networkFile === undefined && !existsSync(network.file)) throw new InputError(`config "${path}" tunes on the network "${network.file}", which does not exist: give yours with --network FILE (${cliName()} learn export RUN --out FILE writes one)`);
   }
   return config;
+}
+
+/** fitness keys that configure tune2048's own search or MCTS: an external program plays as it decides, and they would do nothing. */
+const OWN_SEARCH_KEYS = ['depth', 'cprob', 'iterations', 'c', 'rolloutDepth'] as const;
+
+/**
+ * Every key a config writes acts: an external player's config that sets tune2048's own search (fitness.depth, …)
+ * is refused, naming the key (read from the file as written: the schema's defaults fill them in after).
+ */
+function refuseSearchKeys(data: unknown, origin: string): void {
+  const fitness = (data as { fitness?: Record<string, unknown> } | null)?.fitness;
+  const key = OWN_SEARCH_KEYS.find((k) => fitness && typeof fitness === 'object' && k in fitness);
+  if (key) throw new InputError(`${origin}: field "fitness.${key}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it (a setting of the program's own is one of its announced parameters, tuned in space.params or fixed by its start values)`);
 }
 
 export function configHash(config: RunConfig): string {

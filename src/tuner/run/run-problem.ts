@@ -12,6 +12,7 @@ import { loadWeights, parseWeights, type Weights } from '../../heuristic/weights
 import { definitionAt } from '../../player/external/definition';
 import { loadParamsFile, paramsFor } from '../../player/external/params-file';
 import { readAnnouncement, replayDiffers } from '../../player/external/play';
+import { programHash } from '../../player/external/program-hash';
 import { announcementHash, AnnouncementReader, defaultParams, type Announcement } from '../../player/external/protocol';
 import { fileSha256 } from '../../player/network-player';
 import { depthRuleSchema, leafHeuristic, loadNetworkSettings } from '../../player/network-settings';
@@ -19,6 +20,7 @@ import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '
 import { readNetworkShape } from '../../learn/ntuple/network-file';
 import type { Run, Store } from '../../store/store';
 import { InputError } from '../../util/errors';
+import { shellWord } from '../../util/command-hint';
 import { describeIssues } from '../../util/valibot-issues';
 import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from '../config/config';
 import { ExternalSpace } from '../space/external-space';
@@ -30,10 +32,11 @@ import { checkCeilingReachable } from '../objective/cost-ceiling';
 import { BoundedSpace, ParameterSpace, searchCprobOf, searchDepthOf } from '../space/space';
 import { pointKeyOf } from '../space/point';
 
-/** An external player as a run stores it: what it announced when the run began, and the start values. */
+/** An external player as a run stores it: what it announced when the run began, the start values, and the hash of its program's files (resolve.ts programHash; absent in runs stored before it was kept). */
 export interface StoredExternal {
   announcement: Announcement;
   start: Record<string, number>;
+  program?: string;
 }
 
 /** A network as a run stores it: its file's hash when the run began, its stage count and the start settings. */
@@ -72,7 +75,29 @@ function launchOf(player: ExternalPlayerConfig): Launch {
 /** The stored external player with some values, started from `launch` (local workers start it). */
 export function externalSpec(stored: StoredExternal, params: Record<string, number>, launch: Launch): ExternalPlayerSpec {
   const { announcement } = stored;
-  return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch } };
+  return { kind: 'external', external: { name: announcement.name, version: announcement.version, announced: announcementHash(announcement), params, launch, ...(stored.program ? { program: stored.program } : {}) } };
+}
+
+/**
+ * Before a run goes on (resume): its external player is the program it began with — the same announcement and
+ * the same files — or the run is refused in one line saying what changed and how to go on, and nothing of it is
+ * touched (a run marked failed by it would fail the same way on every resume). Workers check again before they
+ * play (remote ones start their own registered program).
+ */
+export async function checkExternalUnchanged(stored: StoredConfig, runId: number, db: string): Promise<void> {
+  const player = externalPlayerOf(stored.config);
+  if (!player || !stored.external) return;
+  const launch = launchOf(player);
+  const then = stored.external;
+  const now = await readAnnouncement(player.name, launch);
+  const again = `the old one back, or a new run of the changed program: tune2048 tune -c CONFIG --db ${shellWord(db)}`;
+  if (announcementHash(now) !== announcementHash(then.announcement)) {
+    throw new InputError(`run ${runId}: player ${player.name} now announces version ${now.version} (hash ${announcementHash(now)}), not the version ${then.announcement.version} the run began with (hash ${announcementHash(then.announcement)}): its games would mix two programs; put ${again}`);
+  }
+  const program = programHash(launch);
+  if (then.program !== undefined && program !== then.program) {
+    throw new InputError(`run ${runId}: player ${player.name}'s program changed since the run began (the files its command names, ${launch.command.join(' ')} in ${launch.cwd}, hash ${program} now, ${then.program} then; its version line says ${now.version} still): its games would mix two programs; put ${again}`);
+  }
 }
 
 /**
@@ -101,7 +126,7 @@ async function prepare(config: RunConfig): Promise<StoredConfig> {
   const announcement = await readAnnouncement(player.name, launchOf(player));
   if (config.fitness.cost !== undefined && announcement.cost !== 'nodes') throw new InputError(`the external player ${player.name} reports no cost per move: ${config.fitness.maxCost !== undefined ? 'a budget of cost per move (fitness.maxCost)' : 'a two-objective run (fitness.cost)'} needs a "cost nodes" line in its announcement and "nodes K" after each move (docs/protocol.md); or remove fitness.cost`);
   const start = config.space.start === 'defaults' ? defaultParams(announcement) : paramsFor(announcement, loadParamsFile(config.space.start), `space.start "${config.space.start}"`);
-  const external = { announcement, start };
+  const external = { announcement, start, program: programHash(launchOf(player)) };
   new ExternalSpace(announcement, start, config.space.params);
   return { config, external };
 }
@@ -173,6 +198,7 @@ const storedNetworkSchema = v.object({
 const storedExternalSchema = v.object({
   announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })), cost: v.optional(v.literal('nodes')) }),
   start: v.record(v.string(), v.number()),
+  program: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
 });
 
 /** A run's stored config, checked as a config file is (a hand-edited or damaged one gets one line naming the field). */
