@@ -82,13 +82,21 @@ describe.sequential('external players on shared Redis', () => {
     await Promise.all([a.done, b.done]);
   });
 
-  it('a worker without the player refuses the job, and the parent says why', async () => {
+  it('a worker without the player leaves its queue, and the run does not fail: it says which worker to start (the whole command), and one that has the player plays it to the end', async () => {
     const own = await startRedis();
     try {
-      await startWorker(own.url, [`fixture=${process.execPath} ${FIXTURE} good`]);
-      const r = runCli(['tune', '-c', writeConfig(config()), '--db', tempDb(), '--queue', own.url]);
-      expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/a remote batch failed on \S+: no player "expectimax-c" is registered with this worker \(it runs fixture\); start it with tune2048 worker --player expectimax-c=COMMAND/);
+      const lacking = await startWorker(own.url, [`fixture=${process.execPath} ${FIXTURE} good`]);
+      const db = tempDb();
+      const url = own.url.replace(/[/.]/g, '\\$&');
+      const left = waitForOutput(lacking, 'stderr', /left queue \S+: its batches need the player "expectimax-c", which this worker does not run/);
+      const tune = startCli(['tune', '-c', writeConfig(config()), '--db', db, '--queue', own.url], { env: { ...process.env, TUNE2048_QUEUE_NOTICE_MS: '2000' } });
+      const told = waitForOutput(tune, 'stderr', new RegExp(`no worker has taken a batch for \\d+ s .*start one on any machine that reaches Redis: tune2048 worker --queue ${url} --player expectimax-c=COMMAND`));
+      await left;
+      await told;
+      await startWorker(own.url, [`expectimax-c=${cBinary} --depth 1`]);
+      const r = await tune.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`failed on a worker \\(attempt 1 of \\d+: on \\S+: no player "expectimax-c" is registered with this worker \\(it runs fixture\\), so it left the queue for a worker that has it; start one with tune2048 worker --queue ${url} --player expectimax-c=COMMAND\\); it is retried`));
     } finally {
       await own.stop();
     }

@@ -141,7 +141,9 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       if (key !== progressKey) {
         progress?.stop();
         const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';
-        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | best in-sample {best} | ETA {phase} (whole run: {run} left)`, payload);
+        // Validation plays held-out games: an in-sample best (a lucky candidate of some generation, never validated) is no figure of it.
+        const shown = p.phase === 'fitness' ? 'best in-sample {best}' : 'held-out games of the finalists and the start';
+        progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | ${shown} | ETA {phase} (whole run: {run} left)`, payload);
         progressKey = key;
       }
       progress?.update(p.done, payload);

@@ -195,6 +195,8 @@ export interface Comparison {
    * are then the seeds every contender finished (not always the first ones). A partial comparison is never stored.
    */
   stoppedAt?: { of: number };
+  /** The command's words as it was run (compare …; absent in comparisons stored before it was kept): the report prints it. */
+  command?: string[];
 }
 
 const bySeed = (games: readonly PlayedGame[]) => new Map(games.map((g) => [g.seed, g.score]));

@@ -7,7 +7,7 @@
 import { reachCells, REACH_HEADERS } from '../compare/summary';
 import { comparisonNotes } from '../compare/compare';
 import type { Store } from '../store/store';
-import { suggest } from '../util/command-hint';
+import { cliName, shellWord, suggest } from '../util/command-hint';
 import { describeModel } from '../tuner/optimizers/optimizer';
 import { runDetail } from './run-data';
 import { escapeHtml } from './svg';
@@ -48,7 +48,7 @@ export function buildRunReport(store: Store, runId: number): string {
   const comparisonHtml = d.comparisons
     .map((c) => {
       const summary = htmlTable(
-        ['weights', 'mean', '95% CI', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move'],
+        ['contender', 'mean', '95% CI', 'median', 'stdev', ...REACH_HEADERS, 'moves/game', 'ms/move'],
         c.contenders.map((k) => [k.label, num(k.summary.meanScore, 0), interval(k.meanCI95.low, k.meanCI95.high), num(k.summary.medianScore, 0), num(k.summary.stdevScore, 0), ...reachCells(k.summary), num(k.summary.movesPerGame, 0), num(k.summary.msPerMove, 4)]),
       );
       const holm = c.pairs.some((p) => p.pHolm !== undefined);
@@ -59,7 +59,7 @@ export function buildRunReport(store: Store, runId: number): string {
           `${p.a} − ${p.b}`,
           num(p.meanDiff, 0),
           `${interval(p.ci95.low, p.ci95.high)}${p.ciMethod === 't' ? ' (t)' : ''}`,
-          `${(100 * p.relative).toFixed(1)}%`,
+          `${p.relative < 0 ? '−' : ''}${Math.abs(100 * p.relative).toFixed(1)}%`,
           num(p.wilcoxon.z, 2),
           pValue(p.wilcoxon.p),
           ...(holm ? [p.pHolm === undefined ? '–' : pValue(p.pHolm)] : []),
@@ -68,7 +68,9 @@ export function buildRunReport(store: Store, runId: number): string {
         ]),
       );
       const notes = comparisonNotes(c).map((n) => `<p class="note">${esc(n)}</p>`).join('\n');
-      return `<figure id="comparison-${c.id}"><div id="chart-comparison-${c.id}" class="chart"></div></figure>\n${summary}\n${pairs}${notes ? `\n${notes}` : ''}`;
+      // The command that ran it, as run (a comparison stored before commands were kept: none).
+      const ran = c.command ? `<p>Played by <code>${esc(`${cliName()} ${c.command.map(shellWord).join(' ')}`)}</code>.</p>\n` : '';
+      return `${ran}<figure id="comparison-${c.id}"><div id="chart-comparison-${c.id}" class="chart"></div></figure>\n${summary}\n${pairs}${notes ? `\n${notes}` : ''}`;
     })
     .join('\n');
 
@@ -92,7 +94,7 @@ ${d.front ? `<h2>Strength against cost: the validated front</h2>\n<figure id="fr
 ${d.startVerdict ? `<p class="verdict">${esc(d.startVerdict)}</p>` : ''}
 ${htmlTable(...finalistTable(d.finalists, d.settings.screen !== null))}
 ${d.sweeps.length ? `<h2>Depth sweeps</h2>\n${sweepHtml}` : ''}
-${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Stored with <code>${esc(suggest(['compare', 'A', 'B', '--run', String(run.id)], store.path))}</code> (A, B: the contenders); every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
+${d.comparisons.length ? `<h2>Comparisons</h2>\n<p>Comparisons stored with this run (<code>compare … --run ${run.id}</code>); in each, every contender played the same seeds.</p>\n${comparisonHtml}` : ''}
 <script type="application/json" id="run-data">${scriptJson(d)}</script>
 ${chartScript()}
 </body></html>

@@ -254,6 +254,8 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   const noticeAfterMs = o.noticeAfterMs ?? (Number(process.env.TUNE2048_QUEUE_NOTICE_MS) || 15_000); // the env: tests only
   let lastTaken = Date.now();
   let saidIdle = false;
+  /** The external players this runner's batches need: a worker must be started with each (its --player). */
+  const externalNames = new Set<string>();
   const taken = () => {
     lastTaken = Date.now();
     saidIdle = false;
@@ -264,7 +266,9 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
     if (pending.has(jobId)) notice(`batch ${jobId} was re-queued: the worker that held it stopped answering (its lock expired); the next free worker plays it`);
   });
   events.on('delayed', ({ jobId }) => {
-    // A failed attempt waits out its backoff before it is retried: say why it failed.
+    // A failed attempt waits out its backoff before it is retried: say why it failed. No worker holds it now
+    // (a queue that no worker able to play it serves is then said, as one no worker serves at all).
+    active.delete(jobId);
     if (!pending.has(jobId)) return;
     track(
       queue.getJob(jobId).then((job) => {
@@ -277,7 +281,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
     saidIdle = true;
     track(
       queue.getWorkersCount().then((workers) =>
-        notice(`no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${url.display}`),
+        notice(`no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${url.display}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}`),
       ),
     );
   }, Math.min(1000, noticeAfterMs / 2));
@@ -326,6 +330,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
         if (drained || closed) return reject(new RunnerStoppedError());
         const jobId = `b${nextJob++}`; // BullMQ refuses integer-like custom ids
         pending.set(jobId, { resolve, reject });
+        if (spec.kind === 'external') externalNames.add(spec.external.name);
         // A job never carries a command line: an external player travels as its name, version, hash and values; each worker starts its own registered program.
         const data: RemoteBatch = { spec: withoutLaunch(spec), seeds: [...seeds], timeoutMs: o.callTimeoutMs ?? 600_000 };
         const enqueue = () => {

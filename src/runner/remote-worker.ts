@@ -75,6 +75,8 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     redisDown = false;
   });
   const serving = new Map<string, Worker<RemoteBatch, RemoteResult>>();
+  /** Queues whose batches need an external player this worker does not run: left to the workers that do. */
+  const unable = new Set<string>();
   let finished = 0;
   let stopping = false;
 
@@ -101,7 +103,7 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
 
   const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
     if (job.data.spec.kind === 'network') await checkNetworkRoom(job.data.spec.network.sha256);
-    const spec = job.data.spec.kind === 'external' ? withRegisteredPlayer(job.data.spec) : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
+    const spec = job.data.spec.kind === 'external' ? withRegisteredPlayer(job.data.spec, job.queueName) : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
       throw e instanceof InputError ? new UnrecoverableError(e.message) : e;
     });
     const r = await pool.run({ spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
@@ -114,12 +116,25 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     return { host, pid: r.pid, games: r.games };
   };
 
-  /** The job's external player with this machine's command for it; a player not registered here refuses the job. */
-  function withRegisteredPlayer(spec: ExternalPlayerSpec): ExternalPlayerSpec {
+  /**
+   * The job's external player with this machine's command for it. A player not registered here is no fault of
+   * the job: this worker leaves the queue (it serves it no more) and the job fails this one attempt, to be
+   * retried by a worker that has the player; one worker without it does not sink the run (issue 79).
+   */
+  function withRegisteredPlayer(spec: ExternalPlayerSpec, queueName: string): ExternalPlayerSpec {
     const launch = o.players?.get(spec.external.name);
     if (!launch) {
       const known = [...(o.players?.keys() ?? [])];
-      throw new UnrecoverableError(`on ${host}: no player "${spec.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'}); start it with ${cliName()} worker --player ${spec.external.name}=COMMAND`);
+      const why = `on ${host}: no player "${spec.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'}), so it left the queue for a worker that has it; start one with ${cliName()} worker --queue ${url.display} --player ${spec.external.name}=COMMAND`;
+      if (!unable.has(queueName)) {
+        unable.add(queueName);
+        log(`left queue ${queueName}: its batches need the player "${spec.external.name}", which this worker does not run`);
+        const worker = serving.get(queueName);
+        serving.delete(queueName);
+        // Not awaited: close() waits for the jobs it holds, this one among them.
+        void worker?.close().catch(() => {});
+      }
+      throw new Error(why);
     }
     return { ...spec, external: { ...spec.external, launch } };
   }
@@ -127,7 +142,7 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   async function refresh(): Promise<void> {
     const live = new Set(await registry.zrangebyscore(REGISTRY_KEY, Date.now() - STALE_MS, '+inf'));
     for (const name of live) {
-      if (serving.has(name) || stopping) continue;
+      if (serving.has(name) || stopping || unable.has(name)) continue;
       const worker = new Worker<RemoteBatch, RemoteResult>(name, processor, {
         connection: connectionOptions(url),
         prefix: QUEUE_PREFIX,

@@ -54,7 +54,8 @@ export class TuningRecords {
              (SELECT count(*) FROM generations g WHERE g.run_id = r.id AND g.status = 'done') AS generations,
              (SELECT max(c.fitness) FROM candidates c WHERE c.run_id = r.id) AS best_fitness,
              (SELECT c.validation FROM candidates c WHERE c.id = r.best_candidate) AS best_validation,
-             (SELECT max(max(g.started_at), coalesce(max(g.finished_at), 0)) FROM generations g WHERE g.run_id = r.id) AS last_activity,
+             -- the last generation's start or end, or the holder's last sign of life (a release keeps its moment: a run stopped in its first generation lasted until then)
+             nullif(max(coalesce(r.heartbeat_at, 0), coalesce((SELECT max(max(g.started_at), coalesce(max(g.finished_at), 0)) FROM generations g WHERE g.run_id = r.id), 0)), 0) AS last_activity,
              (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id) AS games_played,
              (SELECT count(*) FROM games x JOIN candidates c ON c.id = x.candidate_id WHERE c.run_id = r.id AND x.purpose = 'validation') AS validation_games
            FROM runs r ORDER BY r.id`,

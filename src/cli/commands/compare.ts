@@ -98,7 +98,7 @@ async function sequential(a: Contender, b: Contender, opts: CompareCliOptions, r
     onStep: (s) => progress.update(s.games, { llr: s.llr.toFixed(2), lower: s.lower.toFixed(2), upper: s.upper.toFixed(2) }),
   });
   progress.stop();
-  if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
+  if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result: { ...result, command: process.argv.slice(2) } });
   writeCsv(opts, result);
   if (opts.json) console.log(JSON.stringify(result));
   else if (opts.csv !== '-') printSequential(a, b, opts, result);
@@ -293,7 +293,7 @@ export function command(): Command {
             const progress = (stopper.progress = createProgress('games', contenders.length * opts.games));
             const result = await compareWeights(contenders, { games: opts.games, seed: opts.seed, ...(seedList ? { seeds: seedList } : {}), depth: opts.depth, cprob: opts.cprob, ...playerOf(opts), runner, memo: db?.memo, onProgress: (done) => progress.update(done), onKnown: (done) => progress.already(done) });
             progress.stop();
-            if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result });
+            if (db && !result.stoppedAt) keepResult(db.store, opts, { kind: 'comparison', result: { ...result, command: process.argv.slice(2) } });
             writeCsv(opts, result);
             if (opts.json) console.log(JSON.stringify(result));
             else if (opts.csv !== '-') printTables(result);

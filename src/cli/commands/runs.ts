@@ -33,7 +33,7 @@ export function command(): Command {
           const learning = store.listLearnRuns().length;
           return console.log(learning > 0 ? `no tuning runs; ${learning} learning run${learning === 1 ? '' : 's'}: ${suggest('learn show', store.path)}` : 'no runs');
         }
-        const rows = [['id', 'name', 'status', 'generations done', 'validated best', 'best in-sample', 'games', 'started', 'duration']];
+        const rows = [['id', 'name', 'status', 'generations done', 'validated best', 'best in-sample (not validated)', 'games', 'started', 'duration']];
         for (const r of runs) {
           rows.push([
             String(r.id),
@@ -41,7 +41,8 @@ export function command(): Command {
             r.processGone ? 'stopped (process gone)' : r.status,
             `${r.generation}/${r.generations}${r.status === 'running' && r.validation ? `, validating ${r.validation.done}/${r.validation.total}` : ''}`,
             fmt(r.validatedBest),
-            fmt(r.bestFitnessInSample),
+            // Once a run is validated its held-out figure is the one to read: an in-sample best is a lucky candidate's.
+            r.validatedBest === null ? fmt(r.bestFitnessInSample) : '-',
             String(r.gamesPlayed),
             formatTime(Date.parse(r.startedAt)),
             formatDuration(r.seconds === null ? null : r.seconds * 1000),
