@@ -16,6 +16,7 @@ import type { Launch } from '../src/player/spec';
 import { playExternalGame, replayDiffers } from '../src/player/external/play';
 import { AnnouncementReader, announcementHash, boardHex, boardLine, parseMoveLine } from '../src/player/external/protocol';
 import { PlayerError } from '../src/util/errors';
+import { programHash } from '../src/player/external/program-hash';
 import { alive } from './helpers/cli';
 
 const FIXTURE = join(__dirname, 'fixtures', 'players', 'fixture-player.js');
@@ -171,5 +172,37 @@ describe('the game is tune2048\'s own', () => {
     } finally {
       program.close();
     }
+  });
+});
+
+describe("a program's identity (program-hash.ts): what its author edits, not where it lies", () => {
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-ident-'));
+    writeFileSync(join(dir, 'myai.py'), 'print("move")\n');
+    writeFileSync(join(dir, 'python'), 'an interpreter binary\n');
+    return dir;
+  };
+  const at = (cwd: string, command: string[], sources?: string): Launch => ({ command, cwd, timeoutSec: 5, ...(sources ? { sources } : {}) });
+
+  it('is the script\'s content: the same from another path or machine; another after an edit', () => {
+    const a = folder();
+    const b = folder();
+    const here = programHash(at(a, ['python3', 'myai.py']));
+    expect(programHash(at(b, ['python3', join(b, 'myai.py')]))).toBe(here);
+    writeFileSync(join(b, 'myai.py'), 'print("another move")\n');
+    expect(programHash(at(b, ['python3', 'myai.py']))).not.toBe(here);
+  });
+
+  it('leaves out an interpreter given by path (the first of several files): another machine\'s is another binary', () => {
+    const a = folder();
+    const b = folder();
+    writeFileSync(join(b, 'python'), 'another build of the interpreter\n');
+    expect(programHash(at(a, [join(a, 'python'), 'myai.py']))).toBe(programHash(at(b, ['python3', 'myai.py'])));
+  });
+
+  it('of a built program is its recipe and sources, whatever binary a compiler made of them', () => {
+    const a = folder();
+    expect(programHash(at(a, [join(a, 'python')], 'recipe-1'))).toBe(programHash(at(folder(), ['/elsewhere/binary'], 'recipe-1')));
+    expect(programHash(at(a, [join(a, 'python')], 'recipe-1'))).not.toBe(programHash(at(a, [join(a, 'python')], 'recipe-2')));
   });
 });

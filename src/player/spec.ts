@@ -58,6 +58,8 @@ export interface Launch {
   cwd: string;
   /** Seconds it may take to announce itself and to answer one board. */
   timeoutSec: number;
+  /** A built program's identity: the hash of its build recipe and sources (build.ts), the same wherever and by whichever compiler it was built. */
+  sources?: string;
 }
 
 /** An external program that plays over the line protocol (src/player/external/, docs/protocol.md). */

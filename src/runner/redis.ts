@@ -263,6 +263,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
   events.on('active', taken);
   events.on('completed', taken);
   events.on('stalled', ({ jobId }) => {
+    active.delete(jobId); // no worker holds it now: the next free one takes it (or the notice says none serves)
     if (pending.has(jobId)) notice(`batch ${jobId} was re-queued: the worker that held it stopped answering (its lock expired); the next free worker plays it`);
   });
   events.on('delayed', ({ jobId }) => {

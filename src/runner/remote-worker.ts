@@ -12,13 +12,13 @@
  * fails its job at once (UnrecoverableError): a retry would fail alike.
  */
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { cliName } from '../util/command-hint';
 import { BatchFailedError, InputError } from '../util/errors';
 import IORedis from 'ioredis';
 import { createPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
-import type { ExternalPlayerSpec, Launch } from '../player/spec';
+import type { Launch } from '../player/spec';
 import { parseQueueUrl } from './queue-url';
 import { networkBytesOnRedis, withLocalTables } from './shared-tables';
 import { formatBytes } from '../learn/ntuple/machine';
@@ -75,6 +75,9 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     redisDown = false;
   });
   const serving = new Map<string, Worker<RemoteBatch, RemoteResult>>();
+  /** A worker's program that is not the run's: refused by the player's own check (play.ts) in these words. */
+  const ANOTHER_PROGRAM = /^player \S+ (now announces version|is another program than)/;
+  const HAND_BACK_MS = 1000;
   /** Queues whose batches need an external player this worker does not run: left to the workers that do. */
   const unable = new Set<string>();
   let finished = 0;
@@ -101,12 +104,21 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     roomFor.add(hash);
   }
 
-  const processor = async (job: Job<RemoteBatch, RemoteResult>): Promise<RemoteResult> => {
+  const processor = async (job: Job<RemoteBatch, RemoteResult>, token?: string): Promise<RemoteResult> => {
     if (job.data.spec.kind === 'network') await checkNetworkRoom(job.data.spec.network.sha256);
-    const spec = job.data.spec.kind === 'external' ? withRegisteredPlayer(job.data.spec, job.queueName) : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
+    const external = job.data.spec.kind === 'external' ? job.data.spec : null;
+    const launch = external ? o.players?.get(external.external.name) : undefined;
+    if (external && !launch) {
+      const known = [...(o.players?.keys() ?? [])];
+      return handBack(job, token, `no player "${external.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'})`, external.external.name);
+    }
+    const spec = external ? { ...external, external: { ...external.external, launch } } : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
       throw e instanceof InputError ? new UnrecoverableError(e.message) : e;
     });
     const r = await pool.run({ spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
+      // This machine's program is another than the run's (another version, or files changed): no fault of the
+      // job; another worker's may be the right one.
+      if (external && e instanceof BatchFailedError && ANOTHER_PROGRAM.test(e.message)) return handBack(job, token, e.message.replace(/^player \S+ /, `its player ${external.external.name} `), external.external.name);
       // Bad weights or a bad spec fail on every machine: fail the job now instead of retrying it. So does a
       // player program's fault (this machine's program: the parent says which machine).
       if (e instanceof BatchFailedError) throw new UnrecoverableError(/^player /.test(e.message) ? `on ${host}: ${e.message}` : e.message);
@@ -117,26 +129,24 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   };
 
   /**
-   * The job's external player with this machine's command for it. A player not registered here is no fault of
-   * the job: this worker leaves the queue (it serves it no more) and the job fails this one attempt, to be
-   * retried by a worker that has the player; one worker without it does not sink the run (issue 79).
+   * A job this worker cannot play as the run asks — its external player is not registered here, or this
+   * machine's program is another than the run's — is no fault of the job: the worker leaves the queue (it
+   * serves it no more while that run lives) and hands the job back, delayed a moment, without spending an
+   * attempt, for a worker that can. One worker without the player does not sink the run (issue 79); with no
+   * worker that can, the parent says which to start.
    */
-  function withRegisteredPlayer(spec: ExternalPlayerSpec, queueName: string): ExternalPlayerSpec {
-    const launch = o.players?.get(spec.external.name);
-    if (!launch) {
-      const known = [...(o.players?.keys() ?? [])];
-      const why = `on ${host}: no player "${spec.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'}), so it left the queue for a worker that has it; start one with ${cliName()} worker --queue ${url.display} --player ${spec.external.name}=COMMAND`;
-      if (!unable.has(queueName)) {
-        unable.add(queueName);
-        log(`left queue ${queueName}: its batches need the player "${spec.external.name}", which this worker does not run`);
-        const worker = serving.get(queueName);
-        serving.delete(queueName);
-        // Not awaited: close() waits for the jobs it holds, this one among them.
-        void worker?.close().catch(() => {});
-      }
-      throw new Error(why);
+  async function handBack(job: Job<RemoteBatch, RemoteResult>, token: string | undefined, why: string, player: string): Promise<never> {
+    const queueName = job.queueName;
+    if (!unable.has(queueName)) {
+      unable.add(queueName);
+      log(`left queue ${queueName}: ${why}; its batches are left to a worker that can play them (${cliName()} worker --queue ${url.display} --player ${player}=COMMAND)`);
+      const worker = serving.get(queueName);
+      serving.delete(queueName);
+      // Not awaited: close() waits for the jobs it holds, this one among them.
+      void worker?.close().catch(() => {});
     }
-    return { ...spec, external: { ...spec.external, launch } };
+    await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+    throw new DelayedError();
   }
 
   async function refresh(): Promise<void> {
@@ -158,6 +168,8 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
       serving.set(name, worker);
       log(`serving queue ${name}`);
     }
+    // A queue left for want of its player is served again once its run has ended (a later run may reuse the name).
+    for (const name of unable) if (!live.has(name)) unable.delete(name);
     for (const [name, worker] of serving) {
       if (live.has(name)) continue;
       serving.delete(name);

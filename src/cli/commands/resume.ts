@@ -25,8 +25,8 @@ export function command(): Command {
         }
         const queue = opts.queue ?? config.pool.queue;
         await checkQueue(queue);
-        // Played here, the program must be the one the run began with (remote workers check their own before they play).
-        if (!queue) await checkExternalUnchanged(problem, runId, opts.db);
+        // The program must be the one the run began with (the parent's copy, which it reads as tune did; remote workers check their own before they play).
+        await checkExternalUnchanged(problem, runId, opts.db);
         await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, batchTimeoutSec: opts.batchTimeout }, !!opts.json);
       });
     });

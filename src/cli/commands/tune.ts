@@ -25,10 +25,11 @@ export function command(): Command {
     .action(async (opts: { config: string; network?: string; name?: string; db: string; workers?: number; queue?: string; json?: boolean; fitnessFrom?: string }) => {
       // Everything the run needs is checked before the database is opened (or created).
       const config = loadConfig(opts.config, { network: opts.network });
+      // An unreachable Redis is said first (seconds), not after the player's replay check (tens of seconds for a slow program).
+      await checkQueue(opts.queue ?? config.pool.queue);
       const stored = await prepareRun(config, configOrigin(opts.config));
       const warning = await checkReplay(stored);
       if (warning) console.error(warning);
-      await checkQueue(opts.queue ?? config.pool.queue);
       const source = opts.fitnessFrom === undefined ? null : readFitnessSource(opts.fitnessFrom, stored);
       await withStore(opts.db, 'write', async (store) => {
         if (source) checkFitnessTarget(store, source);

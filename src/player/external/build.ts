@@ -19,7 +19,7 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The recipe's words that name files in `cwd` (its sources), read for the hash: a changed source builds anew. */
-function recipeHash(build: readonly string[], cwd: string): string {
+export function recipeHash(build: readonly string[], cwd: string): string {
   const hash = createHash('sha256').update(JSON.stringify(build));
   for (const word of build) {
     const path = join(cwd, word);

@@ -13,7 +13,7 @@ import { readJsonFile } from '../../util/json-file';
 import { describeIssues } from '../../util/valibot-issues';
 import type { Launch } from '../spec';
 import { NAME } from './protocol';
-import { builtProgram } from './build';
+import { builtProgram, recipeHash } from './build';
 
 export const PLAYER_FORMAT = 'tune2048/player';
 export const PLAYERS_DIR = join(CONFIGS_DIR, 'players');
@@ -57,7 +57,7 @@ export function definitionAt(fields: { name: string; command: string[]; cwd?: st
   const runs = fields.build && resolved.includes('/') && !existsSync(resolved) ? builtProgram(fields.name, resolved, fields.build, cwd) : resolved;
   return {
     name: fields.name,
-    launch: { command: [runs, ...args], cwd, timeoutSec: fields.timeoutSec },
+    launch: { command: [runs, ...args], cwd, timeoutSec: fields.timeoutSec, ...(fields.build ? { sources: recipeHash(fields.build, cwd) } : {}) },
     nondeterministic: fields.nondeterministic,
     declared: { command: [resolved, ...args], cwd, ...(fields.build ? { build: fields.build } : {}) },
   };

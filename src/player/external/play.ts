@@ -22,7 +22,8 @@ let current: { key: string; process: ExternalProcess } | null = null;
 
 /** The live program of this process for `ref` (started, and its announcement checked, when needed). */
 export async function externalProcessFor(ref: ExternalPlayerRef, launch: Launch): Promise<ExternalProcess> {
-  const key = JSON.stringify(launch);
+  // The program's identity too: a live program is reused only by the run or comparison it was checked for.
+  const key = JSON.stringify([launch, ref.announced, ref.program ?? null]);
   if (current && current.key === key && !current.process.failed) return current.process;
   current?.process.close();
   current = null;

@@ -27,8 +27,20 @@ const STDERR_LINES = 3;
 const STDERR_SHOWN = 600;
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of live) killGroup(child);
 });
+
+/**
+ * Kills a player and whatever it started (a wrapper such as `uv run` or a shell script starts the real program as
+ * its child): the process group it leads (spawned detached), else the process alone.
+ */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // no group (already gone, or never started)
+  }
+}
 
 export class ExternalProcess {
   private readonly child: ChildProcess;
@@ -141,13 +153,13 @@ export class ExternalProcess {
     } catch {
       // already gone
     }
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 1000);
+    const timer = setTimeout(() => killGroup(this.child), 1000);
     timer.unref();
     this.child.once('exit', () => clearTimeout(timer));
   }
 
   kill(): void {
-    this.child.kill('SIGKILL');
+    killGroup(this.child);
   }
 
   get pid(): number | undefined {
@@ -162,7 +174,7 @@ export class ExternalProcess {
   fail(what: string): PlayerError {
     if (!this.failure) {
       this.failure = new PlayerError(`player ${this.label} ${what}`);
-      this.child.kill('SIGKILL');
+      killGroup(this.child);
     }
     const w = this.waiter;
     if (w) {

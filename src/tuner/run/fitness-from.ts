@@ -48,7 +48,10 @@ export function parseFitnessFrom(text: string): { path: string; runId?: number }
  * what decides the games.
  */
 export function generationsDiffer(mine: StoredConfig, theirs: StoredConfig): string | null {
-  const phase = (s: StoredConfig) => {
+  // A run stored before its program's files were hashed has no hash: the announcement alone names its program then.
+  const hashed = mine.external?.program !== undefined && theirs.external?.program !== undefined;
+  const phase = (stored: StoredConfig) => {
+    const s = stored.external && !hashed ? { ...stored, external: { ...stored.external, program: undefined } } : stored;
     const { name: _name, description: _description, validation: _validation, pool: _pool, workers: _workers, ...rest } = s.config;
     const player = rest.fitness.player;
     const fitness = s.network && typeof player === 'object' && player !== null && 'file' in player ? { ...rest.fitness, player: { ...player, file: undefined } } : rest.fitness;
