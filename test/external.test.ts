@@ -191,6 +191,11 @@ describe("a program's identity (program-hash.ts): what its author edits, not whe
     expect(programHash(at(b, ['python3', join(b, 'myai.py')]))).toBe(here);
     writeFileSync(join(b, 'myai.py'), 'print("another move")\n');
     expect(programHash(at(b, ['python3', 'myai.py']))).not.toBe(here);
+    // A file its arguments name beside the script is read too; the script is never left out for it.
+    writeFileSync(join(a, 'cfg.json'), '{}');
+    const withConfig = programHash(at(a, ['python3', 'myai.py', 'cfg.json']));
+    writeFileSync(join(a, 'myai.py'), 'print("edited")\n');
+    expect(programHash(at(a, ['python3', 'myai.py', 'cfg.json']))).not.toBe(withConfig);
   });
 
   it('leaves out an interpreter given by path (the first of several files): another machine\'s is another binary', () => {

@@ -35,6 +35,8 @@ import type { GameRunner } from './runner';
 export const QUEUE_PREFIX = 'tune2048';
 /** Sorted set: queue name → time (ms) of its parent's last heartbeat. */
 export const REGISTRY_KEY = 'tune2048:queues';
+/** Hash per queue: worker host → why it left that queue (a player it lacks, another version of it). */
+export const LEFT_KEY = 'tune2048:left:';
 export const HEARTBEAT_MS = 2000;
 /** A queue whose parent has not beaten for this long is not served. */
 export const STALE_MS = 15_000;
@@ -281,8 +283,8 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
     if (closed || failure || drained || pending.size === 0 || active.size > 0 || saidIdle || Date.now() - lastTaken < noticeAfterMs) return;
     saidIdle = true;
     track(
-      queue.getWorkersCount().then((workers) =>
-        notice(`no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${url.display}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}`),
+      Promise.all([queue.getWorkersCount(), connection.hgetall(`${LEFT_KEY}${name}`).catch(() => ({}) as Record<string, string>)]).then(([workers, left]) =>
+        notice(`${Object.entries(left).map(([host, why]) => `a worker on ${host} left this run's queue: ${why}; `).join('')}no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${url.display}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}`),
       ),
     );
   }, Math.min(1000, noticeAfterMs / 2));
@@ -316,7 +318,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
       eventsConnection.disconnect();
     } else {
       await Promise.allSettled([...tasks]);
-      await Promise.allSettled([connection.zrem(REGISTRY_KEY, name), queue.obliterate({ force: true })]);
+      await Promise.allSettled([connection.zrem(REGISTRY_KEY, name), connection.del(`${LEFT_KEY}${name}`), queue.obliterate({ force: true })]);
     }
     await Promise.allSettled([events.close(), queue.close()]);
     connection.disconnect();

@@ -23,7 +23,7 @@ import { parseQueueUrl } from './queue-url';
 import { networkBytesOnRedis, withLocalTables } from './shared-tables';
 import { formatBytes } from '../learn/ntuple/machine';
 import { freemem } from 'node:os';
-import { checkRedis, connectionOptions, QUEUE_PREFIX, REGISTRY_KEY, STALE_MS, type RemoteBatch, type RemoteResult } from './redis';
+import { checkRedis, connectionOptions, LEFT_KEY, QUEUE_PREFIX, REGISTRY_KEY, STALE_MS, type RemoteBatch, type RemoteResult } from './redis';
 
 export interface RemoteWorkerOptions {
   url: string;
@@ -76,7 +76,7 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   });
   const serving = new Map<string, Worker<RemoteBatch, RemoteResult>>();
   /** A worker's program that is not the run's: refused by the player's own check (play.ts) in these words. */
-  const ANOTHER_PROGRAM = /^player \S+ (now announces version|is another program than)/;
+  const ANOTHER_PROGRAM = /^player \S+ now announces version/;
   const HAND_BACK_MS = 1000;
   /** Queues whose batches need an external player this worker does not run: left to the workers that do. */
   const unable = new Set<string>();
@@ -112,7 +112,8 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
       const known = [...(o.players?.keys() ?? [])];
       return handBack(job, token, `no player "${external.external.name}" is registered with this worker (${known.length ? `it runs ${known.join(', ')}` : 'it runs none'})`, external.external.name);
     }
-    const spec = external ? { ...external, external: { ...external.external, launch } } : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
+    // This machine's own registered program, named by its announcement (a job's file hash is the parent's copy's: another machine may build or install it otherwise).
+    const spec = external ? { ...external, external: { ...external.external, launch, program: undefined } } : await withLocalTables(registry, job.data.spec).catch((e: unknown) => {
       throw e instanceof InputError ? new UnrecoverableError(e.message) : e;
     });
     const r = await pool.run({ spec, seeds: job.data.seeds }, { timeoutMs: job.data.timeoutMs }).catch((e: unknown) => {
@@ -145,6 +146,9 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
       // Not awaited: close() waits for the jobs it holds, this one among them.
       void worker?.close().catch(() => {});
     }
+    // Said to the parent too (its notice when no worker takes the run's batches): the reason lives in this worker's log otherwise.
+    await registry.hset(`${LEFT_KEY}${queueName}`, host, why).catch(() => {});
+    await registry.expire(`${LEFT_KEY}${queueName}`, 86_400).catch(() => {});
     await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
     throw new DelayedError();
   }
