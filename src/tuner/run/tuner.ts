@@ -34,7 +34,7 @@ import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
 import { byRoundThenValue, race, raceCost, roundReached } from '../selection/racing';
-import { bestFinalist, decideFirstSet, ownPoint, secondSetChoice, weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
+import { bestFinalist, decideFirstSet, decideSecondSet, ownPoint, weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
 import { validationSet, type FinalistResult } from '../selection/validation';
 import { keepsCeiling } from '../objective/cost-ceiling';
 import { plannedValidationGames } from '../selection/validation-plan';
@@ -371,9 +371,9 @@ export class Tuner {
         }
         const startSecond = pointOf(start, confirmSet.games);
         const rivalSecond = rival ? pointOf(rival.candidate, confirmSet.games) : null;
-        const onSecond = weighStart(config.fitness, startSecond, rivalSecond ?? startSecond, rivalSecond, 'confirmation');
-        winner = secondSetChoice(first.id, onSecond, eligible(start), contender !== null);
-        verdict = { ...weighStart(config.fitness, startSecond, winner === start.id ? startSecond : rivalSecond!, rivalSecond, 'confirmation'), ...overCeiling, ...(winner !== first.id ? { overturned: true } : {}) };
+        const decided = decideSecondSet(config.fitness, first.id, startSecond, rivalSecond, eligible(start), contender !== null);
+        winner = decided.choice;
+        verdict = { ...decided.verdict, ...overCeiling };
       }
     }
     store.setBestCandidate(runId, winner);

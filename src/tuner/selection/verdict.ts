@@ -118,12 +118,11 @@ export function decideFirstSet<P extends ValidatedPoint>(config: Pick<RunConfig,
 }
 
 /** a − b on the seeds both played: the per-seed differences and their mean. */
-function pairedDifference(a: ValidatedPoint, b: ValidatedPoint, value: (g: ScoredGame) => number): { diffs: number[]; mean: number; a: number; b: number } {
+function pairedDifference(a: ValidatedPoint, b: ValidatedPoint, value: (g: ScoredGame) => number): { diffs: number[]; mean: number; b: number } {
   const theirs = new Map(a.games.map((g) => [g.seed, value(g)]));
   const common = b.games.filter((g) => theirs.has(g.seed));
   const diffs = common.map((g) => theirs.get(g.seed)! - value(g));
-  const bValues = common.map(value);
-  return { diffs, mean: diffs.length ? mean(diffs) : NaN, a: diffs.length ? mean(common.map((g) => theirs.get(g.seed)!)) : NaN, b: diffs.length ? mean(bValues) : NaN };
+  return { diffs, mean: diffs.length ? mean(diffs) : NaN, b: diffs.length ? mean(common.map(value)) : NaN };
 }
 
 /** `rival` against the start on their games of one set, paired seed by seed; `best` is the run's best (the rival or the start). */
@@ -158,6 +157,18 @@ export function secondSetChoice(first: number, verdict: StartVerdict, eligible: 
 }
 
 /**
+ * The second set's decision and the verdict read there, for the tuner and every view alike: the first set's
+ * choice (`firstId`) stands unless the other is clearly better on the second set (secondSetChoice); the verdict
+ * weighs the rival against the start there, the choice as the run's best, and says when it was overturned.
+ */
+export function decideSecondSet(fitness: RunConfig['fitness'], firstId: number, startSecond: ValidatedPoint, rivalSecond: ValidatedPoint | null, startEligible: boolean, rivalMayWin: boolean): { choice: number; verdict: StartVerdict } {
+  const onSecond = weighStart(fitness, startSecond, rivalSecond ?? startSecond, rivalSecond, 'confirmation');
+  const choice = secondSetChoice(firstId, onSecond, startEligible, rivalMayWin);
+  const best = choice === startSecond.id || !onSecond.rival ? onSecond.start : onSecond.rival;
+  return { choice, verdict: { ...onSecond, best, ...(choice !== firstId ? { overturned: true } : {}) } };
+}
+
+/**
  * The verdict of a validated run from its store, or null before validation (or for a run whose start was not
  * validated). A run with a second set is weighed there when its two played it (a run from before the best other
  * played it beside the start is weighed on the first set).
@@ -181,13 +192,12 @@ export function runStartVerdict(store: Store, problem: VerdictProblem): StartVer
     const second = (c: (typeof candidates)[number]) => ({ id: c.id, validation: c.confirmation!, games: store.getGames(c.id, 'confirmation') });
     const s = second(startConfirmed);
     const r = second(rivalConfirmed);
-    const best = run.bestCandidate === s.id ? s : r;
-    const verdict = weighStart(config.fitness, s, best, r, 'confirmation');
-    // Overturned only where the second set shows the other clearly better (a run stored under an older rule that
-    // remade the choice by the second set's point estimate is not said to have been overturned).
-    const remade = secondSetChoice(first.id, verdict, kept(start), contender !== null);
-    const rivalFirst = validated.find((c) => c.id === r.id)!;
-    return { ...verdict, ...ceilingVerdict(config, kept(start), kept(rivalFirst)), ...(run.bestCandidate !== first.id && remade === run.bestCandidate ? { overturned: true } : {}) };
+    const overCeilingThere = ceilingVerdict(config, kept(start), kept(validated.find((c) => c.id === r.id)!));
+    const decided = decideSecondSet(config.fitness, first.id, s, r, kept(start), contender !== null);
+    if (decided.choice === run.bestCandidate) return { ...decided.verdict, ...overCeilingThere };
+    // A run stored under an older rule, which remade the choice by the second set's point estimate: weighed as it
+    // stands, and not said to have been overturned.
+    return { ...weighStart(config.fitness, s, run.bestCandidate === s.id ? s : r, r, 'confirmation'), ...overCeilingThere };
   }
   const best = validated.find((c) => c.id === run.bestCandidate)!;
   if (best.id === first.id) return { ...weighStart(config.fitness, start, best, rival), ...overCeiling };
