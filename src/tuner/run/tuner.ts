@@ -33,7 +33,7 @@ import type { Evaluated, StateSummary } from '../optimizers/optimizer';
 import { loadRunProblem, type RunProblem } from './run-problem';
 import { RunLease } from './run-lease';
 import { generationSeeds, stream } from './seeds';
-import { byRoundThenValue, race, raceCost, roundReached } from '../selection/racing';
+import { byRoundThenValue, generationRound, race, raceCost } from '../selection/racing';
 import { bestFinalist, decideFirstSet, decideSecondSet, ownPoint, weighStart, type StartVerdict, type ValidatedPoint } from '../selection/verdict';
 import { validationSet, type FinalistResult } from '../selection/validation';
 import { keepsCeiling } from '../objective/cost-ceiling';
@@ -253,7 +253,7 @@ export class Tuner {
     const values = fitness.map((f) => f.fitness);
     const played = playing.reduce((n, c) => n + gamesOf(c.id).length, 0);
     // The generation's best: with racing, of those that reached the furthest round (a candidate stopped early keeps a low-selected mean).
-    const round = (c: Candidate) => (inherited.has(c.id) ? Infinity : roundReached(gamesOf(c.id).length, seeds.length, config.fitness.racing));
+    const round = (c: Candidate) => generationRound(gamesOf(c.id).length, seeds.length, config.fitness.racing);
     const order = candidates.map((c, i) => ({ i, round: round(c), value: values[i] })).sort((a, b) => byRoundThenValue(a, b) || a.i - b.i);
     const best = candidates[order[0].i];
     const stats = { best: values[order[0].i], mean: mean(values), stdev: stdev(values), games: played };
@@ -455,7 +455,7 @@ export function evaluatedOf(config: RunConfig, state: GenerationState): Evaluate
   return state.candidates.map((c) => {
     const games = state.games.get(c.id) ?? [];
     return {
-      ...(racing ? { round: roundReached(games.length === 0 ? seeds : games.length, seeds, racing) } : {}),
+      ...(racing ? { round: generationRound(games.length, seeds, racing) } : {}),
       id: c.id,
       genome: c.genome,
       origin: c.origin,

@@ -63,6 +63,15 @@ export function roundReached(played: number, seeds: number, racing: RacingConfig
   return Math.max(1, round);
 }
 
+/**
+ * The round a generation's candidate reached in its fitness race: one that played no game of it (an elite carried
+ * over without replaying, reevaluateElites false) ranks in the top round by the fitness it brought, as one that
+ * played every seed: it raced through an earlier generation.
+ */
+export function generationRound(played: number, seeds: number, racing: RacingConfig | null | undefined): number {
+  return roundReached(played === 0 ? seeds : played, seeds, racing);
+}
+
 /** A racer's standing: the round it reached, then its value (higher is better in both). */
 export interface Standing {
   round: number;

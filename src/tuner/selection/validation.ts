@@ -15,7 +15,7 @@ import { frontToValidate } from './front';
 import type { GamesByCandidate } from '../run/game-batches';
 import type { RunProblem } from '../run/run-problem';
 import { confirmationSeeds, generationSeeds, unsaltedConfirmationSeeds, validationSeeds } from '../run/seeds';
-import { byRoundThenValue, roundReached, type RacingConfig } from './racing';
+import { byRoundThenValue, generationRound, type RacingConfig } from './racing';
 import { plannedValidationGames } from './validation-plan';
 import { findStart, ownPoint } from './verdict';
 import { gameObjective, hasFront } from '../objective/fitness';
@@ -200,12 +200,7 @@ export function generationStandings(store: Store, problem: Pick<RunProblem, 'run
   const state = store.getGeneration(problem.run.id, generation)?.state;
   const seeds = generationSeeds(problem.config.seed, generation, problem.optimizer.summary(state).games ?? problem.config.fitness.games).length;
   const games = fitnessGames ?? store.generationGames(problem.run.id, generation, 'fitness');
-  return (c) => {
-    const played = (games.get(c.id) ?? []).length;
-    // An elite carried over without replaying (reevaluateElites false) kept the fitness of a generation it raced through: the top round, as the generation ranked it.
-    if (played === 0 && c.fitness !== null) return { round: Infinity, value: c.fitness };
-    return { round: roundReached(played, seeds, racing), value: c.fitness ?? -Infinity };
-  };
+  return (c) => ({ round: generationRound((games.get(c.id) ?? []).length, seeds, racing), value: c.fitness ?? -Infinity });
 }
 
 /** Two objectives: the run's front on its fitness games (at most validation.front points, the most spread), with their validation games. */
