@@ -544,7 +544,7 @@ export function loadConfig(ref: string, { network: networkFile }: { network?: st
   const data = readJsonFile(path, 'config file');
   if ((data as { format?: unknown } | null)?.format === 'tune2048/learn') throw new InputError(`config "${path}" is a learning config: run it with ${suggest(['learn', 'start', '-c', path])}`);
   const config = parseConfig(data, `config "${path}"`);
-  if (externalPlayerOf(config)) refuseSearchKeys(data, `config "${path}"`);
+  refuseKeysWithoutEffect(data, config, `config "${path}"`);
   // An external player's folder is the config's (as a player file's is its own); stored absolute, so a run resumes from anywhere.
   const external = externalPlayerOf(config);
   if (external) external.cwd = resolve(dirname(resolve(path)), external.cwd ?? '.');
@@ -561,15 +561,30 @@ export function loadConfig(ref: string, { network: networkFile }: { network?: st
 
 /** fitness keys that configure tune2048's own search or MCTS: an external program plays as it decides, and they would do nothing. */
 const OWN_SEARCH_KEYS = ['depth', 'cprob', 'iterations', 'c', 'rolloutDepth'] as const;
+/** fitness keys of MCTS's search only. */
+const MCTS_KEYS = ['iterations', 'c', 'rolloutDepth'] as const;
 
 /**
- * Every key a config writes acts: an external player's config that sets tune2048's own search (fitness.depth, …)
- * is refused, naming the key (read from the file as written: the schema's defaults fill them in after).
+ * Every key a config writes acts (read from the file as written: the schema's defaults fill them in after).
+ * Refused, naming the key and why: tune2048's search keys for an external player, MCTS's keys for another
+ * player, space.matrix where no parameter is a matrix's, fitness.reachTile without the reach-rate objective.
  */
-function refuseSearchKeys(data: unknown, origin: string): void {
-  const fitness = (data as { fitness?: Record<string, unknown> } | null)?.fitness;
-  const key = OWN_SEARCH_KEYS.find((k) => fitness && typeof fitness === 'object' && k in fitness);
-  if (key) throw new InputError(`${origin}: field "fitness.${key}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it (a setting of the program's own is one of its announced parameters, tuned in space.params or fixed by its start values)`);
+export function refuseKeysWithoutEffect(data: unknown, config: RunConfig, origin: string): void {
+  const written = (data ?? {}) as { fitness?: Record<string, unknown>; space?: Record<string, unknown> };
+  const fitness = written.fitness && typeof written.fitness === 'object' ? written.fitness : {};
+  const space = written.space && typeof written.space === 'object' ? written.space : {};
+  const external = externalPlayerOf(config);
+  const searchKey = external ? OWN_SEARCH_KEYS.find((k) => k in fitness) : undefined;
+  if (searchKey) throw new InputError(`${origin}: field "fitness.${searchKey}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it (a setting of the program's own is one of its announced parameters, tuned in space.params or fixed by its start values)`);
+  const kind = external ? 'external' : networkPlayerOf(config) ? 'network' : (config.fitness.player as string | undefined) ?? 'expectimax';
+  const mctsKey = kind !== 'mcts' && kind !== 'mcts-emm' ? MCTS_KEYS.find((k) => k in fitness) : undefined;
+  if (mctsKey) throw new InputError(`${origin}: field "fitness.${mctsKey}": sets MCTS's search (fitness.player "mcts" or "mcts-emm"), and this run's player is ${kind}, so it would do nothing: remove it`);
+  if ('matrix' in space && !Object.keys(config.space.params ?? {}).some((name) => name.includes('matrix'))) {
+    throw new InputError(`${origin}: field "space.matrix": says how the positional matrix's parameters are tuned, and no parameter of space.params is one (matrix[i][j], or matrix.amplitude … for snake and corner), so it would do nothing: remove it or name the matrix's parameters`);
+  }
+  if ('reachTile' in fitness && config.fitness.objective !== 'reach-rate') {
+    throw new InputError(`${origin}: field "fitness.reachTile": the tile of the reach-rate objective, and this run's objective is ${config.fitness.objective}, so it would do nothing: remove it or set "objective": "reach-rate"`);
+  }
 }
 
 export function configHash(config: RunConfig): string {
