@@ -60,6 +60,19 @@ describe('every figure can be replayed from what the tool wrote', () => {
       expect(r.stderr).toMatch(message);
     }
   });
+
+  it('a seed list takes every seed --seed takes (to 2^53 − 1) and plays the same games; one past it is refused', () => {
+    const high = Number.MAX_SAFE_INTEGER - 1;
+    const scores = (args: string[]) => {
+      const r = runCli(['play', '-d', '0', ...args, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).games.map((g: { seed: number; score: number }) => [g.seed, g.score]);
+    };
+    expect(scores(['--seeds', `${2 ** 32},${high},${high + 1}`])).toEqual([...scores(['--seed', String(2 ** 32), '-n', '1']), ...scores(['--seed', String(high), '-n', '2'])]);
+    const past = runCli(['play', '-d', '0', '--seeds', `5,${Number.MAX_SAFE_INTEGER + 1}`]);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/"9007199254740992" is not a seed \(a whole number from 0 to 9007199254740991\)/);
+  });
 });
 
 describe('every record says exactly what played', () => {

@@ -11,10 +11,10 @@ import { loadRunProblem } from '../tuner/run/run-problem';
 import { validationSeeds } from '../tuner/run/seeds';
 import { secondSetSeeds } from '../tuner/selection/validation';
 
-/** The largest game seed (seeds are 32-bit: a run's held-out ones are drawn there). */
-const MAX_SEED = 2 ** 32 - 1;
+/** The largest game seed: --seed's (2^53 − 1, past which seeds are no longer distinct integers). */
+const MAX_SEED = Number.MAX_SAFE_INTEGER;
 
-/** Seeds as written: integers in [0, 2^32), none twice. */
+/** Seeds as written: integers in [0, 2^53), none twice. */
 function checked(seeds: readonly string[], where: string): number[] {
   if (seeds.length === 0) throw new InputError(`--seeds ${where}: no seed given`);
   const out = seeds.map((text) => {
