@@ -19,6 +19,8 @@ export interface QueueUrl {
   tls?: { caFile?: string };
   /** The URL without its password, for messages. */
   display: string;
+  /** The URL as given, password and CA file included: for a command printed to be pasted (the user typed it). */
+  asGiven: string;
 }
 
 const FORM = 'redis[s]://[USER:PASSWORD@]HOST[:PORT][/DB][?ca=CAFILE]';
@@ -52,6 +54,7 @@ export function parseQueueUrl(value: string, what = '--queue'): QueueUrl {
     ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
     ...(tls ? { tls: caFile !== undefined ? { caFile } : {} } : {}),
     display: `${tls ? 'rediss' : 'redis'}://${u.hostname}:${port}${path === '' ? '' : `/${path}`}`,
+    asGiven: value,
   };
 }
 

@@ -111,14 +111,15 @@ export function alive(pid: number): boolean {
 }
 
 /** Waits for a line on the running command's stdout or stderr matching `pattern`. */
-export function waitForOutput(run: RunningCli, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<void> {
+export function waitForOutput(run: RunningCli, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (d: Buffer) => {
       seen += d;
-      if (pattern.test(seen)) {
+      const match = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(seen);
+      if (match) {
         run.child[stream]!.off('data', onData);
-        resolve();
+        resolve(match);
       }
     };
     run.child[stream]!.on('data', onData);
