@@ -108,6 +108,21 @@ describe('faults of a program during a run', () => {
     expect(gamesIn(db)).toBeGreaterThan(before);
   });
 
+  it('Ctrl-C during a player\'s first build is a stop (exit 130, one line), not a failed build, and leaves nothing in the cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-build-stop-'));
+    const started = join(dir, 'started');
+    // A build that says it began, then waits for the signal (the compiler would be killed the same way).
+    writeFileSync(join(dir, 'slow.json'), JSON.stringify({ format: 'tune2048/player', name: 'slow-build', command: ['./slow'], build: ['sh', '-c', `touch ${started}; sleep 600; exit 1`, '{program}'] }));
+    const cache = join(dir, 'cache');
+    const run = startCli(['play', '--player', `external:${join(dir, 'slow.json')}`, '-n', '1'], { detached: true, env: { ...process.env, TUNE2048_CACHE: cache } });
+    await waitFor(() => existsSync(started));
+    process.kill(-run.child.pid!, 'SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr.trim().split('\n')).toEqual(['tune2048: stopped while building player "slow-build" (SIGINT): nothing was built; the next command that plays it builds it']);
+    expect(existsSync(cache)).toBe(false);
+  });
+
   it.each([
     ['kill -9', 'SIGKILL'],
     ['Ctrl-C', 'SIGINT'],

@@ -1,5 +1,5 @@
 /** Exit codes the CLI promises (documented in docs/commands.md), and which error ends with which. */
-import { InputError, PlayerError, RunBusyError, RunLostError, UnavailableError } from '../util/errors';
+import { InputError, InterruptedError, PlayerError, RunBusyError, RunLostError, UnavailableError } from '../util/errors';
 
 export const EXIT_OK = 0;
 /** A run failed (worker crash, I/O). */
@@ -18,6 +18,7 @@ export function exitCodeOf(e: unknown): number {
   // A player program that cannot start or misbehaves before anything is stored is bad input too.
   if (e instanceof InputError || e instanceof PlayerError) return EXIT_BAD_INPUT;
   if (e instanceof UnavailableError) return EXIT_UNAVAILABLE;
+  if (e instanceof InterruptedError) return EXIT_INTERRUPTED;
   if (e instanceof RunBusyError || e instanceof RunLostError) return EXIT_BUSY;
   return EXIT_FAILURE;
 }

@@ -87,6 +87,14 @@ export class StopRequestedError extends Error {
   }
 }
 
+/** A step stopped by Ctrl-C, SIGTERM or a closed terminal before it could finish (a first build): nothing of it is kept. */
+export class InterruptedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InterruptedError';
+  }
+}
+
 /** A file-system error as a few words for a one-line message ("permission denied"), else its own message. */
 export function describeFsError(e: unknown): string {
   const reasons: Record<string, string> = {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { describeFsError, InputError } from '../../util/errors';
+import { describeFsError, InputError, InterruptedError } from '../../util/errors';
 
 /** Where built players go: $TUNE2048_CACHE, else $XDG_CACHE_HOME/tune2048, else ~/.cache/tune2048. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -56,6 +56,8 @@ export function builtProgram(name: string, program: string, build: readonly stri
   const r = spawnSync(tool, build.slice(1).map((w) => w.replaceAll('{program}', partial)), { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.error || r.status !== 0) {
     rmSync(made ?? partial, { recursive: true, force: true }); // a failed build leaves nothing behind
+    // Ctrl-C or a closed terminal reaches the compiler too (it runs in the terminal's process group): a stop, not a failed build.
+    if (r.signal === 'SIGINT' || r.signal === 'SIGTERM' || r.signal === 'SIGHUP') throw new InterruptedError(`stopped while building player "${name}" (${r.signal}): nothing was built; the next command that plays it builds it`);
     const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT') throw new InputError(`player "${name}": its program ${program} is not built, and building it needs "${tool}", which is not installed${tool === 'cc' || tool === 'gcc' ? ' (on Debian: apt-get install gcc)' : ''}; install it and run this again (the player is built once into ${folder}), or build it yourself: ${asYouWould}`);
     const last = `${r.stderr ?? ''}`.trim().split('\n').filter(Boolean).at(-1) ?? (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
