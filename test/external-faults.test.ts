@@ -27,6 +27,15 @@ describe('faults of a program during a run', () => {
     expect(gamesIn(db)).toBeGreaterThan(stored);
   });
 
+  it('a compare without --db that fails says the games that finished were not kept, and the flag that keeps them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tune2048-nodb-'));
+    const file = join(dir, 'crash.json');
+    writeFileSync(file, JSON.stringify({ format: 'tune2048/player', name: 'fixture', command: [process.execPath, FIXTURE, 'crash-in-game', '5'] }));
+    const r = runCli(['compare', `external:${file}`, 'nneonneo', '-n', '12', '-d', '0', '--workers', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tune2048: player fixture exited on SIGSEGV .*; the \d+ games that finished were not kept \(no --db\): run it again with --db FILE to keep every finished batch, and the same command then goes on from them$/m);
+  });
+
   it('a program whose version changed is refused on resume, naming both versions, and the run is left as it was', async () => {
     const db = tempDb();
     const run = startCli(['tune', '-c', writeConfig(tuning(fixture('slow'))), '--db', db, '--workers', '2']);

@@ -12,6 +12,8 @@ export interface Progress {
   already(done: number): void;
   setTotal(total: number): void;
   stop(): void;
+  /** What the bar counts as done so far. */
+  done(): number;
 }
 
 
@@ -92,13 +94,15 @@ export function createProgress(label: string, total: number, format?: string, pa
   );
   bar.start(total, 0, payload);
   runningBars.add(bar);
+  let value = 0;
   return {
-    update: (done, extra) => bar.update(done, extra),
+    update: (done, extra) => bar.update((value = done), extra),
     // Restarting at `done` empties cli-progress's ETA buffer, which would otherwise count the jump as speed.
     already: (done) => {
       log?.skipNext();
-      bar.start(total, done, payload);
+      bar.start(total, (value = done), payload);
     },
+    done: () => value,
     setTotal: (total) => bar.setTotal(total),
     stop: () => {
       runningBars.delete(bar);

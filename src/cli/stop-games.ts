@@ -7,11 +7,12 @@ import type { GameRunner } from '../runner/runner';
 import { cliName, shellWord } from '../util/command-hint';
 import { EXIT_INTERRUPTED } from './exit-codes';
 import { handleInterrupts } from './interrupt';
+import type { Progress } from './progress';
 
 /** What Ctrl-C does to a comparison while it plays, and what it says once the comparison has stopped. */
 export interface Stopper {
   /** The progress bar to close before a message. */
-  progress?: { stop(): void };
+  progress?: Pick<Progress, 'stop' | 'done'>;
   /** Says what was kept and the command that goes on; the command exits 130 (quietly 0 when stdout's reader left). */
   stopped(what: string): void;
   uninstall(): void;

@@ -298,6 +298,11 @@ export function command(): Command {
             if (opts.json) console.log(JSON.stringify(result));
             else if (opts.csv !== '-') printTables(result);
             if (result.stoppedAt) stopper.stopped(`${result.settings.games} of ${result.stoppedAt.of} paired games finished`);
+          } catch (e) {
+            // Without --db a failure loses what finished: say so, with the flag that would have kept it.
+            const finished = stopper.progress?.done() ?? 0;
+            if (!db && finished > 0 && e instanceof Error) e.message += `; the ${finished} ${opts.sprt ? 'pairs' : 'games'} that finished were not kept (no --db): run it again with --db FILE to keep every finished batch, and the same command then goes on from them`;
+            throw e;
           } finally {
             stopper.uninstall();
           }
