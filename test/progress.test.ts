@@ -60,6 +60,32 @@ describe('run ETA', () => {
     expect(runEtaSec(2, { phase: 'validation', generation: 4, done: 50, total: 200 }, plan)).toBe(2 * 150);
     expect(runEtaSec(null, { phase: 'fitness', generation: 0, done: 0, total: 100 }, plan)).toBeNull();
   });
+  it("counts later phases' games as long as the last generation's best quarter played them (games lengthen as weights improve)", () => {
+    const p = { phase: 'fitness' as const, generation: 1, done: 40, total: 100 };
+    expect(runEtaSec(2, p, { ...plan, lengthening: 3 })).toBe(2 * (60 + 3 * (2 * 100 + 200)));
+    // Never shorter than this phase's pace (an ETA that errs, errs long); the rest of this phase stays at its own pace.
+    expect(runEtaSec(2, p, { ...plan, lengthening: 0.5 })).toBe(runEtaSec(2, p, plan));
+    expect(runEtaSec(2, { phase: 'validation', generation: 4, done: 50, total: 200 }, { ...plan, lengthening: 3 })).toBe(2 * 150);
+  });
+
+  it('a real run reports the lengthening of each generation, and the whole-run ETA is a floor ("at least") until the first generation finishes', () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'tune2048-eta-')), 'run.sqlite');
+    const r = runCli(['tune', '-c', 'smoke', '--db', db, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.event === 'generation-finished');
+    expect(events.length).toBeGreaterThan(1);
+    for (const e of events) expect(e.lengthening).toBeGreaterThan(0);
+    const text = runCli(['tune', '-c', 'smoke', '--db', join(mkdtempSync(join(tmpdir(), 'tune2048-eta-')), 'run.sqlite')], { env: { ...process.env, TUNE2048_PROGRESS: 'every' } });
+    expect(text.code, text.stderr).toBe(0);
+    const bars = text.stderr.split(/[\r\n]+/).filter((l) => /whole run:/.test(l) && !/unknown left/.test(l));
+    const first = bars.filter((l) => l.startsWith('generation 0 '));
+    const later = bars.filter((l) => /^(generation [1-9]|validation)/.test(l));
+    expect(first.length).toBeGreaterThan(0);
+    for (const l of first) expect(l).toMatch(/whole run: at least \S+/);
+    expect(later.length).toBeGreaterThan(0);
+    for (const l of later) expect(l).not.toMatch(/at least/);
+  });
+
   it('counts no more later fitness games than a budget leaves', () => {
     // 1,000 generations planned, a budget of 500 games: 150 spent before this generation of 100, 40 of it played.
     const budgeted = { generations: 1000, validationGames: 200, budget: 500 };

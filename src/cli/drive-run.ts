@@ -54,26 +54,34 @@ export class GamePace {
   }
 }
 
+/** What the whole run's ETA is planned from: its generations, validation's games, a budget, and how much longer later games are likely to be. */
+export interface EtaPlan {
+  generations: number;
+  validationGames: number;
+  budget?: number;
+  /**
+   * The last finished generation's lengthening (TuneEvent's): later phases' games are counted this much longer
+   * than this phase's pace (a tuner's games grow as its weights improve: on the quick run 4× from generation 1 to
+   * 9). Absent before a generation has finished: the estimate is then a floor.
+   */
+  lengthening?: number;
+}
+
 /**
  * Seconds left in the whole run: the rest of this phase, the generations after it at this one's size (no
  * more than a fitness budget leaves, given `spent`, the games of the generations before this one), then
- * validation.
+ * validation; later phases at the pace times plan.lengthening.
  */
-export function runEtaSec(
-  secondsPerGame: number | null,
-  p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>,
-  plan: { generations: number; validationGames: number; budget?: number },
-  spent = 0,
-): number | null {
+export function runEtaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>, plan: EtaPlan, spent = 0): number | null {
   if (secondsPerGame === null) return null;
   let laterFitness = Math.max(0, plan.generations - p.generation - 1) * p.total;
   if (plan.budget !== undefined) laterFitness = Math.min(laterFitness, Math.max(0, plan.budget - spent - p.total));
   const later = p.phase === 'fitness' ? laterFitness + plan.validationGames : 0;
-  return secondsPerGame * (p.total - p.done + later);
+  return secondsPerGame * (p.total - p.done + later * Math.max(1, plan.lengthening ?? 1));
 }
 
 /** The phase's seconds left and the whole run's, at one pace (so the run's is never below the phase's). */
-export function etaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>, plan: { generations: number; validationGames: number; budget?: number }, spent = 0): { phase: number | null; run: number | null } {
+export function etaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'phase' | 'generation' | 'done' | 'total'>, plan: EtaPlan, spent = 0): { phase: number | null; run: number | null } {
   return { phase: secondsPerGame === null ? null : secondsPerGame * (p.total - p.done), run: runEtaSec(secondsPerGame, p, plan, spent) };
 }
 
@@ -99,7 +107,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   const resumeArgs = resumeOn + limitArgs(where.batchTimeoutSec);
   const generations = config.optimizer.generations;
   // Validation plays the finalists (or the front's points) and the start, raced and confirmed as the config says.
-  const plan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config), validationControls(config.optimizer.kind)), budget: config.fitness.budget };
+  const plan: EtaPlan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config), validationControls(config.optimizer.kind)), budget: config.fitness.budget };
   // Fitness games of the generations done, for a budget's share of the ETA.
   let spent = store.listGenerations(runId).filter((g) => g.status === 'done').reduce((s, g) => s + g.games, 0);
   const pace = new GamePace();
@@ -114,6 +122,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     if (json) return out(JSON.stringify(e));
     if (e.event === 'generation-finished') {
       spent += e.games;
+      if (e.lengthening !== null) plan.lengthening = e.lengthening;
       endProgress();
       out(
         `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s${e.model ? `  model ${describeModel(e.model)}` : ''}`,
@@ -137,7 +146,9 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       pace.observe(key, p.done, Date.now());
       const eta = etaSec(pace.secondsPerGame(), p, plan, spent);
       const seconds = (x: number | null) => (x === null ? 'unknown' : formatDuration(x * 1000));
-      const payload = { best: fmt(p.bestSoFar), phase: seconds(eta.phase), run: seconds(eta.run) };
+      // Before a generation has finished nobody knows how much longer the better players' games will be: a floor.
+      const laterKnown = plan.lengthening !== undefined || p.phase === 'validation';
+      const payload = { best: fmt(p.bestSoFar), phase: seconds(eta.phase), run: eta.run !== null && !laterKnown ? `at least ${seconds(eta.run)}` : seconds(eta.run) };
       if (key !== progressKey) {
         progress?.stop();
         const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';

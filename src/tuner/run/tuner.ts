@@ -56,6 +56,12 @@ export type TuneEvent =
       model: StateSummary['model'] | null;
       games: number;
       seconds: number;
+      /**
+       * How much longer the games of the generation's best quarter took than all of its games (ms a game): the
+       * population moves toward its best and validation plays the best, so later games are likely that long.
+       * Null where no game was played or timed.
+       */
+      lengthening: number | null;
     }
   | { event: 'validation-finished'; run: number; finalists: FinalistResult[]; verdict: StartVerdict }
   | { event: 'run-finished'; run: number; status: TuneOutcome['status']; best: number | null; validation: number | null; error?: string };
@@ -258,6 +264,14 @@ export class Tuner {
     const best = candidates[order[0].i];
     const stats = { best: values[order[0].i], mean: mean(values), stdev: stdev(values), games: played };
     const bestHalfWidth = inherited.has(best.id) ? null : fitnessHalfWidth95(config.fitness, gamesOf(best.id));
+    const msPerGame = (cs: readonly Candidate[]) => {
+      const timed = cs.flatMap((c) => gamesOf(c.id)).filter((x) => x.ms > 0);
+      return timed.length > 0 ? timed.reduce((s, x) => s + x.ms, 0) / timed.length : null;
+    };
+    const ranked = order.map((o) => candidates[o.i]).filter((c) => !inherited.has(c.id));
+    const all = msPerGame(ranked);
+    const top = msPerGame(ranked.slice(0, Math.max(1, Math.ceil(ranked.length / 4))));
+    const lengthening = all !== null && top !== null ? top / all : null;
     store.finishGeneration(runId, g, fitness, stats);
     candidates.forEach((c, i) => (c.fitness = fitness[i].fitness));
     const done = store.getGeneration(runId, g)!;
@@ -270,6 +284,7 @@ export class Tuner {
       stepSize: summary.stepSize,
       model: summary.model ?? null,
       seconds: generationSeconds(done) ?? 0,
+      lengthening,
     });
     return Math.max(bestSoFar ?? -Infinity, stats.best);
   }
