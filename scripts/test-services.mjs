@@ -58,7 +58,9 @@ if (!root || !runs('apt-get', ['--version'])) {
   process.exit(1);
 }
 
-console.error(`npm test: installing ${need.join(' and ')} from Debian's packages for the queue, dashboard and external-player tests (apt-get ${UPDATE.join(' ')} && ${command})`);
+// Each package by the tests that need it, so the line says why each one is installed.
+const FOR = { 'redis-server': 'the Redis queue tests', chromium: "the dashboard's browser tests", openssl: 'the TLS queue tests', gcc: 'the C example player', python3: 'the Python example player' };
+console.error(`npm test: installing from Debian's packages ${need.map((p) => `${p} (for ${FOR[p]})`).join(', ')}: apt-get ${UPDATE.join(' ')} && ${command}`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 for (const args of [UPDATE, INSTALL]) {
   const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });

@@ -66,13 +66,17 @@ describe.sequential('external players on shared Redis', () => {
     // The workers register the player under its name with a command of their own (here: the same binary).
     const a = await startWorker(redis.url, [`expectimax-c=${cBinary} --depth 1`]);
     const b = await startWorker(redis.url, [`expectimax-c=${cBinary} --depth 1`]);
-    const monitor = await new IORedis(redis.url).monitor();
+    // MONITOR runs on a connection of its own: the client it was made from is closed with it (left open, it
+    // reconnects to the server stopped after this file and prints "[ioredis] Unhandled error event").
+    const client = new IORedis(redis.url);
+    const monitor = await client.monitor();
     const sent: string[] = [];
     monitor.on('monitor', (_time: string, args: string[]) => sent.push(args.join(' ')));
     const db = tempDb();
     // Asynchronous, so MONITOR's lines are read while the run plays.
     const r = await startCli(['tune', '-c', writeConfig(config()), '--name', 'test', '--db', db, '--queue', redis.url]).done;
     monitor.disconnect();
+    client.disconnect();
     expect(r.code, r.stderr).toBe(0);
     expect(dumpRun(db, 1)).toEqual(dumpRun(local, localId));
     expect(sent.some((line) => line.includes('"announced"') && line.includes('expectimax-c'))).toBe(true); // the jobs were watched
