@@ -46,7 +46,7 @@ describe('faults of a program during a run', () => {
     const resumed = runCli(['resume', '1', '--db', db], { env: { ...process.env, FIXTURE_VERSION: '2' } });
     expect(resumed.code).toBe(2);
     expect(resumed.stderr.trim().split('\n')).toHaveLength(1);
-    expect(resumed.stderr).toMatch(/^tune2048: run 1: player fixture now announces version 2 \(hash [0-9a-f]{16}\), not the version 1 the run began with \(hash [0-9a-f]{16}\): its games would mix two programs; put the old one back, or a new run of the changed program: tune2048 tune -c CONFIG --db /);
+    expect(resumed.stderr).toMatch(/^tune2048: run 1: player fixture now announces version 2 \(hash [0-9a-f]{16}\), not the version 1 the run began with \(hash [0-9a-f]{16}\): its games would mix two programs; put the old one back, accept the change with: tune2048 resume 1 --db \S+ --accept-changed \(recorded in the run; its games before and after mix\), or a new run of the changed program: tune2048 tune -c CONFIG --db /);
     expect(peek<{ status: string }>(db, 'SELECT status FROM runs WHERE id = 1')?.status).not.toBe('failed');
     expect(gamesIn(db)).toBe(stored);
   });
@@ -67,6 +67,19 @@ describe('faults of a program during a run', () => {
     expect(resumed.code).toBe(2);
     expect(resumed.stderr.trim()).toMatch(/^tune2048: run 1: player fixture's program changed since the run began \(the files its command names, .*fixture-player\.js slow in .*, hash [0-9a-f]{16} now, [0-9a-f]{16} then; its version line says 1 still\): its games would mix two programs/);
     expect(gamesIn(db)).toBe(stored);
+    // The author means it: the run goes on with the changed program, the change recorded where the run's figures are read.
+    // (FIXTURE_MODE: the same files, its fast moves: the rest of the run in seconds.)
+    const accepted = runCli(['resume', '1', '--db', db, '--accept-changed'], { env: { ...process.env, FIXTURE_MODE: 'good' } });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stderr).toMatch(new RegExp(`^tune2048: run 1: player fixture changed after ${stored} of the run's games \\(version 1, program hash ([0-9a-f]{16}) → (?!\\1)[0-9a-f]{16}\\), accepted on .* with --accept-changed: the games before and after are of two programs; recorded in the run \\(show 1 lists it\\)$`, 'm'));
+    expect(gamesIn(db)).toBeGreaterThan(stored);
+    const shown = runCli(['show', '1', '--db', db]);
+    expect(shown.stdout).toMatch(new RegExp(`^player fixture changed after ${stored} of the run's games`, 'm'));
+    const [change] = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout).run.programChanges;
+    expect(change).toMatchObject({ games: stored, before: { version: '1' }, after: { version: '1' } });
+    const out = join(folder, 'params.json');
+    expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).provenance.programChanges).toEqual([change]);
   });
 
   it('a program that is not deterministic is refused before anything is created, or tuned with a warning', () => {

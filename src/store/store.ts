@@ -170,6 +170,10 @@ export class Store {
     return this.tuning.getRun(id);
   }
 
+  setStoredConfigPart(id: number, key: string, value: unknown): void {
+    this.tuning.setStoredConfigPart(id, key, value);
+  }
+
   requireRun(id: number): Run {
     return this.tuning.requireRun(id);
   }

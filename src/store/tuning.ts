@@ -29,6 +29,13 @@ export class TuningRecords {
     return Number(info.lastInsertRowid);
   }
 
+  /** Replaces one part of a run's stored config (JSON): the run's external program after an accepted change. */
+  setStoredConfigPart(id: number, key: string, value: unknown): void {
+    const row = this.ctx.db.prepare('SELECT config FROM runs WHERE id = ?').get(id) as { config: string } | undefined;
+    if (!row) throw new InputError(`no run ${id} in "${this.ctx.path}"`);
+    this.ctx.db.prepare('UPDATE runs SET config = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(row.config), [key]: value }), id);
+  }
+
   getRun(id: number): Run | undefined {
     if (this.ctx.empty) return undefined;
     const row = this.ctx.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;

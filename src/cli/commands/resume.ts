@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
-import { checkExternalUnchanged, loadRunProblem } from '../../tuner/run/run-problem';
+import { checkExternalUnchanged, describeProgramChange, loadRunProblem } from '../../tuner/run/run-problem';
+import { externalPlayerOf } from '../../tuner/config/config';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseNumberOption, parseRunId, parseWorkers } from '../options';
@@ -14,8 +15,9 @@ export function command(): Command {
     .option('--workers <n>', 'worker processes (default: the config, else CPU count)', parseWorkers)
     .addOption(queueOption())
     .option('--batch-timeout <sec>', "seconds a batch of games may run before its worker is stopped and the batch retried, in place of the config's pool.batchTimeoutSec (a slow player, a busy machine); results are the same", parseNumberOption('--batch-timeout', 1, 86_400))
+    .option('--accept-changed', "an external player whose program changed since the run began (its version line or the files its command names) goes on with the changed program, the change recorded in the run (show lists it, export's provenance carries it): its games before and after mix. Without it such a resume is refused")
     .option('--json', 'one JSON event per line on stdout')
-    .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; batchTimeout?: number; json?: boolean }) => {
+    .action(async (runId: number, opts: { db: string; workers?: number; queue?: string; batchTimeout?: number; acceptChanged?: boolean; json?: boolean }) => {
       await withStore(opts.db, 'write-existing', async (store) => {
         const problem = loadRunProblem(store, runId);
         const { run, config } = problem;
@@ -26,7 +28,11 @@ export function command(): Command {
         const queue = opts.queue ?? config.pool.queue;
         await checkQueue(queue);
         // The program must be the one the run began with (the parent's copy, which it reads as tune did; remote workers check their own before they play).
-        await checkExternalUnchanged(problem, runId, opts.db);
+        const changed = await checkExternalUnchanged(problem, runId, opts.db, opts.acceptChanged ? { games: store.runGames(runId).length } : undefined);
+        if (changed) {
+          store.setStoredConfigPart(runId, 'external', changed);
+          console.error(`tune2048: run ${runId}: ${describeProgramChange(externalPlayerOf(config)!.name, changed.changes!.at(-1)!)}; recorded in the run (show ${runId} lists it)`);
+        }
         await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, batchTimeoutSec: opts.batchTimeout }, !!opts.json);
       });
     });

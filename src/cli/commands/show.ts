@@ -8,7 +8,8 @@ import { describeModel } from '../../tuner/optimizers/optimizer';
 import { statusOf } from '../../store/store';
 import { ceilingLines, heldOutCosts, describeFinalist, finalistResults, modelHonesty, secondSetSeeds, validationProgress } from '../../tuner/selection/validation';
 import { freeOutputName, suggest } from '../../util/command-hint';
-import { loadRunProblem } from '../../tuner/run/run-problem';
+import { describeProgramChange, loadRunProblem } from '../../tuner/run/run-problem';
+import { externalPlayerOf } from '../../tuner/config/config';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/selection/verdict';
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
@@ -58,7 +59,7 @@ export function command(): Command {
         if (opts.json) {
           console.log(
             JSON.stringify({
-              run: { id: run.id, name: run.name, status, ...(processGone ? { processGone } : {}), seed: run.seed, configHash: run.configHash, error: run.error, validation },
+              run: { id: run.id, name: run.name, status, ...(processGone ? { processGone } : {}), seed: run.seed, configHash: run.configHash, error: run.error, validation, ...(problem.external?.changes ? { programChanges: problem.external.changes } : {}) },
               generations,
               best: best ? { candidate: best.id, generation: best.generation, fitnessInSample: best.fitness, validation: best.validation, ...(best.confirmation !== null ? { confirmation: best.confirmation } : {}), params: best.params } : null,
               // The held-out seeds every validated figure was measured on (play/compare --seeds run:N replays them).
@@ -75,6 +76,7 @@ export function command(): Command {
         }
         const validating = status === 'running' && validation ? `, validating: ${validation.done} of ${validation.total} held-out games` : '';
         console.log(`run ${run.id} "${run.name}": ${status}${processGone ? ' (its process is gone)' : ''}${validating}${run.error ? ` (${run.error})` : ''}`);
+        for (const change of problem.external?.changes ?? []) console.log(describeProgramChange(externalPlayerOf(config)!.name, change));
         const rows = [['generation', 'best (in-sample)', '± (95%)', 'mean', 'stdev', 'real spread', 'sigma', 'games', 'seconds']];
         for (const g of generations)
           rows.push([

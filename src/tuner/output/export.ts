@@ -186,7 +186,9 @@ function pointFile(store: Store, problem: RunProblem, best: Candidate, point: Fr
     const { announcement } = problem.space;
     const player = externalPlayerOf(problem.config)!;
     const definition = { command: player.command, cwd: player.cwd ?? '.', timeoutSec: player.timeoutSec, ...(player.build ? { build: player.build } : {}) };
-    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), definition, provenance: provenance(store, problem, best, point) };
+    // A run that went on with a changed program (resume --accept-changed) says so where its values travel.
+    const changes = problem.external?.changes ? { programChanges: problem.external.changes } : {};
+    return { format: PARAMS_FORMAT, player: announcement.name, version: announcement.version, params: problem.space.toParams(best.genome, true), definition, provenance: { ...provenance(store, problem, best, point), ...changes } };
   }
   return bestWeights(store, problem, best, point);
 }

@@ -21,6 +21,7 @@ import { readNetworkShape } from '../../learn/ntuple/network-file';
 import type { Run, Store } from '../../store/store';
 import { InputError } from '../../util/errors';
 import { shellWord } from '../../util/command-hint';
+import { canonicalJson } from '../../util/canonical-json';
 import { describeIssues } from '../../util/valibot-issues';
 import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from '../config/config';
 import { ExternalSpace } from '../space/external-space';
@@ -37,6 +38,16 @@ export interface StoredExternal {
   announcement: Announcement;
   start: Record<string, number>;
   program?: string;
+  /** Changes of the program accepted on resume (`resume --accept-changed`): the games before and after mix, and this says where. */
+  changes?: ProgramChange[];
+}
+
+/** One accepted change of a run's external program: when, after how many of the run's games, and from what to what. */
+export interface ProgramChange {
+  acceptedAt: number;
+  games: number;
+  before: { version: string; announced: string; program?: string };
+  after: { version: string; announced: string; program?: string };
 }
 
 /** A network as a run stores it: its file's hash when the run began, its stage count and the start settings. */
@@ -84,20 +95,36 @@ export function externalSpec(stored: StoredExternal, params: Record<string, numb
  * touched (a run marked failed by it would fail the same way on every resume). Workers check again before they
  * play (remote ones start their own registered program).
  */
-export async function checkExternalUnchanged(stored: StoredConfig, runId: number, db: string): Promise<void> {
+export async function checkExternalUnchanged(stored: StoredConfig, runId: number, db: string, accept?: { games: number }): Promise<StoredExternal | null> {
   const player = externalPlayerOf(stored.config);
-  if (!player || !stored.external) return;
+  if (!player || !stored.external) return null;
   const launch = launchOf(player);
   const then = stored.external;
   const now = await readAnnouncement(player.name, launch);
-  const again = `the old one back, or a new run of the changed program: tune2048 tune -c CONFIG --db ${shellWord(db)}`;
-  if (announcementHash(now) !== announcementHash(then.announcement)) {
-    throw new InputError(`run ${runId}: player ${player.name} now announces version ${now.version} (hash ${announcementHash(now)}), not the version ${then.announcement.version} the run began with (hash ${announcementHash(then.announcement)}): its games would mix two programs; put ${again}`);
-  }
   const program = programHash(launch);
-  if (then.program !== undefined && program !== then.program) {
-    throw new InputError(`run ${runId}: player ${player.name}'s program changed since the run began (the files its command names, ${launch.command.join(' ')} in ${launch.cwd}, hash ${program} now, ${then.program} then; its version line says ${now.version} still): its games would mix two programs; put ${again}`);
+  const announced = announcementHash(now) !== announcementHash(then.announcement);
+  const filesChanged = then.program !== undefined && program !== then.program;
+  if (!announced && !filesChanged) return null;
+  const what = announced
+    ? `player ${player.name} now announces version ${now.version} (hash ${announcementHash(now)}), not the version ${then.announcement.version} the run began with (hash ${announcementHash(then.announcement)})`
+    : `player ${player.name}'s program changed since the run began (the files its command names, ${launch.command.join(' ')} in ${launch.cwd}, hash ${program} now, ${then.program} then; its version line says ${now.version} still)`;
+  // What the run tunes must still be there: the same parameters, the same cost line.
+  const sameSpace = canonicalJson(now.params) === canonicalJson(then.announcement.params) && now.cost === then.announcement.cost;
+  if (!accept) {
+    const acceptHint = sameSpace ? `, accept the change with: tune2048 resume ${runId} --db ${shellWord(db)} --accept-changed (recorded in the run; its games before and after mix)` : '';
+    throw new InputError(`run ${runId}: ${what}: its games would mix two programs; put the old one back${acceptHint}, or a new run of the changed program: tune2048 tune -c CONFIG --db ${shellWord(db)}`);
   }
+  if (!sameSpace) throw new InputError(`run ${runId}: ${what}, and it announces other parameters or another cost line, so the run's space no longer fits it: --accept-changed cannot go on with it; a new run of the changed program: tune2048 tune -c CONFIG --db ${shellWord(db)}`);
+  const side = (a: Announcement, p: string | undefined) => ({ version: a.version, announced: announcementHash(a), ...(p !== undefined ? { program: p } : {}) });
+  const change: ProgramChange = { acceptedAt: Date.now(), games: accept.games, before: side(then.announcement, then.program), after: side(now, program) };
+  return { ...then, announcement: now, program, changes: [...(then.changes ?? []), change] };
+}
+
+/** One line for an accepted change (resume says it, show lists it). */
+export function describeProgramChange(name: string, c: ProgramChange): string {
+  const version = c.before.version === c.after.version ? `version ${c.after.version}` : `version ${c.before.version} → ${c.after.version}`;
+  const files = c.before.program !== c.after.program ? `, program hash ${c.before.program ?? 'unknown'} → ${c.after.program ?? 'unknown'}` : '';
+  return `player ${name} changed after ${c.games} of the run's games (${version}${files}), accepted on ${new Date(c.acceptedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC with --accept-changed: the games before and after are of two programs`;
 }
 
 /**
@@ -195,10 +222,12 @@ const storedNetworkSchema = v.object({
   }),
 });
 
+const programSide = v.object({ version: v.string(), announced: v.string(), program: v.optional(v.string()) });
 const storedExternalSchema = v.object({
   announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })), cost: v.optional(v.literal('nodes')) }),
   start: v.record(v.string(), v.number()),
   program: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
+  changes: v.optional(v.array(v.object({ acceptedAt: v.number(), games: v.number(), before: programSide, after: programSide }))),
 });
 
 /** A run's stored config, checked as a config file is (a hand-edited or damaged one gets one line naming the field). */
