@@ -3,7 +3,7 @@
  * decision again at d + 1 when its two best moves' values lie within a gap (points, or a share of the best
  * value), against plain depths and the depth rule by empty cells — positions a move against the regret of
  * its own decisions judged at depth 3 (src/player/decision-screen.ts; it ranks this network's settings as
- * 300-game means do, docs/results.md "A decision screen"). Prototype of a search setting, not a player: a
+ * 300-game means do, docs/results/decision-screen.md). Prototype of a search setting, not a player: a
  * setting worth building would show a lower regret than the depth rule at the same positions a move.
  *
  *   npx tsx scripts/close-calls.ts --network net-50000.bin [--games 6] [--every 20] [--settings d1,d2,1a100,1r0.001,2a10]

@@ -1,5 +1,5 @@
 /**
- * The table of docs/results.md "Classic searches on the corner rules": every strategy (greedy and A* with
+ * The table of docs/results/seeds-players.md (the corner rules): every strategy (greedy and A* with
  * each heuristic; A* also on the moves cost) against targets 32, 64, … from the default start, each search
  * bounded by --max-nodes. The cost column is always the merge score (seed 003's cost).
  *

@@ -8,7 +8,7 @@
  *
  * --widen K schedules K generations' games as one phase: an estimate, from the same recorded games, of a run
  * with K times the points a generation and 1/K the generations (optimizer.population), whose games wait
- * together; what that costs the model is measured apart (docs/results.md, "Beyond one machine").
+ * together; what that costs the model is measured apart (docs/results/model-optimizer.md).
  *
  * The times are as recorded: on a loaded machine each game took longer than it would alone. Games are scheduled
  * singly (the tuner hands a worker `pool.batchGames` of one candidate at a time: a little coarser).

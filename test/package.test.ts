@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, waitFor } from './helpers/cli';
@@ -26,7 +26,7 @@ describe('the package', () => {
       ...readdirSync(join(ROOT, 'configs', 'weights')).map((f) => `configs/weights/${f}`),
       'examples/players/c/expectimax.c', 'examples/players/python/greedy.py',
       // The README links into docs/: an installed README finds its pages.
-      ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`),
+      ...(readdirSync(join(ROOT, 'docs'), { recursive: true }) as string[]).filter((f) => statSync(join(ROOT, 'docs', f)).isFile()).map((f) => `docs/${f}`),
     ];
     for (const f of needed) expect(existsSync(join(ROOT, f)), `${f} exists in the checkout`).toBe(true);
     expect(needed.filter((f) => !files.has(f))).toEqual([]);

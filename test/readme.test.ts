@@ -7,9 +7,9 @@
  * which the learning tests cover with smaller configs.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ROOT, runCli, startCli, waitForOutput } from './helpers/cli';
 import { all } from './helpers/runs';
 
@@ -99,15 +99,50 @@ describe('the README', () => {
     expect(two[1]).toMatch(/as root/);
   });
 
-  it("docs/results.md opens with an index by question whose every link names one of its headings", () => {
-    const results = readFileSync(join(ROOT, 'docs', 'results.md'), 'utf8');
-    const headings = results.split('\n').filter((l) => /^#{2,3} /.test(l)).map((l) => l.replace(/^#+ /, ''));
-    expect(headings[0]).toBe('Index, by question');
+  it('docs/results/ is an index by question: every page linked and short, opening with its answer, its command and the published row', () => {
+    const dir = join(ROOT, 'docs', 'results');
+    const noCode = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '');
     const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
-    const slugs = new Set(headings.map(slug));
-    const index = results.slice(results.indexOf('## Index, by question'), results.indexOf('\n## ', results.indexOf('## Index, by question') + 5));
-    const links = [...index.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
-    expect(links.length).toBeGreaterThan(10);
-    for (const link of links) expect(slugs.has(link), link).toBe(true);
+    const anchorsOf = (file: string) => new Set(noCode(readFileSync(file, 'utf8')).split('\n').filter((l) => /^#{1,6} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
+    const linksOf = (text: string) => [...noCode(text).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^(https?|mailto):/.test(t));
+    /** Every relative link of `text` (written in folder `from`) names a file that exists, and its #anchor, if any, a heading of that file. */
+    const resolves = (text: string, from: string, self: string) => {
+      for (const link of linksOf(text)) {
+        const [path, anchor] = link.split('#');
+        const target = path === '' ? self : resolve(from, path);
+        expect(existsSync(target), `${self}: ${link}`).toBe(true);
+        if (anchor !== undefined) expect(anchorsOf(statSync(target).isDirectory() ? join(target, 'README.md') : target).has(anchor), `${self}: ${link}`).toBe(true);
+      }
+    };
+    const pages = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    expect(pages.length).toBeGreaterThanOrEqual(10);
+    const index = readFileSync(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain("All figures from this project's machine kind (2 cores, Node 20.20). Commands reproduce them exactly: every run derives from its seed.");
+    const linked = new Set(linksOf(index).map((l) => resolve(dir, l.split('#')[0])));
+    for (const page of pages) expect(linked.has(join(dir, page)), `docs/results/README.md links ${page}`).toBe(true);
+    for (const name of ['README.md', ...pages]) {
+      const file = join(dir, name);
+      const text = readFileSync(file, 'utf8');
+      expect(statSync(file).size, `${name} is at most 15,000 bytes`).toBeLessThanOrEqual(15000);
+      // A "# " title, then (after blank lines) a paragraph of prose: the answer first, not a table, a heading, a list or code.
+      const [title, first] = text.split(/\n(?:[ \t]*\n)+/);
+      expect(title, name).toMatch(/^# \S[^\n]*$/);
+      expect(first, name).toMatch(/^[^|#>`\-*\s]/);
+      expect(first, name).toMatch(/\p{L}[^\n]*[.:!?]/u);
+      if (name !== 'README.md') {
+        expect(text, `${name}: a "Reproduce" line`).toMatch(/^Reproduce/m);
+        expect(text, `${name}: a "Published" line`).toMatch(/^Published/m);
+      }
+      resolves(text, dir, file);
+    }
+    // The README's links into docs/results/ land on its pages (and headings).
+    const intoResults = linksOf(README).filter((l) => l.startsWith('docs/results/'));
+    expect(intoResults.length).toBeGreaterThan(0);
+    resolves(intoResults.map((l) => `](${l})`).join('\n'), ROOT, join(ROOT, 'README.md'));
+    // docs/results.md stays, a stub, so old links land on the index.
+    const stub = readFileSync(join(ROOT, 'docs', 'results.md'), 'utf8');
+    expect(stub.length).toBeLessThanOrEqual(1024);
+    expect(stub).toContain('](results/README.md)');
+    resolves(stub, join(ROOT, 'docs'), join(ROOT, 'docs', 'results.md'));
   });
 });

@@ -106,7 +106,7 @@ describe('solve: classic searches on the corner rules', () => {
       expect(replay(start, r.moves, 'moves')).toMatchObject({ cost: r.cost, score: r.score });
       expect(r.expanded).toBeLessThanOrEqual(bfs.expanded);
     }
-    // From the corner start to 32, the optimum is 18 moves (BFS's, docs/results.md).
+    // From the corner start to 32, the optimum is 18 moves (BFS's, docs/results/seeds-players.md).
     expect(solve(cornerStart(), { target: 32, strategy: 'astar', heuristic: 'h4', cost: 'moves', maxNodes: 1_000_000 }).cost).toBe(18);
   });
 

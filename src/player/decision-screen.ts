@@ -2,8 +2,8 @@
  * The decision screen (issue 66, part 4): a setting scored by how far its own moves fall short of a deeper
  * search's choice — the regret of its decisions, judged by the same network searched deeper — on positions
  * from its own games. A few games' decisions rank a strong network's settings where a few games' scores rank
- * them by luck (scripts/decision-screen.ts measured it against 300-game means: docs/results.md, "A decision
- * screen"), so a run may rank its candidates by it (fitness.screen: judgedMoves, in the worker's games).
+ * them by luck (scripts/decision-screen.ts measured it against 300-game means: docs/results/decision-screen.md),
+ * so a run may rank its candidates by it (fitness.screen: judgedMoves, in the worker's games).
  */
 import type { Board } from '../engine/board';
 import { playGame, type GameResult } from '../engine/game';

@@ -3,7 +3,7 @@
  * proving optimizers where it is cheap (tests, benches, optimizer races). It plays no moves; a game on a
  * seed is a draw that depends only on (its player, the seed), so it goes through every game runner (local
  * processes, Redis) as a real player does, and two weight sets' games on one seed are as uncorrelated as
- * real ones (docs/results.md: ~0 at every depth).
+ * real ones (docs/results/depth-3-stall.md: ~0 at every depth).
  *
  * Landscape: the mean score of a weight set is
  *   peak · (floor + (1 − floor) · exp(−½ Σ_k z_k²))
@@ -16,7 +16,7 @@
  * scores cluster by the largest tile a game reaches (here at 0.40, 0.94 and 1.50 × the mean at cv 0.40,
  * with probabilities 0.2, 0.5, 0.3), each with a log-normal jitter of σ 0.1; the modes' spread is solved
  * from cv in closed form: E[M²] = e^{σ²} (1 + t² Σ p_k b_k²). The calibration: cv 0.40 is the sd/mean of a
- * depth-3 game's score measured here, 0.44 a depth-2 game's (docs/results.md, "Why depth-3 tuning stalls").
+ * depth-3 game's score measured here, 0.44 a depth-2 game's (docs/results/depth-3-stall.md).
  */
 import seedrandom from 'seedrandom';
 import type { PlayedGame } from '../engine/game';

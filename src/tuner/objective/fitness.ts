@@ -33,7 +33,7 @@ export function objectiveValue(fitness: RunConfig['fitness'], games: readonly Sc
 /**
  * Half-width of the 95% interval of the objective over these games (meanWithCI95's), or null below two
  * games: how far a candidate's fitness may be from its true value. Common seeds do not narrow it (scores
- * of two weight sets on a seed are uncorrelated in 2048: docs/results.md), so it is also the noise a
+ * of two weight sets on a seed are uncorrelated in 2048: docs/results/depth-3-stall.md), so it is also the noise a
  * ranking of candidates works against.
  */
 export function fitnessHalfWidth95(fitness: RunConfig['fitness'], games: readonly ScoredGame[]): number | null {

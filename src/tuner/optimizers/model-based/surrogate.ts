@@ -26,7 +26,7 @@
  * mean is read from a fit half as wide around the new point: a quadratic fitted one radius around a peak
  * underestimates it (on the synthetic problem its interval held the truth in 0 of 3 runs in 16 weights,
  * 3 of 3 from the narrower fit, 8 of 8 in 8 weights), at the price of a wider interval.
- * Calibration: docs/results.md (synthetic race, 8 and 16 weights).
+ * Calibration: docs/results/optimizers.md (synthetic race, 8 and 16 weights).
  */
 import type { SurrogateConfig } from '../../config/config';
 import { gaussian } from '../operators';
