@@ -8,7 +8,7 @@
  * how often the point it hands back truly keeps within the ceiling, and the landscape's true mean there over the
  * constrained optimum's (0 when it is over the ceiling).
  *
- *   npx tsx scripts/budget-race.ts [--kinds model,model-alike,model-wide,model-plain,nsga2,nsga2-16] [--budgets 800,1600,3200] [--seeds 1,2,3,4,5] [--cost-cv 0.1] [--db-dir DIR]
+ *   npx tsx scripts/budget-race.ts [--kinds model,model-alike,model-wide,model-plain,model-lag4,nsga2,nsga2-16] [--budgets 800,1600,3200] [--seeds 1,2,3,4,5] [--cost-cv 0.1] [--db-dir DIR]
  *
  * The runs go into DIR (default: a new temporary folder), one database a run, for show and report.
  */
@@ -45,9 +45,12 @@ function config(kind: string, seed: number, budget: number): RunConfig {
   if (kind === 'model-wide') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 15, games: 4 }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
   // The finalists however alike (validation.maxCorrelation 1: before "Finalists apart"), raced and confirmed as model.
   if (kind === 'model-alike') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, maxCorrelation: 1, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
+  // Lagged proposals (optimizer.lag L: no generation barrier, each point from the points before the last L), raced and confirmed as model.
+  const lag = /^model-lag(\d+)$/.exec(kind);
+  if (lag) return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4, lag: Number(lag[1]) }, fitness, validation: { finalists: 3, games: 150, race: { rounds: 3, keep: 0.5 }, confirm: 150 }, pool: { batchGames: 4 } });
   if (kind === 'model-plain') return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'model', population: 7, games: 4 }, fitness, validation: { finalists: 3, games: 150 }, pool: { batchGames: 4 } });
   const games = kind === 'nsga2-16' ? 16 : 4;
-  if (kind !== 'nsga2' && kind !== 'nsga2-16') throw new Error(`unknown kind ${kind} (model, model-alike, model-wide, model-plain, nsga2, nsga2-16)`);
+  if (kind !== 'nsga2' && kind !== 'nsga2-16') throw new Error(`unknown kind ${kind} (model, model-alike, model-wide, model-plain, model-lagL, nsga2, nsga2-16)`);
   return parseConfig({ name: kind, seed, space: SPACE, optimizer: { kind: 'nsga2', population: 8, generations: 100_000 }, fitness: { ...fitness, games }, validation: { front: 3, games: 150 }, pool: { batchGames: 4 } });
 }
 
@@ -69,9 +72,11 @@ async function main(): Promise<void> {
   console.log(`the constrained optimum: ${Math.round(OPTIMUM)} (fitness.maxCost ${MAX_COST}; each game's cost a move drawn with sd ${COST_CV} of its log); runs in ${root}`);
   console.log('| contender | fitness games | validation games | truly within the ceiling | true mean / optimum: mean | worst | each seed |');
   console.log('|---|---|---|---|---|---|---|');
+  const byContender = new Map<string, number[]>();
   for (const kind of kinds) {
     for (const budget of budgets) {
       const shares: number[] = [];
+      byContender.set(`${kind}@${budget}`, shares);
       let within = 0;
       let fitnessGames = 0;
       let validationGames = 0;
@@ -94,7 +99,21 @@ async function main(): Promise<void> {
       }
       const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
       const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
-      console.log(`| ${kind} | ${Math.round(fitnessGames / seeds.length)} | ${Math.round(validationGames / seeds.length)} | ${within} of ${seeds.length} | ${pct(mean)} | ${pct(Math.min(...shares))} | ${shares.map(pct).join(', ')} |`);
+      console.log(`| ${kind}${budgets.length > 1 ? ` @ ${budget}` : ''} | ${Math.round(fitnessGames / seeds.length)} | ${Math.round(validationGames / seeds.length)} | ${within} of ${seeds.length} | ${pct(mean)} | ${pct(Math.min(...shares))} | ${shares.map(pct).join(', ')} |`);
+    }
+  }
+  // Each contender against the first at the same budget, seed by seed (the same seeds: paired), with a 95 % interval.
+  if (kinds.length > 1 && seeds.length > 1) {
+    console.log('\n| contender − the first (paired by seed) | mean difference, points of the optimum | 95 % interval |');
+    console.log('|---|---|---|');
+    for (const budget of budgets) {
+      const base = byContender.get(`${kinds[0]}@${budget}`)!;
+      for (const kind of kinds.slice(1)) {
+        const d = byContender.get(`${kind}@${budget}`)!.map((x, i) => 100 * (x - base[i]));
+        const m = d.reduce((a, b) => a + b, 0) / d.length;
+        const se = Math.sqrt(d.reduce((a, b) => a + (b - m) ** 2, 0) / (d.length - 1) / d.length);
+        console.log(`| ${kind} − ${kinds[0]} @ ${budget} | ${m >= 0 ? '+' : ''}${m.toFixed(1)} | ${(m - 1.96 * se).toFixed(1)} to ${(m + 1.96 * se).toFixed(1)} |`);
+      }
     }
   }
 }

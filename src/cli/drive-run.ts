@@ -3,7 +3,7 @@ import { plannedValidationGames, validationControls } from '../tuner/selection/v
 import { describeModel } from '../tuner/optimizers/optimizer';
 import { loadRunProblem } from '../tuner/run/run-problem';
 import { hasFront } from '../tuner/objective/fitness';
-import { FRONT_POINTS } from '../tuner/config/config';
+import { FRONT_POINTS, lagOf, plannedGenerations } from '../tuner/config/config';
 import { describeStartVerdict } from '../tuner/selection/verdict';
 import { ceilingLines, describeFinalist } from '../tuner/selection/validation';
 import { Tuner, type TuneEvent, type TuneOptions, type TuneProgress } from '../tuner/run/tuner';
@@ -105,7 +105,10 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   const resumeOn = `resume ${runId}${where.queue ? ` --queue ${shellWord(where.queue)}` : ''}`;
   const limitArgs = (sec: number | undefined) => (sec === undefined ? '' : ` --batch-timeout ${sec}`);
   const resumeArgs = resumeOn + limitArgs(where.batchTimeoutSec);
-  const generations = config.optimizer.generations;
+  const generations = plannedGenerations(config);
+  // A lagged run's generations are its points, one candidate each, played side by side under one bar.
+  const lagged = lagOf(config) !== undefined;
+  const labelOf = (g: number) => (lagged ? `point ${g} (${g + 1} of ${generations})` : generationLabel(g, generations));
   // Validation plays the finalists (or the front's points) and the start, raced and confirmed as the config says.
   const plan: EtaPlan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config), validationControls(config.optimizer.kind)), budget: config.fitness.budget };
   // Fitness games of the generations done, for a budget's share of the ETA.
@@ -125,7 +128,9 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       if (e.lengthening !== null) plan.lengthening = e.lengthening;
       endProgress();
       out(
-        `${generationLabel(e.generation, generations)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s${e.model ? `  model ${describeModel(e.model)}` : ''}`,
+        lagged
+          ? `${labelOf(e.generation)}: ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  games ${e.games}  ${e.seconds.toFixed(1)} s${e.model ? `  model ${describeModel(e.model)}` : ''}`
+          : `${labelOf(e.generation)}: best ${fmt(e.best)}${halfWidth(e.best, e.bestHalfWidth)}  mean ${fmt(e.mean)}  stdev ${fmt(e.stdev)}  sigma ${fmt(e.stepSize, 3)}  games ${e.games}  ${e.seconds.toFixed(1)} s${e.model ? `  model ${describeModel(e.model)}` : ''}`,
       );
     } else if (e.event === 'validation-finished') {
       endProgress();
@@ -151,7 +156,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       const payload = { best: fmt(p.bestSoFar), phase: seconds(eta.phase), run: eta.run !== null && !laterKnown ? `at least ${seconds(eta.run)}` : seconds(eta.run) };
       if (key !== progressKey) {
         progress?.stop();
-        const label = p.phase === 'fitness' ? generationLabel(p.generation, generations) : 'validation';
+        const label = p.phase === 'fitness' ? (lagged ? `${generations} points` : labelOf(p.generation)) : 'validation';
         // Validation plays held-out games: an in-sample best (a lucky candidate of some generation, never validated) is no figure of it.
         const shown = p.phase === 'fitness' ? 'best in-sample {best}' : 'held-out games of the finalists and the start';
         progress = createProgress(label, p.total, `${label} [{bar}] {value}/{total} games | ${shown} | ETA {phase} (whole run: {run} left)`, payload);

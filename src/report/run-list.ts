@@ -6,6 +6,7 @@ import { plannedValidationGames, validationControls, type ValidationPlan } from 
 import { statusOf, type RunSummary, type Store } from '../store/store';
 import { loadRunProblem } from '../tuner/run/run-problem';
 import { validationProgress, type ValidationProgress } from '../tuner/selection/validation';
+import { plannedGenerations, type RunConfig } from '../tuner/config/config';
 
 export interface RunListItem {
   id: number;
@@ -40,7 +41,7 @@ function plan(stored: unknown): { generations: number; optimizer: string; valida
   const twoObjectives = config.fitness?.cost !== undefined && (kind === 'nsga2' || kind === 'random');
   const v = config.validation ?? {};
   // Validation plays the finalists (or the front's points) and the start (a finalist that is the start is played once: this is the most).
-  return { generations: config.optimizer.generations, optimizer: kind, validationGames: plannedValidationGames(v, (twoObjectives ? (v.front ?? 10) : (v.finalists ?? 3)) + 1, twoObjectives, validationControls(kind)) };
+  return { generations: plannedGenerations(config as unknown as RunConfig), optimizer: kind, validationGames: plannedValidationGames(v, (twoObjectives ? (v.front ?? 10) : (v.finalists ?? 3)) + 1, twoObjectives, validationControls(kind)) };
 }
 
 /** A run as a list shows it; `validation`: its progress (validationProgress), null before its generations are done. */

@@ -169,11 +169,17 @@ const modelSchema = v.strictObject({
   initial: v.optional(int(1, 1000)),
   /** The model is fitted to at most this many points, the most recent (a fit's cost grows as the cube of its points). */
   window: v.optional(int(10, 2000), 400),
+  /**
+   * Lagged proposals, no generation barrier: each point is proposed, and plays, as soon as every point before it
+   * but the last `lag` has finished, from their games (tuner.ts loopLagged). Up to lag + 1 points play at once: set
+   * it near the number of workers. The run is the same for any number of workers. Absent: whole generations.
+   */
+  lag: v.optional(int(1, 100000)),
 });
 
 /** The points of a two-objective run's front validated when validation.front is absent (no default in the schema: a stored config's hash stays what it was). */
 export const FRONT_POINTS = 10;
-/** validation.maxCorrelation when absent (no default in the schema, as FRONT_POINTS; docs/results.md "Finalists apart": measured on the synthetic player and the 400,000-game network). */
+/** validation.maxCorrelation when absent (no default in the schema, as FRONT_POINTS; docs/results/model-optimizer.md: measured on the synthetic player and the 400,000-game network). */
 export const FINALIST_MAX_CORRELATION = 0.95;
 
 /** Optimizers that rank by two objectives (the others by one): NSGA-II, and random search as its baseline. */
@@ -383,6 +389,8 @@ export const configSchema = v.pipe(v.strictObject({
   if (screen) addIssue({ message: screen, path: [{ type: 'object', origin: 'value', input: c, key: 'fitness', value: c.fitness }, { type: 'object', origin: 'value', input: c.fitness, key: 'screen', value: c.fitness.screen }] });
   // Only the model holds points alike; another optimizer's finalists are its last generation's best.
   if (c.validation.maxCorrelation !== undefined && c.optimizer.kind !== 'model') addIssue({ message: `keeps the model optimizer's finalists apart; optimizer "${c.optimizer.kind}" has no model to tie them (remove validation.maxCorrelation)`, path: [{ type: 'object', origin: 'value', input: c, key: 'validation', value: c.validation }, { type: 'object', origin: 'value', input: c.validation, key: 'maxCorrelation', value: c.validation.maxCorrelation }] });
+  const lagged = lagProblem(c);
+  if (lagged) addIssue({ message: lagged, path: [{ type: 'object', origin: 'value', input: c, key: 'optimizer', value: c.optimizer }, { type: 'object', origin: 'value', input: c.optimizer, key: 'lag', value: (c.optimizer as { lag?: number }).lag }] });
   const problem = objectivesProblem(c);
   if (problem) {
     const [section, key] = problem.at;
@@ -390,6 +398,16 @@ export const configSchema = v.pipe(v.strictObject({
     addIssue({ message: problem.message, path: [{ type: 'object', origin: 'value', input: c, key: section, value: parent }, { type: 'object', origin: 'value', input: parent, key, value: parent[key] }] });
   }
 }));
+
+/** What is wrong with a lagged run, or null: each point plays alone (no rivals to race), and the lag must leave points to propose from data. */
+function lagProblem(c: RunConfig): string | null {
+  const o = c.optimizer;
+  if (o.kind !== 'model' || o.lag === undefined) return null;
+  if (c.fitness.racing) return 'lagged points play alone, with no rivals to race: remove fitness.racing or optimizer.lag';
+  const points = plannedGenerations(c);
+  if (o.lag >= points) return `${o.lag} is not below the run's ${points} points (${c.fitness.budget !== undefined ? `fitness.budget ${c.fitness.budget} / optimizer.games ${o.games}` : `optimizer.generations ${o.generations} × (population ${o.population} + 1)`}): every point would be proposed before any had finished; set it near the number of workers`;
+  return null;
+}
 
 /**
  * What is wrong with a run's decision screen, or null: it judges a network's settings by that network searched
@@ -434,6 +452,22 @@ function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; r
 }
 
 /** The external player a config tunes, or null. */
+/** A lagged run's lag (optimizer.lag), or undefined for a run of generations. */
+export function lagOf(config: Pick<RunConfig, 'optimizer'>): number | undefined {
+  return config.optimizer.kind === 'model' ? config.optimizer.lag : undefined;
+}
+
+/**
+ * The generations a run plans: optimizer.generations; a lagged run's points (a generation of one each):
+ * generations × (population + 1), the games of as many generations, or what fitness.budget pays for if fewer.
+ */
+export function plannedGenerations(config: Pick<RunConfig, 'optimizer' | 'fitness'>): number {
+  const o = config.optimizer;
+  if (o.kind !== 'model' || o.lag === undefined) return o.generations;
+  const points = o.generations * (o.population + 1);
+  return config.fitness.budget === undefined ? points : Math.min(points, Math.floor(config.fitness.budget / o.games));
+}
+
 export function externalPlayerOf(config: Pick<RunConfig, 'fitness'>): ExternalPlayerConfig | null {
   const p = config.fitness.player;
   return typeof p === 'object' && p.kind === 'external' ? p : null;

@@ -57,6 +57,13 @@ export interface Optimizer {
   initial(start: readonly number[], rng: () => number): Generation;
   /** Generation g from generation g − 1's evaluated candidates and the state that produced them. */
   next(previous: readonly Evaluated[], previousState: unknown, rng: () => number, history?: readonly Evaluated[]): Generation;
+  /**
+   * Lagged proposals (optimizer.lag, no generation barrier): point k alone, from `history` — the evaluated
+   * points before k − lag, all of them finished — with `pending`, the genomes proposed since (not yet known),
+   * and the state stored with point k − 1. A function of those only, so the run is the same for any number of
+   * workers and however often it was resumed. Absent: the optimizer proposes whole generations only.
+   */
+  proposeAt?(k: number, history: readonly Evaluated[], pending: readonly (readonly number[])[], previousState: unknown, rng: () => number, start: readonly number[]): Generation;
   /** What a stored state says, for progress lines and reports. */
   summary(state: unknown): StateSummary;
   /**

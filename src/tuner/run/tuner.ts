@@ -25,7 +25,7 @@ import { generationSeconds } from '../../store/records';
 import type { Candidate, GamePurpose, Generation, Store } from '../../store/store';
 import { BatchTimeoutError, RunLostError, RunnerStoppedError, StopRequestedError } from '../../util/errors';
 import { mean, stdev } from '../../util/stats';
-import { FINALIST_MAX_CORRELATION, type RunConfig } from '../config/config';
+import { FINALIST_MAX_CORRELATION, lagOf, plannedGenerations, type RunConfig } from '../config/config';
 import { fitnessHalfWidth95, gameObjective, hasFront, objectiveValue } from '../objective/fitness';
 import { frontObjectives, frontOf } from '../selection/front';
 import { playMissing, type BatchContext, type GamesByCandidate } from './game-batches';
@@ -111,6 +111,7 @@ export interface GenerationState {
 export class Tuner {
   private stopping = false;
   private runner: GameRunner | null = null;
+  private opening: Promise<GameRunner> | null = null;
   private lease: RunLease;
   /** A pooled optimizer's history: each done generation's evaluated candidates, by generation. */
   private history: Evaluated[][] = [];
@@ -151,7 +152,7 @@ export class Tuner {
     const problem = loadRunProblem(store, runId);
     lease.acquire();
     const emit = (e: TuneEvent) => this.options.onEvent?.(e);
-    emit({ event: 'run-started', run: runId, name: problem.run.name, resumed, workers: this.options.workers, generations: problem.config.optimizer.generations });
+    emit({ event: 'run-started', run: runId, name: problem.run.name, resumed, workers: this.options.workers, generations: plannedGenerations(problem.config) });
     try {
       const best = await this.loop(problem);
       lease.release('finished');
@@ -177,6 +178,7 @@ export class Tuner {
       lease.stopHeartbeat();
       const runner = this.runner;
       this.runner = null;
+      this.opening = null;
       await runner?.end();
     }
   }
@@ -185,6 +187,8 @@ export class Tuner {
   private async loop(problem: RunProblem): Promise<number> {
     const { store, runId } = this;
     const { config, optimizer } = problem;
+    const lag = lagOf(config);
+    if (lag !== undefined) return this.loopLagged(problem, lag);
     let bestSoFar: number | null = null;
     let previous: GenerationState | null = null;
     let last = -1;
@@ -209,6 +213,88 @@ export class Tuner {
     }
     // The last generation's fitness games, when this process played it (else validation reads them).
     return this.validate(problem, last, bestSoFar, previous?.generation.idx === last ? previous.games : undefined);
+  }
+
+  /**
+   * Lagged proposals (optimizer.lag = L): no generation barrier. Each point is a generation of one candidate;
+   * point k is proposed, and starts playing, as soon as every point before k − L has finished, from the games of
+   * those points only (and the genomes of the L points still playing, so none is proposed twice). Up to L + 1
+   * points play at once, so L near the number of workers keeps them all busy; what is proposed depends on L and
+   * the seed alone, never on how many workers played or how often the run was stopped: the same rows.
+   */
+  private async loopLagged(problem: RunProblem, lag: number): Promise<number> {
+    const { store, runId } = this;
+    const { config, optimizer } = problem;
+    const points = plannedGenerations(config);
+    const playing = new Map<number, Promise<void>>();
+    // Set by a playing point's failure (a closure TypeScript does not follow: read through failed()).
+    let failure: { error: unknown } | null = null;
+    const failed = (): { error: unknown } | null => failure;
+    let bestSoFar: number | null = null;
+    // One bar for every point's games: the games already stored, and each playing point's as they come.
+    const games = optimizer.summary(store.getGeneration(runId, 0)?.state ?? optimizer.proposeAt!(0, [], [], null, stream(config.seed, 'optimizer', 0), problem.space.startGenome()).state).games ?? config.fitness.games;
+    const total = points * games;
+    let stored = store.listGenerations(runId).filter((x) => x.status === 'done').reduce((n, x) => n + x.games, 0);
+    const ownDone = new Map<number, number>();
+    const report = () => this.options.onProgress?.({ phase: 'fitness', generation: points - 1, done: stored + [...ownDone.values()].reduce((a, b) => a + b, 0), total, bestSoFar });
+    const settle = async () => {
+      await Promise.allSettled(playing.values());
+      const f = failed();
+      if (f) throw f.error;
+    };
+    try {
+      for (let k = 0; k < points; k++) {
+        this.checkStop();
+        // Point k stands on the points before k − lag: wait for those (never for later ones).
+        for (const [j, running] of playing) {
+          if (j >= k - lag) continue;
+          await running;
+          playing.delete(j);
+        }
+        const f = failed();
+        if (f) throw f.error;
+        let generation = store.getGeneration(runId, k);
+        if (!generation) {
+          for (let j = 0; j < k - lag; j++) this.history[j] ??= evaluatedOf(config, this.readGeneration(j));
+          const history = this.history.slice(0, Math.max(0, k - lag)).flat();
+          const pending = Array.from({ length: Math.min(k, lag) }, (_, i) => store.getCandidates(runId, k - 1 - i).map((c) => c.genome)).flat();
+          const previousState = k > 0 ? store.getGeneration(runId, k - 1)!.state : null;
+          const proposal = optimizer.proposeAt!(k, history, pending, previousState, stream(config.seed, 'optimizer', k), problem.space.startGenome());
+          store.insertGeneration(runId, k, proposal.state, proposal.candidates.map((c) => ({ ...c, params: problem.space.params(c.genome) })));
+          generation = store.getGeneration(runId, k)!;
+        }
+        if (generation.status === 'done') {
+          bestSoFar = Math.max(bestSoFar ?? -Infinity, generation.bestFitness ?? -Infinity);
+          continue;
+        }
+        const current = this.readGeneration(k, generation);
+        ownDone.set(k, 0);
+        const point = k;
+        playing.set(
+          k,
+          this.playGeneration(problem, current, null, (played) => {
+            ownDone.set(point, played);
+            report();
+          }).then(
+            (best) => {
+              bestSoFar = Math.max(bestSoFar ?? -Infinity, best);
+              stored += ownDone.get(point) ?? 0;
+              ownDone.delete(point);
+            },
+            (error: unknown) => {
+              // The first failure ends the run once what is running has finished (stored); later ones say nothing new.
+              failure ??= { error };
+              this.runner?.drain();
+            },
+          ),
+        );
+      }
+    } catch (e) {
+      await Promise.allSettled(playing.values());
+      throw e;
+    }
+    await settle();
+    return this.validate(problem, points - 1, bestSoFar);
   }
 
   /** A generation with its candidates and their fitness games, in one read of the games. */
@@ -237,7 +323,7 @@ export class Tuner {
   }
 
   /** Plays a generation's fitness games, computes its fitness and closes it; returns the best fitness so far. */
-  private async playGeneration(problem: RunProblem, current: GenerationState, bestSoFar: number | null): Promise<number> {
+  private async playGeneration(problem: RunProblem, current: GenerationState, bestSoFar: number | null, report?: (played: number) => void): Promise<number> {
     const { store, runId } = this;
     const { config, optimizer } = problem;
     const { generation, candidates, games } = current;
@@ -253,7 +339,7 @@ export class Tuner {
     const summary = optimizer.summary(generation.state);
     const seeds = generationSeeds(config.seed, g, summary.games ?? config.fitness.games);
     const playing = candidates.filter((c) => !inherited.has(c.id));
-    await this.playFitness(problem, playing, games, seeds, { phase: 'fitness', generation: g, bestSoFar });
+    await this.playFitness(problem, playing, games, seeds, { phase: 'fitness', generation: g, bestSoFar }, report);
     const gamesOf = (id: number) => games.get(id) ?? [];
     const fitness = candidates.map((c) => ({ id: c.id, fitness: inherited.get(c.id) ?? objectiveValue(config.fitness, gamesOf(c.id)) }));
     const values = fitness.map((f) => f.fitness);
@@ -293,11 +379,12 @@ export class Tuner {
    * A generation's fitness games: all of them, or with racing slice by slice, only the survivors of
    * each slice playing the next (selection/racing.ts: the ranking reads stored games only, so resuming races the same way).
    */
-  private async playFitness(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, seeds: readonly number[], progress: Omit<TuneProgress, 'done' | 'total'>): Promise<void> {
+  private async playFitness(problem: RunProblem, candidates: readonly Candidate[], games: GamesByCandidate, seeds: readonly number[], progress: Omit<TuneProgress, 'done' | 'total'>, reportOwn?: (played: number) => void): Promise<void> {
     const { config } = problem;
     const total = raceCost(candidates.length, seeds.length, config.fitness.racing);
     let before = 0; // games of the earlier slices, for the progress bar
-    const report = (done: number) => this.options.onProgress?.({ ...progress, done: before + done, total });
+    // Lagged points play side by side: each reports its own games to the run's one bar (reportOwn) instead.
+    const report = (done: number) => (reportOwn ? reportOwn(before + done) : this.options.onProgress?.({ ...progress, done: before + done, total }));
     const value = (c: Candidate, upTo: ReadonlySet<number>) => objectiveValue(config.fitness, (games.get(c.id) ?? []).filter((x) => upTo.has(x.seed)));
     await race(
       candidates,
@@ -436,6 +523,12 @@ export class Tuner {
 
   /** The game runner, opened at the first batch: local processes, or the Redis queue of this run. */
   private async getRunner(config: RunConfig): Promise<GameRunner> {
+    // One opening however many batches ask at once (lagged points start side by side): a second would be left running.
+    this.opening ??= this.openRunner(config);
+    return this.opening;
+  }
+
+  private async openRunner(config: RunConfig): Promise<GameRunner> {
     if (!this.runner) {
       this.runner = await openRunner({
         workers: this.options.workers,

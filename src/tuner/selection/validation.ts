@@ -10,7 +10,7 @@
  */
 import type { Candidate, FinalistPrediction, Game, GamePurpose, Store } from '../../store/store';
 import { costPerMove } from '../../compare/summary';
-import { FRONT_POINTS } from '../config/config';
+import { FRONT_POINTS, plannedGenerations } from '../config/config';
 import { frontToValidate } from './front';
 import type { GamesByCandidate } from '../run/game-batches';
 import type { RunProblem } from '../run/run-problem';
@@ -242,7 +242,7 @@ export function validationProgress(store: Store, problem: RunProblem): Validatio
   const last = generations.at(-1);
   // Validation follows the last generation planned, or an earlier one where the optimizer's budget ran out (then its games tell).
   if (!last || last.status !== 'done') return null;
-  if (!finished && generations.length < problem.config.optimizer.generations && store.generationGames(runId, last.idx, 'validation').size === 0 && store.predictedFinalists(runId).length === 0) return null;
+  if (!finished && generations.length < plannedGenerations(problem.config) && store.generationGames(runId, last.idx, 'validation').size === 0 && store.predictedFinalists(runId).length === 0) return null;
   const set = validationSet(store, problem, last.idx);
   if (set.chosen.length === 0 && problem.optimizer.finalists) return null; // the model's finalists are not chosen yet
   const seeds = new Set(set.seeds);

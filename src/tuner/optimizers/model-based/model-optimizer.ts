@@ -77,6 +77,8 @@ export interface ModelState {
   fallback?: boolean;
   /** Games of a ceiling run whose player counted no positions: left out of the cost model (said by show and the log). */
   uncounted?: number;
+  /** Lagged proposals: the design's points not yet proposed (drawn once, with point 0; each later point takes the first). */
+  design?: number[][];
 }
 
 /** A point with where it stands in the normalised space. */
@@ -224,7 +226,7 @@ export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): O
   const logCeiling = problem.maxCost !== undefined ? Math.log(problem.maxCost) : Infinity;
 
   /** A design of n points, none of them a point already played or proposed (duplicates would copy games on the same seeds). */
-  const design = (n: number, rng: () => number, taken: Set<string>): Proposal[] => {
+  const designPoints = (n: number, rng: () => number, taken: Set<string>): Proposal[] => {
     const out: Proposal[] = [];
     for (const g of latinHypercube(n, d, rng)) {
       const genome = space.canonical(g);
@@ -239,15 +241,78 @@ export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): O
   const sample = (s: ModelState, reason: string, rng: () => number, history: readonly Evaluated[]): Generation => {
     // No model yet: more of the design, around nothing in particular, none of it a point played before.
     const taken = new Set(history.map((c) => space.pointKey(c.genome)));
-    return { candidates: design(cfg.population + 1, rng, taken), state: { ...s, decision: 'sample', reason, prediction: null } satisfies ModelState };
+    return { candidates: designPoints(cfg.population + 1, rng, taken), state: { ...s, decision: 'sample', reason, prediction: null } satisfies ModelState };
   };
+
+  /**
+   * From a fit: the recommendation (the played point within the ceiling with the highest predicted mean, else the
+   * one the cost model puts cheapest) and `count` Thompson draws, none of them the recommendation or a point in
+   * `exclude` (each the top of one joint draw of strength and, with a ceiling, cost, within the ceiling).
+   */
+  const propose = (fit: ModelFit, rng: () => number, count: number, exclude: ReadonlySet<string>) => {
+    const { gp, cost, points } = fit;
+    const best = ranked(fit, problem);
+    // Candidates: every played point, uniform points, and points near the best predicted.
+    const pool = new Map<string, number[]>();
+    const add = (g: readonly number[]) => {
+      const x = space.canonical(g);
+      const key = space.pointKey(x);
+      if (!pool.has(key)) pool.set(key, x);
+    };
+    for (const p of points) pool.set(p.key, p.x);
+    for (let i = 0; i < RANDOM_CANDIDATES; i++) add(Array.from({ length: d }, () => rng()));
+    const centres = (best.length > 0 ? best.map((b) => b.point) : [...points].sort((a, b) => mean(b.scores) - mean(a.scores))).slice(0, LOCAL_CENTRES);
+    for (const c of centres) for (const scale of LOCAL_SCALES) for (let i = 0; i < LOCAL_PER_CENTRE / LOCAL_SCALES.length; i++) add(c.x.map((v) => Math.min(1, Math.max(0, v + scale * gaussian(rng)))));
+    const xs = [...pool.values()];
+    const keys = [...pool.keys()];
+    const byKey = new Map(points.map((p) => [p.key, p]));
+    const cheapest = () => {
+      if (!cost) return points[0];
+      const c = cost.predict(points.map((p) => p.x)).mean;
+      return points[c.indexOf(Math.min(...c))];
+    };
+    const incumbent = best[0]?.point ?? cheapest();
+    const chosen = new Set([incumbent.key, ...exclude]);
+    const picks: number[][] = [];
+    if (count === 0) return { incumbent, best, draws: { picks, fallback: false } };
+    const strength = gp.sample(xs, count, () => gaussian(rng));
+    // The cost drawn jointly with the strength (one draw of each a candidate): within the ceiling as that draw has it.
+    const costDraws = cost ? cost.sample(xs, count, () => gaussian(rng)) : null;
+    for (let k = 0; k < strength.draws.length; k++) {
+      const f = strength.draws[k];
+      const c = costDraws?.draws[k];
+      let pick = -1;
+      for (let i = 0; i < xs.length; i++) {
+        const feasible = problem.maxCost === undefined || (c !== undefined && c[i] <= logCeiling);
+        if (feasible && !chosen.has(keys[i]) && (pick < 0 || f[i] > f[pick])) pick = i;
+      }
+      if (pick < 0) continue;
+      chosen.add(keys[pick]);
+      const played = byKey.get(keys[pick]);
+      picks.push(played ? [...played.genome] : xs[pick]);
+    }
+    return { incumbent, best, draws: { picks, fallback: strength.fallback || (costDraws?.fallback ?? false) } };
+  };
+
+  /** The state a fit leaves: its hyperparameters (the next fit starts from them) and its word on the recommendation. */
+  const modelState = (s: ModelState, fit: ModelFit, best: ReturnType<typeof ranked>, fallback: boolean): ModelState => ({
+    decision: 'model',
+    start: s.start,
+    games: s.games,
+    hyper: fit.gp.hyper,
+    costHyper: fit.cost?.hyper ?? s.costHyper,
+    prediction: best[0]?.prediction ?? null,
+    points: fit.points.length,
+    ...(fallback ? { fallback } : {}),
+    ...(fit.uncounted > 0 ? { uncounted: fit.uncounted } : {}),
+  });
 
   return {
     pooled: true,
 
     initial(start, rng): Generation {
       const played = space.canonical(start);
-      const candidates: Proposal[] = [{ genome: [...start], origin: 'start', parents: [] }, ...design(cfg.initial, rng, new Set([space.pointKey(start)]))];
+      const candidates: Proposal[] = [{ genome: [...start], origin: 'start', parents: [] }, ...designPoints(cfg.initial, rng, new Set([space.pointKey(start)]))];
       const state: ModelState = { decision: 'design', start: played, games: cfg.games, hyper: null, costHyper: null, prediction: null };
       return { candidates, state };
     },
@@ -256,61 +321,35 @@ export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): O
       const s = previousState as ModelState;
       const fit = fitModel(history, s, cfg, problem);
       if (typeof fit === 'string') return sample(s, fit, rng, history);
-      const { gp, cost, points } = fit;
-      const best = ranked(fit, problem);
-      // Candidates: every played point, uniform points, and points near the best predicted.
-      const pool = new Map<string, number[]>();
-      const add = (g: readonly number[]) => {
-        const x = space.canonical(g);
-        const key = space.pointKey(x);
-        if (!pool.has(key)) pool.set(key, x);
-      };
-      for (const p of points) pool.set(p.key, p.x);
-      for (let i = 0; i < RANDOM_CANDIDATES; i++) add(Array.from({ length: d }, () => rng()));
-      const centres = (best.length > 0 ? best.map((b) => b.point) : [...points].sort((a, b) => mean(b.scores) - mean(a.scores))).slice(0, LOCAL_CENTRES);
-      for (const c of centres) for (const scale of LOCAL_SCALES) for (let i = 0; i < LOCAL_PER_CENTRE / LOCAL_SCALES.length; i++) add(c.x.map((v) => Math.min(1, Math.max(0, v + scale * gaussian(rng)))));
-      const xs = [...pool.values()];
-      const keys = [...pool.keys()];
-      const byKey = new Map(points.map((p) => [p.key, p]));
-      // The recommendation: the played point within the ceiling with the highest predicted mean (else the one the cost model puts cheapest).
-      const cheapest = () => {
-        if (!cost) return points[0];
-        const c = cost.predict(points.map((p) => p.x)).mean;
-        return points[c.indexOf(Math.min(...c))];
-      };
-      const incumbent = best[0]?.point ?? cheapest();
-      const chosen = new Set([incumbent.key]);
-      const candidates: Proposal[] = [{ genome: [...incumbent.genome], origin: 'mean', parents: [] }];
-      const strength = gp.sample(xs, cfg.population, () => gaussian(rng));
-      // The cost drawn jointly with the strength (one draw of each a candidate): within the ceiling as that draw has it.
-      const costDraws = cost ? cost.sample(xs, cfg.population, () => gaussian(rng)) : null;
-      for (let k = 0; k < strength.draws.length; k++) {
-        const f = strength.draws[k];
-        const c = costDraws?.draws[k];
-        let pick = -1;
-        for (let i = 0; i < xs.length; i++) {
-          const feasible = problem.maxCost === undefined || (c !== undefined && c[i] <= logCeiling);
-          if (feasible && !chosen.has(keys[i]) && (pick < 0 || f[i] > f[pick])) pick = i;
-        }
-        if (pick < 0) continue;
-        chosen.add(keys[pick]);
-        const played = byKey.get(keys[pick]);
-        candidates.push({ genome: played ? [...played.genome] : xs[pick], origin: 'model', parents: [] });
+      const { incumbent, draws, best } = propose(fit, rng, cfg.population, new Set());
+      const candidates: Proposal[] = [{ genome: [...incumbent.genome], origin: 'mean', parents: [] }, ...draws.picks.map((genome) => ({ genome, origin: 'model', parents: [] }))];
+      return { candidates, state: modelState(s, fit, best, draws.fallback) };
+    },
+
+    proposeAt(k, history, pending, previousState, rng, start): Generation {
+      if (k === 0) {
+        // The start, and the design drawn once: the points after it take it in turn, whatever has finished.
+        const played = space.canonical(start);
+        const design = designPoints(cfg.initial, rng, new Set([space.pointKey(start)])).map((p) => p.genome);
+        return { candidates: [{ genome: [...start], origin: 'start', parents: [] }], state: { decision: 'design', start: played, games: cfg.games, hyper: null, costHyper: null, prediction: null, design } satisfies ModelState };
       }
-      const fallback = strength.fallback || (costDraws?.fallback ?? false);
-      const at = best[0]?.prediction ?? null;
-      const state: ModelState = {
-        decision: 'model',
-        start: s.start,
-        games: s.games,
-        hyper: gp.hyper,
-        costHyper: cost?.hyper ?? s.costHyper,
-        prediction: at,
-        points: points.length,
-        ...(fallback ? { fallback } : {}),
-        ...(fit.uncounted > 0 ? { uncounted: fit.uncounted } : {}),
-      };
-      return { candidates, state };
+      const s = previousState as ModelState;
+      if (s.design && s.design.length > 0) {
+        const [genome, ...rest] = s.design;
+        return { candidates: [{ genome, origin: 'design', parents: [] }], state: { ...s, decision: 'design', design: rest } };
+      }
+      const { design: _spent, ...carried } = s;
+      const taken = new Set([...history.map((c) => space.pointKey(c.genome)), ...pending.map((g) => space.pointKey(g))]);
+      const fit = fitModel(history, carried, cfg, problem);
+      if (typeof fit === 'string') {
+        // No model yet: a uniform point played by nobody.
+        return { candidates: designPoints(1, rng, taken), state: { ...carried, decision: 'sample', reason: fit, prediction: null } };
+      }
+      // Every (population + 1)-th point replays the recommendation, as a generation does once; the others are Thompson draws, none a point still being played.
+      const replay = (k - 1 - cfg.initial) % (cfg.population + 1) === 0;
+      const { incumbent, draws, best } = propose(fit, rng, replay ? 0 : 1, new Set(pending.map((g) => space.pointKey(g))));
+      const genome = replay || draws.picks.length === 0 ? incumbent.genome : draws.picks[0];
+      return { candidates: [{ genome: [...genome], origin: replay || draws.picks.length === 0 ? 'mean' : 'model', parents: [] }], state: modelState(carried, fit, best, draws.fallback) };
     },
 
     finalists(history, state, count, maxCorrelation = 1) {
