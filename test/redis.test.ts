@@ -115,6 +115,27 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(dumpRun(db, 1)).toEqual(dumpRun(local, localId));
   });
 
+  it('lagged proposals (no generation barrier) through the queue with four workers: the same rows as one local worker', async () => {
+    const model = {
+      name: 'lagged',
+      seed: 6,
+      space: SMOKE.space,
+      optimizer: { kind: 'model', population: 3, games: 2, initial: 5, lag: 4 },
+      fitness: { budget: 80, player: 'synthetic', synthetic: { optimum: { empty: 900, merges: 2000, monotonicity: 30 }, width: 1 } },
+      validation: { finalists: 2, games: 12 },
+      pool: { batchGames: 1 },
+    };
+    const local = tempDb();
+    const localId = (await tuneToEnd(local, smokeConfig(model), { workers: 1 })).id;
+    // Two more beside the two this describe started: four workers take the points as they come.
+    await startWorker(redis.url);
+    await startWorker(redis.url);
+    const db = tempDb();
+    const r = await startCli(['tune', '-c', writeConfig(model), '--name', 'test', '--db', db, '--queue', redis.url]).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(dumpRun(db, 1)).toEqual(dumpRun(local, localId));
+  });
+
   it('a worker SIGKILLed mid-job: its batch goes to another worker, and the run is the same', async () => {
     const db = tempDb();
     const marker = join(mkdtempSync(join(tmpdir(), 'tune2048-m-')), 'hung');
