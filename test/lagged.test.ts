@@ -67,9 +67,32 @@ describe('lagged proposals', () => {
     expect(dumpRun(killed, 1)).toEqual(dumpRun(straight, 1));
   });
 
+  it('a batch that fails while other points play: the run fails naming that failure, not the stop it caused, and resumes to the same rows', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const straight = tempDb();
+    const { id } = await tuneToEnd(straight, parseConfig(lagged(4)), { workers: 2 });
+    const db = tempDb();
+    process.env.TUNE2048_TEST_MARKER = join(mkdtempSync(join(tmpdir(), 'tune2048-lag-crash-')), 'served');
+    process.env.TUNE2048_TEST_LIMIT = '13';
+    try {
+      const crashed = await tuneToEnd(db, parseConfig(lagged(4)), { workers: 2, pool: { workerPath: join(__dirname, 'fixtures', 'workers', 'crash-after.ts') } });
+      expect(crashed.outcome.status).toBe('failed');
+      expect(crashed.outcome.error).toMatch(/died/);
+      expect(crashed.outcome.error).not.toMatch(/runner stopped/);
+    } finally {
+      delete process.env.TUNE2048_TEST_MARKER;
+      delete process.env.TUNE2048_TEST_LIMIT;
+    }
+    const resumed = await tuneToEnd(db, parseConfig(lagged(4)), { workers: 2 }, 1);
+    expect(resumed.outcome.status).toBe('finished');
+    expect(dumpRun(db, 1)).toEqual(dumpRun(straight, id));
+  });
+
   it.each([
     ['a lag below 1', lagged(0), /field "optimizer\.lag": must be at least 1, received 0/],
-    ['a lag the budget leaves no points to learn from', lagged(40), /field "optimizer\.lag": 40 is not below the run's 40 points \(fitness\.budget 160 \/ optimizer\.games 4\)/],
+    ['a lag the budget leaves no point to learn from', lagged(37), /field "optimizer\.lag": 37 leaves no point to be proposed from a model among the run's 40 \(fitness\.budget 160 \/ optimizer\.games 4\)/],
     ['racing', { ...lagged(2), fitness: { ...lagged(2).fitness, racing: { rounds: 2, keep: 0.5 } } }, /lagged points play alone, with no rivals to race/],
   ])('%s: one line, exit 2, no database', (_name, config, message) => {
     const db = tempDb();

@@ -109,6 +109,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
   // A lagged run's generations are its points, one candidate each, played side by side under one bar.
   const lagged = lagOf(config) !== undefined;
   const labelOf = (g: number) => (lagged ? `point ${g} (${g + 1} of ${generations})` : generationLabel(g, generations));
+  const roundOf = config.optimizer.kind === 'model' ? config.optimizer.population + 1 : 1;
   // Validation plays the finalists (or the front's points) and the start, raced and confirmed as the config says.
   const plan: EtaPlan = { generations, validationGames: plannedValidationGames(config.validation, (hasFront(config) ? (config.validation.front ?? FRONT_POINTS) : config.validation.finalists) + 1, hasFront(config), validationControls(config.optimizer.kind)), budget: config.fitness.budget };
   // Fitness games of the generations done, for a budget's share of the ETA.
@@ -126,6 +127,8 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
     if (e.event === 'generation-finished') {
       spent += e.games;
       if (e.lengthening !== null) plan.lengthening = e.lengthening;
+      // A lagged run's points finish under one bar: a line a round of (population + 1) points, and the last, not one a point.
+      if (lagged && (e.generation + 1) % roundOf !== 0 && e.generation !== generations - 1) return;
       endProgress();
       out(
         lagged

@@ -405,7 +405,8 @@ function lagProblem(c: RunConfig): string | null {
   if (o.kind !== 'model' || o.lag === undefined) return null;
   if (c.fitness.racing) return 'lagged points play alone, with no rivals to race: remove fitness.racing or optimizer.lag';
   const points = plannedGenerations(c);
-  if (o.lag >= points) return `${o.lag} is not below the run's ${points} points (${c.fitness.budget !== undefined ? `fitness.budget ${c.fitness.budget} / optimizer.games ${o.games}` : `optimizer.generations ${o.generations} × (population ${o.population} + 1)`}): every point would be proposed before any had finished; set it near the number of workers`;
+  // The model needs 3 finished points: point k is the first it can propose where k − lag ≥ 3.
+  if (o.lag > points - 4) return `${o.lag} leaves no point to be proposed from a model among the run's ${points} (${c.fitness.budget !== undefined ? `fitness.budget ${c.fitness.budget} / optimizer.games ${o.games}` : `optimizer.generations ${o.generations} × (population ${o.population} + 1)`}): a point is proposed from the points before it but the last lag, and the model needs 3 of them; set it near the number of workers`;
   return null;
 }
 

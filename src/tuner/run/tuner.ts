@@ -232,7 +232,7 @@ export class Tuner {
     const failed = (): { error: unknown } | null => failure;
     let bestSoFar: number | null = null;
     // One bar for every point's games: the games already stored, and each playing point's as they come.
-    const games = optimizer.summary(store.getGeneration(runId, 0)?.state ?? optimizer.proposeAt!(0, [], [], null, stream(config.seed, 'optimizer', 0), problem.space.startGenome()).state).games ?? config.fitness.games;
+    const games = config.optimizer.kind === 'model' ? config.optimizer.games : config.fitness.games;
     const total = points * games;
     let stored = store.listGenerations(runId).filter((x) => x.status === 'done').reduce((n, x) => n + x.games, 0);
     const ownDone = new Map<number, number>();
@@ -251,6 +251,7 @@ export class Tuner {
           await running;
           playing.delete(j);
         }
+        this.checkStop(); // a stop or a lost lease while waiting: propose and write nothing more
         const f = failed();
         if (f) throw f.error;
         let generation = store.getGeneration(runId, k);
@@ -282,16 +283,21 @@ export class Tuner {
               ownDone.delete(point);
             },
             (error: unknown) => {
-              // The first failure ends the run once what is running has finished (stored); later ones say nothing new.
-              failure ??= { error };
+              // The first real failure ends the run once what is running has finished (stored). Its drain stops the
+              // other points' queued batches: their "runner stopped" is no cause, and never hides the one that is.
+              const stopped = (x: unknown) => x instanceof RunnerStoppedError || x instanceof StopRequestedError;
+              if (!failure || (stopped(failure.error) && !stopped(error))) failure = { error };
               this.runner?.drain();
             },
           ),
         );
       }
     } catch (e) {
+      // Whatever ended the loop (a stop, a failure, a proposal that threw): stop queuing, let what runs be stored.
+      this.runner?.drain();
       await Promise.allSettled(playing.values());
-      throw e;
+      const f = failed();
+      throw f && !(f.error instanceof RunnerStoppedError) ? f.error : e;
     }
     await settle();
     return this.validate(problem, points - 1, bestSoFar);
@@ -357,7 +363,8 @@ export class Tuner {
     const ranked = order.map((o) => candidates[o.i]).filter((c) => !inherited.has(c.id));
     const all = msPerGame(ranked);
     const top = msPerGame(ranked.slice(0, Math.max(1, Math.ceil(ranked.length / 4))));
-    const lengthening = all !== null && top !== null ? top / all : null;
+    // A quarter of fewer than four is one candidate measured against itself (a lagged point): nothing said.
+    const lengthening = all !== null && top !== null && ranked.length >= 4 ? top / all : null;
     store.finishGeneration(runId, g, fitness, stats);
     candidates.forEach((c, i) => (c.fitness = fitness[i].fitness));
     const done = store.getGeneration(runId, g)!;

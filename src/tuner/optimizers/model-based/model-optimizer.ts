@@ -342,8 +342,11 @@ export function createModelOptimizer(cfg: ModelConfig, problem: ModelProblem): O
       const taken = new Set([...history.map((c) => space.pointKey(c.genome)), ...pending.map((g) => space.pointKey(g))]);
       const fit = fitModel(history, carried, cfg, problem);
       if (typeof fit === 'string') {
-        // No model yet: a uniform point played by nobody.
-        return { candidates: designPoints(1, rng, taken), state: { ...carried, decision: 'sample', reason: fit, prediction: null } };
+        // No model yet: a uniform point played by nobody (where every draw is taken, as in a small space of whole numbers, the start again).
+        let drawn: Proposal[] = [];
+        for (let tries = 0; drawn.length === 0 && tries < 32; tries++) drawn = designPoints(1, rng, taken);
+        const candidates = drawn.length > 0 ? drawn : [{ genome: [...start], origin: 'design', parents: [] }];
+        return { candidates, state: { ...carried, decision: 'sample', reason: fit, prediction: null } };
       }
       // Every (population + 1)-th point replays the recommendation, as a generation does once; the others are Thompson draws, none a point still being played.
       const replay = (k - 1 - cfg.initial) % (cfg.population + 1) === 0;
