@@ -71,15 +71,38 @@ describe('faults of a program during a run', () => {
     // (FIXTURE_MODE: the same files, its fast moves: the rest of the run in seconds.)
     const accepted = runCli(['resume', '1', '--db', db, '--accept-changed'], { env: { ...process.env, FIXTURE_MODE: 'good' } });
     expect(accepted.code, accepted.stderr).toBe(0);
-    expect(accepted.stderr).toMatch(new RegExp(`^tune2048: run 1: player fixture changed after ${stored} of the run's games \\(version 1, program hash ([0-9a-f]{16}) → (?!\\1)[0-9a-f]{16}\\), accepted on .* with --accept-changed: the games before and after are of two programs; recorded in the run \\(show 1 lists it\\)$`, 'm'));
+    expect(accepted.stderr).toMatch(new RegExp(`^tune2048: run 1: player fixture changed after ${stored} of the run's games, in generation \\d+ \\(its games may be of both\\) \\(version 1, program hash ([0-9a-f]{16}) → (?!\\1)[0-9a-f]{16}\\), accepted on .* with --accept-changed: the games before and after are of two programs; recorded in the run \\(show 1 lists it\\)$`, 'm'));
     expect(gamesIn(db)).toBeGreaterThan(stored);
     const shown = runCli(['show', '1', '--db', db]);
     expect(shown.stdout).toMatch(new RegExp(`^player fixture changed after ${stored} of the run's games`, 'm'));
     const [change] = JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout).run.programChanges;
-    expect(change).toMatchObject({ games: stored, before: { version: '1' }, after: { version: '1' } });
+    expect(change).toMatchObject({ games: stored, generation: expect.any(Number), before: { version: '1' }, after: { version: '1' } });
+    // Nothing to accept, or no program at all: said, not silently ignored.
+    expect(runCli(['resume', '1', '--db', db, '--accept-changed']).stderr).toMatch(/run 1 is already finished/);
     const out = join(folder, 'params.json');
     expect(runCli(['export', '1', '--db', db, '--out', out]).code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).provenance.programChanges).toEqual([change]);
+  });
+
+  it('--accept-changed records nothing while another process holds the run (exit 3), and changes of parameters are refused naming them', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tune2048-held-'));
+    const copy = join(folder, 'fixture-player.js');
+    writeFileSync(copy, readFileSync(FIXTURE));
+    const db = tempDb();
+    const run = startCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'slow'] })), '--db', db, '--workers', '1']);
+    await waitFor(() => gamesIn(db) >= 2);
+    writeFileSync(copy, readFileSync(FIXTURE, 'utf8') + '\n// an edit\n');
+    const held = runCli(['resume', '1', '--db', db, '--accept-changed']);
+    expect(held.code, held.stderr).toBe(3);
+    expect(held.stderr).not.toMatch(/accepted/);
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(JSON.parse(runCli(['show', '1', '--db', db, '--json']).stdout).run.programChanges).toBeUndefined();
+    // A program that now announces another range for a parameter: the run's space no longer fits it.
+    writeFileSync(copy, readFileSync(FIXTURE, 'utf8').replace("out('param bias 0 -1 1');", "out('param bias 0 -1 5');"));
+    const other = runCli(['resume', '1', '--db', db, '--accept-changed']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/, and its parameter bias is now -1…5 \(linear\), not -1…1 \(linear\), so the run's space no longer fits it: --accept-changed cannot go on with it/);
   });
 
   it('a program that is not deterministic is refused before anything is created, or tuned with a warning', () => {

@@ -17,6 +17,8 @@ describe('a config key without effect for its player is refused', () => {
     ['fitness.rolloutDepth', withFitness({ player: 'minimax', rolloutDepth: 5 }), /field "fitness\.rolloutDepth": sets MCTS's search .* this run's player is minimax/],
     ['fitness.reachTile', withFitness({ reachTile: 4096 }), /field "fitness\.reachTile": the tile of the reach-rate objective, and this run's objective is mean-score, so it would do nothing/],
     ['space.matrix', withSpace({ matrix: 'symmetric' }), /field "space\.matrix": .* no parameter of space\.params is one/],
+    ['space.matrix beside a parameter only named like one', withSpace({ matrix: 'symmetric', params: { ...SMOKE.space.params, matrixWeight: { min: 0, max: 1 } } }), /field "space\.matrix"/],
+    ['space.matrix for a network', { ...SMOKE, space: { start: 'defaults', matrix: 'symmetric' }, fitness: { games: 4, depth: 1, player: { kind: 'network', file: 'net.bin' } } }, /field "space\.matrix": shapes tune2048's own heuristic, and this run tunes a network's search settings/],
   ])('%s', (_key, data, message) => {
     expect(() => loadConfig(writeConfig(data))).toThrow(message);
   });
@@ -43,7 +45,7 @@ describe('a command-line option without effect for the player is refused', () =>
   it.each([
     [['play', '--player', 'external:greedy-py', '-d', '2', '-n', '1'], /^tune2048: --depth sets tune2048's own search, and --player external:greedy-py searches as its program decides, so it would do nothing/],
     [['hint', '--player', 'external:greedy-py', '--cprob', '0.01', '0 0 0 0 0 0 0 0 0 0 0 0 0 0 2 2'], /^tune2048: --cprob sets tune2048's own search/],
-    [['play', '--iterations', '40', '-n', '1'], /^tune2048: --iterations sets MCTS's search \(--player mcts or mcts-emm\), and --player expectimax has none/],
+    [['play', '--iterations', '40', '-n', '1'], /^tune2048: --iterations sets MCTS's search \(--player mcts or mcts-emm\), and --player expectimax \(the default\) has none/],
     [['compare', 'nneonneo', 'haskell', '--rollout-depth', '4', '-n', '2'], /^tune2048: --rollout-depth sets MCTS's search/],
   ])('%j', (args, message) => {
     const r = runCli(args);

@@ -174,14 +174,15 @@ describe.sequential('tuning through Redis with tune2048 worker processes', () =>
     expect(run).toMatchObject({ status: 'finished', best_candidate: (refRun as { best_candidate: number }).best_candidate });
   });
 
-  it('a queue no worker serves says so, with the command that serves it, whole as pasted (its password too); a worker started by it plays the run', async () => {
+  it('a queue no worker serves says so, with the command that serves it (in a log, the password as ****, said so); a worker started by it plays the run', async () => {
     const own = await startRedis({ password: 's3cret' });
     try {
       const db = tempDb();
       const tune = startCli(['tune', '-c', writeConfig(SMOKE), '--db', db, '--queue', own.url], { env: { ...process.env, TUNE2048_QUEUE_NOTICE_MS: '1000' } });
-      const notice = await waitForOutput(tune, 'stderr', /start one on any machine that reaches Redis: tune2048 worker --queue (\S+)\n/);
-      expect(notice[1]).toBe(own.url);
-      await startWorker(notice[1]);
+      // A log (not a terminal) gets **** for the password, and says so; the user puts back what they typed.
+      const notice = await waitForOutput(tune, 'stderr', /start one on any machine that reaches Redis: tune2048 worker --queue (\S+) \(\*\*\*\* in place of the password given to --queue, not written to logs\)\n/);
+      expect(notice[1]).toBe(`'${own.url.replace('s3cret', '****')}'`);
+      await startWorker(notice[1].slice(1, -1).replace('****', 's3cret'));
       const r = await tune.done;
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/tune2048: no worker has taken a batch for \d+ s \(0 workers serving this run's queue\); start one/);

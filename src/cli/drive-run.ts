@@ -89,7 +89,7 @@ export function etaSec(secondsPerGame: number | null, p: Pick<TuneProgress, 'pha
  * `where`: how this session plays, none of which changes a result: local workers or a queue, and a batch
  * time limit in place of the config's pool.batchTimeoutSec.
  */
-export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string; batchTimeoutSec?: number; knownGames?: TuneOptions['knownGames'] }, json: boolean): Promise<void> {
+export async function driveRun(store: Store, runId: number, resumed: boolean, where: { workers: number; queue?: string; batchTimeoutSec?: number; knownGames?: TuneOptions['knownGames']; onAcquired?: TuneOptions['onAcquired'] }, json: boolean): Promise<void> {
   const { config } = loadRunProblem(store, runId);
   // Where this session plays, and the resume hint that plays there again (a --queue given here is not in the config).
   const queue = where.queue ?? config.pool.queue;

@@ -39,13 +39,14 @@ export function addPlayerOptions(cmd: Command): Command {
         throw new InputError(`--weights and --player ${player} exclude each other: ${player.startsWith(NETWORK_PREFIX) ? 'the network plays on its own (heuristic terms on it go in a network player file, docs/networks.md)' : 'the program plays with its own evaluation (its values go in --params)'}`);
       }
       // Every option given acts: tune2048's search settings do nothing to an external program, MCTS's nothing to another player.
-      if (player.startsWith('external:')) {
+      // (play and hint only, the commands with --params: compare and sweep refuse an external --player on their own.)
+      if (player.startsWith('external:') && action.options.some((o) => o.long === '--params')) {
         const search = (['depth', 'cprob'] as const).find((k) => action.getOptionValueSource(k) === 'cli');
         if (search) throw new InputError(`--${search} sets tune2048's own search, and --player ${player} searches as its program decides, so it would do nothing: remove it (the program's own settings go in --params)`);
       }
       if (player !== 'mcts' && player !== 'mcts-emm') {
         const mcts = (['iterations', 'c', 'rolloutDepth'] as const).find((k) => action.getOptionValueSource(k) === 'cli');
-        if (mcts) throw new InputError(`--${mcts === 'rolloutDepth' ? 'rollout-depth' : mcts} sets MCTS's search (--player mcts or mcts-emm), and --player ${player} has none, so it would do nothing: remove it`);
+        if (mcts) throw new InputError(`--${mcts === 'rolloutDepth' ? 'rollout-depth' : mcts} sets MCTS's search (--player mcts or mcts-emm), and --player ${player}${action.getOptionValueSource('player') === 'default' ? ' (the default)' : ''} has none, so it would do nothing: remove it`);
       }
     });
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../util/errors';
+import { shellWord } from '../util/command-hint';
 
 export interface QueueUrl {
   host: string;
@@ -56,6 +57,18 @@ export function parseQueueUrl(value: string, what = '--queue'): QueueUrl {
     display: `${tls ? 'rediss' : 'redis'}://${u.hostname}:${port}${path === '' ? '' : `/${path}`}`,
     asGiven: value,
   };
+}
+
+/**
+ * The queue's URL for a command printed to be pasted: as given (the CA file, the user), and the password too on a
+ * terminal; where stderr goes to a log, the password is written as **** and said so (logs get shared; the user
+ * typed it and knows it).
+ */
+export function pastableQueue(url: QueueUrl, toTerminal = process.stderr.isTTY === true): { word: string; note: string } {
+  if (url.password === undefined || toTerminal) return { word: shellWord(url.asGiven), note: '' };
+  const u = new URL(url.asGiven);
+  u.password = '****';
+  return { word: shellWord(u.toString()), note: ' (**** in place of the password given to --queue, not written to logs)' };
 }
 
 /** The Redis queue of a run: the same for every session of the run, distinct for every run of every database. */

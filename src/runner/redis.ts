@@ -25,10 +25,10 @@ import { Queue, QueueEvents } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
 import type { PlayerSpec } from '../player/spec';
 import { needsTables, tablePublisher } from './shared-tables';
-import { cliName, shellWord } from '../util/command-hint';
+import { cliName } from '../util/command-hint';
 import { BatchFailedError, RunnerError, RunnerStoppedError, UnavailableError } from '../util/errors';
 import type { PlayedGame } from '../engine/game';
-import { parseQueueUrl, type QueueUrl } from './queue-url';
+import { parseQueueUrl, pastableQueue, type QueueUrl } from './queue-url';
 import type { GameRunner } from './runner';
 
 /** BullMQ key prefix of every tune2048 queue. */
@@ -284,7 +284,7 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
     saidIdle = true;
     track(
       Promise.all([queue.getWorkersCount(), connection.hgetall(`${LEFT_KEY}${name}`).catch(() => ({}) as Record<string, string>)]).then(([workers, left]) =>
-        notice(`${Object.entries(left).map(([host, why]) => `a worker on ${host} left this run's queue: ${why}; `).join('')}no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${shellWord(url.asGiven)}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}`),
+        notice(`${Object.entries(left).map(([host, why]) => `a worker on ${host} left this run's queue: ${why}; `).join('')}no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${pastableQueue(url).word}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}${pastableQueue(url).note}`),
       ),
     );
   }, Math.min(1000, noticeAfterMs / 2));

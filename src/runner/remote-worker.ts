@@ -13,13 +13,13 @@
  */
 import { hostname } from 'node:os';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { cliName, shellWord } from '../util/command-hint';
+import { cliName } from '../util/command-hint';
 import { BatchFailedError, InputError } from '../util/errors';
 import IORedis from 'ioredis';
 import { createPool } from './farm';
 import type { BatchResult, BatchTask } from './protocol';
 import type { Launch } from '../player/spec';
-import { parseQueueUrl } from './queue-url';
+import { parseQueueUrl, pastableQueue } from './queue-url';
 import { networkBytesOnRedis, withLocalTables } from './shared-tables';
 import { formatBytes } from '../learn/ntuple/machine';
 import { freemem } from 'node:os';
@@ -140,7 +140,7 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     const queueName = job.queueName;
     if (!unable.has(queueName)) {
       unable.add(queueName);
-      log(`left queue ${queueName}: ${why}; its batches are left to a worker that can play them (${cliName()} worker --queue ${shellWord(url.asGiven)} --player ${player}=COMMAND)`);
+      log(`left queue ${queueName}: ${why}; its batches are left to a worker that can play them (${cliName()} worker --queue ${pastableQueue(url).word} --player ${player}=COMMAND${pastableQueue(url).note})`);
       const worker = serving.get(queueName);
       serving.delete(queueName);
       // Not awaited: close() waits for the jobs it holds, this one among them.

@@ -6,6 +6,7 @@ import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseNumberOption, parseRunId, parseWorkers } from '../options';
 import { checkQueue, queueOption } from '../runner-options';
+import { InputError } from '../../util/errors';
 
 export function command(): Command {
   return new Command('resume')
@@ -28,12 +29,19 @@ export function command(): Command {
         const queue = opts.queue ?? config.pool.queue;
         await checkQueue(queue);
         // The program must be the one the run began with (the parent's copy, which it reads as tune did; remote workers check their own before they play).
-        const changed = await checkExternalUnchanged(problem, runId, opts.db, opts.acceptChanged ? { games: store.runGames(runId).length } : undefined);
-        if (changed) {
-          store.setStoredConfigPart(runId, 'external', changed);
-          console.error(`tune2048: run ${runId}: ${describeProgramChange(externalPlayerOf(config)!.name, changed.changes!.at(-1)!)}; recorded in the run (show ${runId} lists it)`);
-        }
-        await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, batchTimeoutSec: opts.batchTimeout }, !!opts.json);
+        const player = externalPlayerOf(config);
+        if (opts.acceptChanged && !player) throw new InputError(`--accept-changed: run ${runId} tunes ${config.fitness.player === undefined || typeof config.fitness.player === 'string' ? (config.fitness.player ?? 'expectimax') : 'a network'}, not an external program: there is no program to accept a change of`);
+        const accept = opts.acceptChanged ? { games: store.listRuns().find((r) => r.id === runId)?.gamesPlayed ?? 0, generation: store.listGenerations(runId).find((g) => g.status !== 'done')?.idx ?? null, queue: queue !== undefined } : undefined;
+        const changed = await checkExternalUnchanged(problem, runId, opts.db, accept);
+        if (opts.acceptChanged && !changed) console.error(`tune2048: run ${runId}: player ${player!.name} has not changed since the run began: --accept-changed has nothing to accept`);
+        // Recorded only once this process holds the run (another live session would go on with the old program).
+        const onAcquired = changed
+          ? () => {
+              store.setStoredConfigPart(runId, 'external', changed);
+              console.error(`tune2048: run ${runId}: ${describeProgramChange(player!.name, changed.changes!.at(-1)!)}; recorded in the run (show ${runId} lists it)`);
+            }
+          : undefined;
+        await driveRun(store, runId, true, { workers: opts.workers ?? config.workers ?? defaultWorkers(), queue: opts.queue, batchTimeoutSec: opts.batchTimeout, onAcquired }, !!opts.json);
       });
     });
 }

@@ -57,7 +57,9 @@ export function builtProgram(name: string, program: string, build: readonly stri
   if (r.error || r.status !== 0) {
     rmSync(made ?? partial, { recursive: true, force: true }); // a failed build leaves nothing behind
     // Ctrl-C or a closed terminal reaches the compiler too (it runs in the terminal's process group): a stop, not a failed build.
-    if (r.signal === 'SIGINT' || r.signal === 'SIGTERM' || r.signal === 'SIGHUP') throw new InterruptedError(`stopped while building player "${name}" (${r.signal}): nothing was built; the next command that plays it builds it`);
+    // (A build tool that catches the signal exits 128 + its number: 129 SIGHUP, 130 SIGINT, 143 SIGTERM.)
+    const stopSignal = r.signal ?? ({ 129: 'SIGHUP', 130: 'SIGINT', 143: 'SIGTERM' } as Record<number, string>)[r.status ?? 0];
+    if (stopSignal === 'SIGINT' || stopSignal === 'SIGTERM' || stopSignal === 'SIGHUP') throw new InterruptedError(`stopped while building player "${name}" (${stopSignal}): nothing was built; the next command that plays it builds it`);
     const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT') throw new InputError(`player "${name}": its program ${program} is not built, and building it needs "${tool}", which is not installed${tool === 'cc' || tool === 'gcc' ? ' (on Debian: apt-get install gcc)' : ''}; install it and run this again (the player is built once into ${folder}), or build it yourself: ${asYouWould}`);
     const last = `${r.stderr ?? ''}`.trim().split('\n').filter(Boolean).at(-1) ?? (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);

@@ -614,7 +614,12 @@ export function refuseKeysWithoutEffect(data: unknown, config: RunConfig, origin
   const kind = external ? 'external' : networkPlayerOf(config) ? 'network' : (config.fitness.player as string | undefined) ?? 'expectimax';
   const mctsKey = kind !== 'mcts' && kind !== 'mcts-emm' ? MCTS_KEYS.find((k) => k in fitness) : undefined;
   if (mctsKey) throw new InputError(`${origin}: field "fitness.${mctsKey}": sets MCTS's search (fitness.player "mcts" or "mcts-emm"), and this run's player is ${kind}, so it would do nothing: remove it`);
-  if ('matrix' in space && !Object.keys(config.space.params ?? {}).some((name) => name.includes('matrix'))) {
+  // A network's or an external program's space holds no heuristic matrix or stages of tune2048's own.
+  const ownHeuristic = kind !== 'external' && kind !== 'network';
+  const spaceKey = ownHeuristic ? undefined : (['matrix', 'stages'] as const).find((k) => k in space);
+  if (spaceKey) throw new InputError(`${origin}: field "space.${spaceKey}": shapes tune2048's own heuristic, and this run tunes ${kind === 'network' ? "a network's search settings" : "an external program's parameters"}, so it would do nothing: remove it`);
+  const matrixParam = (name: string) => /(^|\.)matrix(\[[0-3]\]\[[0-3]\]|\.(amplitude|base|rowExp|colExp))$/.test(name);
+  if ('matrix' in space && !Object.keys(config.space.params ?? {}).some(matrixParam)) {
     throw new InputError(`${origin}: field "space.matrix": says how the positional matrix's parameters are tuned, and no parameter of space.params is one (matrix[i][j], or matrix.amplitude … for snake and corner), so it would do nothing: remove it or name the matrix's parameters`);
   }
   if ('reachTile' in fitness && config.fitness.objective !== 'reach-rate') {

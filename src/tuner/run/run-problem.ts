@@ -20,8 +20,7 @@ import type { ExternalPlayerSpec, Launch, NetworkPlayerSpec, PlayerSpec } from '
 import { readNetworkShape } from '../../learn/ntuple/network-file';
 import type { Run, Store } from '../../store/store';
 import { InputError } from '../../util/errors';
-import { shellWord } from '../../util/command-hint';
-import { canonicalJson } from '../../util/canonical-json';
+import { cliName, shellWord } from '../../util/command-hint';
 import { describeIssues } from '../../util/valibot-issues';
 import { configHash, externalPlayerOf, networkPlayerOf, parseConfig, type ExternalPlayerConfig, type RunConfig } from '../config/config';
 import { ExternalSpace } from '../space/external-space';
@@ -46,6 +45,8 @@ export interface StoredExternal {
 export interface ProgramChange {
   acceptedAt: number;
   games: number;
+  /** The generation that was open when it was accepted (its games may be of both programs), absent when only validation was left. */
+  generation?: number;
   before: { version: string; announced: string; program?: string };
   after: { version: string; announced: string; program?: string };
 }
@@ -95,7 +96,7 @@ export function externalSpec(stored: StoredExternal, params: Record<string, numb
  * touched (a run marked failed by it would fail the same way on every resume). Workers check again before they
  * play (remote ones start their own registered program).
  */
-export async function checkExternalUnchanged(stored: StoredConfig, runId: number, db: string, accept?: { games: number }): Promise<StoredExternal | null> {
+export async function checkExternalUnchanged(stored: StoredConfig, runId: number, db: string, accept?: { games: number; generation: number | null; queue: boolean }): Promise<StoredExternal | null> {
   const player = externalPlayerOf(stored.config);
   if (!player || !stored.external) return null;
   const launch = launchOf(player);
@@ -108,23 +109,45 @@ export async function checkExternalUnchanged(stored: StoredConfig, runId: number
   const what = announced
     ? `player ${player.name} now announces version ${now.version} (hash ${announcementHash(now)}), not the version ${then.announcement.version} the run began with (hash ${announcementHash(then.announcement)})`
     : `player ${player.name}'s program changed since the run began (the files its command names, ${launch.command.join(' ')} in ${launch.cwd}, hash ${program} now, ${then.program} then; its version line says ${now.version} still)`;
-  // What the run tunes must still be there: the same parameters, the same cost line.
-  const sameSpace = canonicalJson(now.params) === canonicalJson(then.announcement.params) && now.cost === then.announcement.cost;
+  // What the run tunes must still be there: the same parameters (by name, range and scale; a default no longer matters once the run has its start) and the same cost line.
+  const spaceChange = spaceChangeOf(then.announcement, now);
+  const newRun = `a new run of the changed program: ${cliName()} tune -c CONFIG --db ${shellWord(db)}`;
   if (!accept) {
-    const acceptHint = sameSpace ? `, accept the change with: tune2048 resume ${runId} --db ${shellWord(db)} --accept-changed (recorded in the run; its games before and after mix)` : '';
-    throw new InputError(`run ${runId}: ${what}: its games would mix two programs; put the old one back${acceptHint}, or a new run of the changed program: tune2048 tune -c CONFIG --db ${shellWord(db)}`);
+    const acceptHint = spaceChange === null ? `, accept the change with: ${cliName()} resume ${runId} --db ${shellWord(db)} --accept-changed (recorded in the run; its games before and after mix)` : '';
+    throw new InputError(`run ${runId}: ${what}: its games would mix two programs; put the old one back${acceptHint}, or ${newRun}`);
   }
-  if (!sameSpace) throw new InputError(`run ${runId}: ${what}, and it announces other parameters or another cost line, so the run's space no longer fits it: --accept-changed cannot go on with it; a new run of the changed program: tune2048 tune -c CONFIG --db ${shellWord(db)}`);
+  if (spaceChange !== null) throw new InputError(`run ${runId}: ${what}, and ${spaceChange}, so the run's space no longer fits it: --accept-changed cannot go on with it; ${newRun}`);
+  // Remote workers name their program by its announcement alone: a change of files they cannot tell from the old program.
+  if (accept.queue && !announced) throw new InputError(`run ${runId}: ${what}: this run plays on a Redis queue, whose workers name their program by its version line alone and could not tell the old from the new; bump the program's version line, then resume with --accept-changed`);
+  // A changed program is checked as a new run's is: a function of its seeds.
+  const warning = await checkReplay({ ...stored, external: { ...then, announcement: now, program } });
+  if (warning) console.error(`tune2048: ${warning}`);
   const side = (a: Announcement, p: string | undefined) => ({ version: a.version, announced: announcementHash(a), ...(p !== undefined ? { program: p } : {}) });
-  const change: ProgramChange = { acceptedAt: Date.now(), games: accept.games, before: side(then.announcement, then.program), after: side(now, program) };
+  const change: ProgramChange = { acceptedAt: Date.now(), games: accept.games, ...(accept.generation !== null ? { generation: accept.generation } : {}), before: side(then.announcement, then.program), after: side(now, program) };
   return { ...then, announcement: now, program, changes: [...(then.changes ?? []), change] };
+}
+
+/** How a program's new announcement changes the run's space, in words, or null where it does not. */
+function spaceChangeOf(then: Announcement, now: Announcement): string | null {
+  const before = new Map(then.params.map((p) => [p.name, p]));
+  const after = new Map(now.params.map((p) => [p.name, p]));
+  for (const [name, p] of before) {
+    const q = after.get(name);
+    if (!q) return `it no longer announces the parameter ${name}`;
+    if (q.min !== p.min || q.max !== p.max || q.scale !== p.scale) return `its parameter ${name} is now ${q.min}…${q.max} (${q.scale}), not ${p.min}…${p.max} (${p.scale})`;
+  }
+  const added = now.params.find((p) => !before.has(p.name));
+  if (added) return `it announces a new parameter, ${added.name}`;
+  if (now.cost !== then.cost) return now.cost ? 'it now reports its cost a move' : 'it no longer reports its cost a move';
+  return null;
 }
 
 /** One line for an accepted change (resume says it, show lists it). */
 export function describeProgramChange(name: string, c: ProgramChange): string {
   const version = c.before.version === c.after.version ? `version ${c.after.version}` : `version ${c.before.version} → ${c.after.version}`;
   const files = c.before.program !== c.after.program ? `, program hash ${c.before.program ?? 'unknown'} → ${c.after.program ?? 'unknown'}` : '';
-  return `player ${name} changed after ${c.games} of the run's games (${version}${files}), accepted on ${new Date(c.acceptedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC with --accept-changed: the games before and after are of two programs`;
+  const where = c.generation !== undefined ? `, in generation ${c.generation} (its games may be of both)` : ', in validation';
+  return `player ${name} changed after ${c.games} of the run's games${where} (${version}${files}), accepted on ${new Date(c.acceptedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC with --accept-changed: the games before and after are of two programs`;
 }
 
 /**
@@ -227,7 +250,7 @@ const storedExternalSchema = v.object({
   announcement: v.object({ name: v.string(), version: v.string(), params: v.array(v.object({ name: v.string(), default: v.number(), min: v.number(), max: v.number(), scale: v.picklist(['linear', 'log']) })), cost: v.optional(v.literal('nodes')) }),
   start: v.record(v.string(), v.number()),
   program: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
-  changes: v.optional(v.array(v.object({ acceptedAt: v.number(), games: v.number(), before: programSide, after: programSide }))),
+  changes: v.optional(v.array(v.object({ acceptedAt: v.number(), games: v.number(), generation: v.optional(v.number()), before: programSide, after: programSide }))),
 });
 
 /** A run's stored config, checked as a config file is (a hand-edited or damaged one gets one line naming the field). */

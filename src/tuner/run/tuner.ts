@@ -87,6 +87,8 @@ export interface TuneOptions {
   pool?: { workerPath?: string; callTimeoutMs?: number };
   /** Called once the game runner exists (tests kill workers through it). */
   onRunner?: (runner: GameRunner) => void;
+  /** Called once this process holds the run, before anything is played (a change recorded only by the run's holder). */
+  onAcquired?: () => void;
   /** Held-out games a candidate's player already played elsewhere (tune --fitness-from), stored instead of played. */
   knownGames?: BatchContext['known'];
 }
@@ -149,8 +151,13 @@ export class Tuner {
 
   async run(resumed: boolean): Promise<TuneOutcome> {
     const { store, runId, lease } = this;
-    const problem = loadRunProblem(store, runId);
+    let problem = loadRunProblem(store, runId);
     lease.acquire();
+    // What a session records only once it holds the run (resume --accept-changed's change of program), then read anew.
+    if (this.options.onAcquired) {
+      this.options.onAcquired();
+      problem = loadRunProblem(store, runId);
+    }
     const emit = (e: TuneEvent) => this.options.onEvent?.(e);
     emit({ event: 'run-started', run: runId, name: problem.run.name, resumed, workers: this.options.workers, generations: plannedGenerations(problem.config) });
     try {
