@@ -44,6 +44,9 @@ export function addPlayerOptions(cmd: Command): Command {
         const search = (['depth', 'cprob'] as const).find((k) => action.getOptionValueSource(k) === 'cli');
         if (search) throw new InputError(`--${search} sets tune2048's own search, and --player ${player} searches as its program decides, so it would do nothing: remove it (the program's own settings go in --params)`);
       }
+      // Plain MCTS's rollouts are random moves (no depth, no cutoff); minimax has no cutoff.
+      const idle = player === 'mcts' ? (['depth', 'cprob'] as const).find((k) => action.getOptionValueSource(k) === 'cli') : player === 'minimax' && action.getOptionValueSource('cprob') === 'cli' ? 'cprob' : undefined;
+      if (idle) throw new InputError(`--${idle}: ${player === 'mcts' ? "plain MCTS's rollouts are random moves, with no search" : 'minimax searches every reply to its depth, with no probability cutoff'}, so it would do nothing: remove it${player === 'mcts' ? ' (or --player mcts-emm, whose rollouts are expectimax at -d and --cprob)' : ''}`);
       if (player !== 'mcts' && player !== 'mcts-emm') {
         const mcts = (['iterations', 'c', 'rolloutDepth'] as const).find((k) => action.getOptionValueSource(k) === 'cli');
         if (mcts) throw new InputError(`--${mcts === 'rolloutDepth' ? 'rollout-depth' : mcts} sets MCTS's search (--player mcts or mcts-emm), and --player ${player}${action.getOptionValueSource('player') === 'default' ? ' (the default)' : ''} has none, so it would do nothing: remove it`);

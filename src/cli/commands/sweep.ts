@@ -8,6 +8,7 @@ import { compareWeights, Sweep } from '../../compare/compare';
 import { reachCells, REACH_HEADERS, type GameSummary } from '../../compare/summary';
 import { table } from '../format';
 import { checkSeedRange, depthParser, parseCprob, parseIntegerOption, parseListOption, parseSeed, parseWorkers } from '../options';
+import { InputError } from '../../util/errors';
 import { addPlayerOptions, builtInKind, playerOf, type PlayerCliOptions } from '../player-options';
 import { createProgress } from '../progress';
 import { checkQueue, queueOption, withCliRunner } from '../runner-options';
@@ -37,7 +38,8 @@ export function command(): Command {
     .option('--run <id>', "tie the stored sweep to a run, so the run's report shows it", parseIntegerOption('--run', 1))
     .option('--json', 'one JSON object on stdout');
   return addPlayerOptions(cmd).action(async (spec: string, opts: PlayerCliOptions & { depths: (number | 'auto')[]; games: number; cprob: number; seed: number; workers?: number; queue?: string; db?: string; run?: number; json?: boolean }) => {
-      builtInKind(opts, "sweep varies tune2048's search depth; an external player's depth is its own setting (compare it at each of its settings instead)");
+      const kind = builtInKind(opts, "sweep varies tune2048's search depth; an external player's depth is its own setting (compare it at each of its settings instead)");
+      if (kind === 'mcts') throw new InputError("sweep varies the search depth, and plain MCTS's rollouts are random moves, with no depth: every depth would play the same games (--player mcts-emm's rollouts search to it)");
       checkStoreTarget(opts);
       checkSeedRange(opts.seed, opts.games);
       const network = networkFileOf(spec);

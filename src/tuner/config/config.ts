@@ -612,6 +612,9 @@ export function refuseKeysWithoutEffect(data: unknown, config: RunConfig, origin
   const searchKey = external ? OWN_SEARCH_KEYS.find((k) => k in fitness) : undefined;
   if (searchKey) throw new InputError(`${origin}: field "fitness.${searchKey}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it (a setting of the program's own is one of its announced parameters, tuned in space.params or fixed by its start values)`);
   const kind = external ? 'external' : networkPlayerOf(config) ? 'network' : (config.fitness.player as string | undefined) ?? 'expectimax';
+  // Plain MCTS plays random rollouts (no search of depth or cutoff); minimax searches to its depth, with no cutoff.
+  const unsearched = kind === 'mcts' ? (['depth', 'cprob'] as const).find((k) => k in fitness) : kind === 'minimax' && 'cprob' in fitness ? 'cprob' : undefined;
+  if (unsearched) throw new InputError(`${origin}: field "fitness.${unsearched}": ${kind === 'mcts' ? "plain MCTS's rollouts are random moves, with no search" : 'minimax searches every reply to its depth, with no probability cutoff'}, so it would do nothing: remove it${kind === 'mcts' ? ' (or play "mcts-emm", whose rollouts are expectimax at fitness.depth and fitness.cprob)' : ''}`);
   const mctsKey = kind !== 'mcts' && kind !== 'mcts-emm' ? MCTS_KEYS.find((k) => k in fitness) : undefined;
   if (mctsKey) throw new InputError(`${origin}: field "fitness.${mctsKey}": sets MCTS's search (fitness.player "mcts" or "mcts-emm"), and this run's player is ${kind}, so it would do nothing: remove it`);
   // A network's or an external program's space holds no heuristic matrix or stages of tune2048's own.
