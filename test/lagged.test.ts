@@ -65,6 +65,12 @@ describe('lagged proposals', () => {
     const resumed = runCli(['resume', '1', '--db', killed, '--workers', '1']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(dumpRun(killed, 1)).toEqual(dumpRun(straight, 1));
+    // show: a row a round of (population + 1) points, not a table of one-candidate generations.
+    const shown = runCli(['show', '1', '--db', straight]).stdout;
+    expect(shown).toMatch(/^points\s+best point \(in-sample\)\s+games\s+the model at the round's end$/m);
+    expect(shown).toMatch(/^56–59\s+\d+/m);
+    expect(shown).toMatch(/^\(lagged: each point proposed from the points before it but the last 2; a round is 4 points\)$/m);
+    expect(shown).not.toMatch(/^generation\s+best \(in-sample\)/m);
   });
 
   it('a batch that fails while other points play: the run fails naming that failure, not the stop it caused, and resumes to the same rows', async () => {

@@ -9,7 +9,7 @@ import { statusOf } from '../../store/store';
 import { ceilingLines, heldOutCosts, describeFinalist, finalistResults, modelHonesty, secondSetSeeds, validationProgress } from '../../tuner/selection/validation';
 import { freeOutputName, suggest } from '../../util/command-hint';
 import { describeProgramChange, loadRunProblem } from '../../tuner/run/run-problem';
-import { externalPlayerOf } from '../../tuner/config/config';
+import { externalPlayerOf, lagOf } from '../../tuner/config/config';
 import { describeStartVerdict, runStartVerdict } from '../../tuner/selection/verdict';
 import { dbOption, withStore } from '../db';
 import { fmt, halfWidth, percent, table } from '../format';
@@ -77,8 +77,22 @@ export function command(): Command {
         const validating = status === 'running' && validation ? `, validating: ${validation.done} of ${validation.total} held-out games` : '';
         console.log(`run ${run.id} "${run.name}": ${status}${processGone ? ' (its process is gone)' : ''}${validating}${run.error ? ` (${run.error})` : ''}`);
         for (const change of problem.external?.changes ?? []) console.log(describeProgramChange(externalPlayerOf(config)!.name, change));
+        const lag = lagOf(config);
+        if (lag !== undefined && config.optimizer.kind === 'model') {
+          // A lagged run's generations are points of one candidate each: a row a round of (population + 1) points.
+          const round = config.optimizer.population + 1;
+          const lines = [['points', 'best point (in-sample)', 'games', 'the model at the round\'s end']];
+          for (let i = 0; i < generations.length; i += round) {
+            const part = generations.slice(i, i + round);
+            const top = part.reduce((a, b) => ((b.best ?? -Infinity) > (a.best ?? -Infinity) ? b : a));
+            const last = part.at(-1)!;
+            lines.push([`${part[0].generation}–${last.generation}`, fmt(top.best), String(part.reduce((n, g) => n + g.games, 0)), last.model ? describeModel(last.model) : '-']);
+          }
+          console.log(table(lines));
+          console.log(`(lagged: each point proposed from the points before it but the last ${lag}; a round is ${round} points)`);
+        }
         const rows = [['generation', 'best (in-sample)', '± (95%)', 'mean', 'stdev', 'real spread', 'sigma', 'games', 'seconds']];
-        for (const g of generations)
+        for (const g of lag === undefined ? generations : [])
           rows.push([
             String(g.generation),
             fmt(g.best),
@@ -90,8 +104,8 @@ export function command(): Command {
             String(g.games),
             fmt(g.seconds),
           ]);
-        console.log(table(rows));
-        console.log(
+        if (lag === undefined) console.log(table(rows));
+        if (lag === undefined) console.log(
           "(± (95%): the interval of the best's fitness from its own games; a difference of two candidates has one ~1.4 times as wide. " +
             'real spread: the share of the fitness spread between candidates that is not chance; near 0% they are ranked by luck: give them more games)',
         );
