@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/tuner/config/config';
+import { loadConfig, parseConfig } from '../src/tuner/config/config';
 import { runCli } from './helpers/cli';
 import { SMOKE, tempDb, writeConfig } from './helpers/runs';
 
@@ -26,6 +26,8 @@ describe('a config key without effect for its player is refused', () => {
   });
 
   it.each([
+    ['a config written out after parsing (every default in it)', parseConfig(SMOKE)],
+    ['plain MCTS written out after parsing (depth and cprob at their defaults)', parseConfig({ ...SMOKE, fitness: { games: 6, player: 'mcts' } })],
     ['MCTS keys for MCTS', { ...SMOKE, fitness: { games: 6, player: 'mcts', iterations: 40, c: 1, rolloutDepth: 5 } }],
     ['depth and cprob for MCTS with expectimax rollouts', withFitness({ player: 'mcts-emm', depth: 1, cprob: 0.01 })],
     ['reachTile with reach-rate', withFitness({ objective: 'reach-rate', reachTile: 4096 })],

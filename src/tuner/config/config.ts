@@ -596,6 +596,8 @@ export function loadConfig(ref: string, { network: networkFile }: { network?: st
 
 /** fitness keys that configure tune2048's own search or MCTS: an external program plays as it decides, and they would do nothing. */
 const OWN_SEARCH_KEYS = ['depth', 'cprob', 'iterations', 'c', 'rolloutDepth'] as const;
+/** The fitness section's defaults (read once, from its schema). */
+let fitnessDefaults: Record<string, unknown> | null = null;
 /** fitness keys of MCTS's search only. */
 const MCTS_KEYS = ['iterations', 'c', 'rolloutDepth'] as const;
 
@@ -606,8 +608,12 @@ const MCTS_KEYS = ['iterations', 'c', 'rolloutDepth'] as const;
  */
 export function refuseKeysWithoutEffect(data: unknown, config: RunConfig, origin: string): void {
   const written = (data ?? {}) as { fitness?: Record<string, unknown>; space?: Record<string, unknown> };
-  const fitness = written.fitness && typeof written.fitness === 'object' ? written.fitness : {};
-  const space = written.space && typeof written.space === 'object' ? written.space : {};
+  // A key at its default says nothing (a config written out after parsing holds every default): only other values count.
+  fitnessDefaults ??= v.parse(fitnessSchema, {}) as Record<string, unknown>;
+  const rawFitness = written.fitness && typeof written.fitness === 'object' ? written.fitness : {};
+  const fitness = Object.fromEntries(Object.entries(rawFitness).filter(([k, value]) => value !== fitnessDefaults![k]));
+  const rawSpace = written.space && typeof written.space === 'object' ? written.space : {};
+  const space = Object.fromEntries(Object.entries(rawSpace).filter(([k, value]) => !(k === 'matrix' && value === 'full')));
   const external = externalPlayerOf(config);
   const searchKey = external ? OWN_SEARCH_KEYS.find((k) => k in fitness) : undefined;
   if (searchKey) throw new InputError(`${origin}: field "fitness.${searchKey}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it (a setting of the program's own is one of its announced parameters, tuned in space.params or fixed by its start values)`);
