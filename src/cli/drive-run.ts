@@ -156,7 +156,7 @@ export async function driveRun(store: Store, runId: number, resumed: boolean, wh
       const seconds = (x: number | null) => (x === null ? 'unknown' : formatDuration(x * 1000));
       // Before a generation has finished nobody knows how much longer the better players' games will be: a floor.
       const laterKnown = plan.lengthening !== undefined || p.phase === 'validation';
-      const payload = { best: fmt(p.bestSoFar), phase: seconds(eta.phase), run: eta.run !== null && !laterKnown ? `at least ${seconds(eta.run)}` : seconds(eta.run) };
+      const payload = { best: fmt(p.bestSoFar), phase: seconds(eta.phase), run: eta.run !== null && !laterKnown ? `${seconds(eta.run)} or more` : seconds(eta.run) };
       if (key !== progressKey) {
         progress?.stop();
         const label = p.phase === 'fitness' ? (lagged ? `${generations} points` : labelOf(p.generation)) : 'validation';
