@@ -13,6 +13,16 @@ import { ROOT, runCli, startCli, waitFor, waitForOutput } from './helpers/cli';
 import { gamesIn, peek, tempDb, writeConfig } from './helpers/runs';
 import { FIXTURE, fixture, processesWith, tuning } from './helpers/external';
 
+/** A tune of a copy of the fixture in slow mode (a program the test may then edit), on `workers` workers. */
+function tuneCopiedFixture(label: string, workers: number) {
+  const folder = mkdtempSync(join(tmpdir(), `tune2048-${label}-`));
+  const copy = join(folder, 'fixture-player.js');
+  writeFileSync(copy, readFileSync(FIXTURE));
+  const db = tempDb();
+  const run = startCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'slow'] })), '--db', db, '--workers', String(workers)]);
+  return { folder, copy, db, run };
+}
+
 describe('faults of a program during a run', () => {
   it('a crash mid-run fails the run with one line; the fixed program resumes it', () => {
     const db = tempDb();
@@ -52,11 +62,7 @@ describe('faults of a program during a run', () => {
   });
 
   it('a program changed under the same version line is refused on resume (the files its command names), and never plays a game of the run', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'tune2048-changed-'));
-    const copy = join(folder, 'fixture-player.js');
-    writeFileSync(copy, readFileSync(FIXTURE));
-    const db = tempDb();
-    const run = startCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'slow'] })), '--db', db, '--workers', '2']);
+    const { folder, copy, db, run } = tuneCopiedFixture('changed', 2);
     await waitFor(() => gamesIn(db) >= 4);
     run.child.kill('SIGKILL');
     await run.done;
@@ -85,11 +91,7 @@ describe('faults of a program during a run', () => {
   });
 
   it('--accept-changed records nothing while another process holds the run (exit 3), and changes of parameters are refused naming them', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'tune2048-held-'));
-    const copy = join(folder, 'fixture-player.js');
-    writeFileSync(copy, readFileSync(FIXTURE));
-    const db = tempDb();
-    const run = startCli(['tune', '-c', writeConfig(tuning({ kind: 'external', name: 'fixture', command: [process.execPath, copy, 'slow'] })), '--db', db, '--workers', '1']);
+    const { copy, db, run } = tuneCopiedFixture('held', 1);
     await waitFor(() => gamesIn(db) >= 2);
     writeFileSync(copy, readFileSync(FIXTURE, 'utf8') + '\n// an edit\n');
     const held = runCli(['resume', '1', '--db', db, '--accept-changed']);

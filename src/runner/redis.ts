@@ -279,12 +279,14 @@ export async function createRedisRunner(o: RedisRunnerOptions): Promise<GameRunn
       }),
     );
   });
+  // The queue as the notice's worker command writes it (the password as **** in a log).
+  const pasted = pastableQueue(url);
   const watchdog = setInterval(() => {
     if (closed || failure || drained || pending.size === 0 || active.size > 0 || saidIdle || Date.now() - lastTaken < noticeAfterMs) return;
     saidIdle = true;
     track(
       Promise.all([queue.getWorkersCount(), connection.hgetall(`${LEFT_KEY}${name}`).catch(() => ({}) as Record<string, string>)]).then(([workers, left]) =>
-        notice(`${Object.entries(left).map(([host, why]) => `a worker on ${host} left this run's queue: ${why}; `).join('')}no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${pastableQueue(url).word}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}${pastableQueue(url).note}`),
+        notice(`${Object.entries(left).map(([host, why]) => `a worker on ${host} left this run's queue: ${why}; `).join('')}no worker has taken a batch for ${Math.round((Date.now() - lastTaken) / 1000)} s (${workers} worker${workers === 1 ? '' : 's'} serving this run's queue); start one on any machine that reaches Redis: ${cliName()} worker --queue ${pasted.word}${[...externalNames].map((n) => ` --player ${n}=COMMAND`).join('')}${externalNames.size ? ' (COMMAND: how that machine starts the player)' : ''}${pasted.note}`),
       ),
     );
   }, Math.min(1000, noticeAfterMs / 2));

@@ -65,6 +65,8 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
   const lockDuration = o.lockDurationMs ?? 30_000;
   const pool = createPool<BatchTask, BatchResult>({ workers: o.concurrency, retries: 0, workerPath: o.workerPath });
   const registry = new IORedis(connectionOptions(url));
+  // The queue as a printed worker command writes it (the password as **** in a log).
+  const pasted = pastableQueue(url);
   let redisDown = false;
   registry.on('error', (e: Error) => {
     if (!redisDown) log(`Redis at ${url.display} unreachable (${e.message}); retrying`);
@@ -140,7 +142,7 @@ export async function startRemoteWorker(o: RemoteWorkerOptions): Promise<RemoteW
     const queueName = job.queueName;
     if (!unable.has(queueName)) {
       unable.add(queueName);
-      log(`left queue ${queueName}: ${why}; its batches are left to a worker that can play them (${cliName()} worker --queue ${pastableQueue(url).word} --player ${player}=COMMAND${pastableQueue(url).note})`);
+      log(`left queue ${queueName}: ${why}; its batches are left to a worker that can play them (${cliName()} worker --queue ${pasted.word} --player ${player}=COMMAND${pasted.note})`);
       const worker = serving.get(queueName);
       serving.delete(queueName);
       // Not awaited: close() waits for the jobs it holds, this one among them.

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { defaultWorkers } from '../../runner/runner';
 import { checkExternalUnchanged, describeProgramChange, loadRunProblem } from '../../tuner/run/run-problem';
-import { externalPlayerOf } from '../../tuner/config/config';
+import { externalPlayerOf, playerKindOf } from '../../tuner/config/config';
 import { dbOption, withStore } from '../db';
 import { driveRun } from '../drive-run';
 import { parseNumberOption, parseRunId, parseWorkers } from '../options';
@@ -30,7 +30,7 @@ export function command(): Command {
         await checkQueue(queue);
         // The program must be the one the run began with (the parent's copy, which it reads as tune did; remote workers check their own before they play).
         const player = externalPlayerOf(config);
-        if (opts.acceptChanged && !player) throw new InputError(`--accept-changed: run ${runId} tunes ${config.fitness.player === undefined || typeof config.fitness.player === 'string' ? (config.fitness.player ?? 'expectimax') : 'a network'}, not an external program: there is no program to accept a change of`);
+        if (opts.acceptChanged && !player) throw new InputError(`--accept-changed: run ${runId} tunes ${playerKindOf(config) === 'network' ? 'a network' : playerKindOf(config)}, not an external program: there is no program to accept a change of`);
         const accept = opts.acceptChanged ? { games: store.listRuns().find((r) => r.id === runId)?.gamesPlayed ?? 0, generation: store.listGenerations(runId).find((g) => g.status !== 'done')?.idx ?? null, queue: queue !== undefined } : undefined;
         const changed = await checkExternalUnchanged(problem, runId, opts.db, accept);
         if (opts.acceptChanged && !changed) console.error(`tune2048: run ${runId}: player ${player!.name} has not changed since the run began: --accept-changed has nothing to accept`);

@@ -453,6 +453,11 @@ function objectivesProblem(c: { optimizer: { kind: string; elitism?: number }; r
 }
 
 /** The external player a config tunes, or null. */
+/** The kind of player a run tunes: a built-in kind's name, "external" or "network". */
+export function playerKindOf(config: Pick<RunConfig, 'fitness'>): string {
+  return externalPlayerOf(config) ? 'external' : networkPlayerOf(config) ? 'network' : ((config.fitness.player as string | undefined) ?? 'expectimax');
+}
+
 /** A lagged run's lag (optimizer.lag), or undefined for a run of generations. */
 export function lagOf(config: Pick<RunConfig, 'optimizer'>): number | undefined {
   return config.optimizer.kind === 'model' ? config.optimizer.lag : undefined;
@@ -617,7 +622,7 @@ export function refuseKeysWithoutEffect(data: unknown, config: RunConfig, origin
   const external = externalPlayerOf(config);
   const searchKey = external ? OWN_SEARCH_KEYS.find((k) => k in fitness) : undefined;
   if (searchKey) throw new InputError(`${origin}: field "fitness.${searchKey}": sets tune2048's own search, and an external player searches as its program decides, so it would do nothing: remove it (a setting of the program's own is one of its announced parameters, tuned in space.params or fixed by its start values)`);
-  const kind = external ? 'external' : networkPlayerOf(config) ? 'network' : (config.fitness.player as string | undefined) ?? 'expectimax';
+  const kind = playerKindOf(config);
   // Plain MCTS plays random rollouts (no search of depth or cutoff); minimax searches to its depth, with no cutoff.
   const unsearched = kind === 'mcts' ? (['depth', 'cprob'] as const).find((k) => k in fitness) : kind === 'minimax' && 'cprob' in fitness ? 'cprob' : undefined;
   if (unsearched) throw new InputError(`${origin}: field "fitness.${unsearched}": ${kind === 'mcts' ? "plain MCTS's rollouts are random moves, with no search" : 'minimax searches every reply to its depth, with no probability cutoff'}, so it would do nothing: remove it${kind === 'mcts' ? ' (or play "mcts-emm", whose rollouts are expectimax at fitness.depth and fitness.cprob)' : ''}`);
